@@ -1,0 +1,111 @@
+// Command mutant applies one mutant from the catalog in mutants/ to a private
+// copy of the module and runs a command there.
+//
+//	go run ./cmd/mutant -list
+//	go run ./cmd/mutant -check
+//	go run ./cmd/mutant ring-no-dst-room -- go test -race -count=1 ./impl/queue
+//
+// With a command it prints KILLED when the command fails on the mutated copy
+// (the check caught the bug) and SURVIVED when it passes, and exits 0 only
+// when the mutant was killed. The working tree is never modified.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/wsched/wsched/internal/mutant"
+)
+
+func main() {
+	list := flag.Bool("list", false, "list the catalog")
+	check := flag.Bool("check", false, "check that every mutant still applies to the code")
+	keep := flag.Bool("keep", false, "keep the mutated copy and print its path")
+	timeout := flag.Duration("timeout", 10*time.Minute, "kill the command after this long (counts as KILLED by timeout)")
+	flag.Usage = func() {
+		fmt.Fprintf(os.Stderr, "usage: mutant [-list | -check | [-keep] ID -- command args...]\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	root, err := os.Getwd()
+	if err != nil {
+		fatal(err)
+	}
+	cat, err := mutant.Catalog(filepath.Join(root, "mutants"))
+	if err != nil {
+		fatal(err)
+	}
+	switch {
+	case *list:
+		for _, m := range cat {
+			fmt.Printf("%-32s %-28s %v\n  %s\n", m.ID, m.File, m.CaughtBy, m.What)
+		}
+		return
+	case *check:
+		bad := 0
+		for _, m := range cat {
+			if err := m.Check(root); err != nil {
+				fmt.Println(err)
+				bad++
+			}
+		}
+		fmt.Printf("%d mutants, %d stale\n", len(cat), bad)
+		if bad > 0 {
+			os.Exit(1)
+		}
+		return
+	}
+	args := flag.Args()
+	if len(args) < 3 || args[1] != "--" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	var m *mutant.Mutant
+	for _, c := range cat {
+		if c.ID == args[0] {
+			m = c
+		}
+	}
+	if m == nil {
+		fatal(fmt.Errorf("no mutant %q in mutants/", args[0]))
+	}
+	dir, err := mutant.CopyModule(root)
+	if err != nil {
+		fatal(err)
+	}
+	if *keep {
+		fmt.Println("mutated copy:", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	if err := m.Apply(dir); err != nil {
+		fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, args[2], args[3:]...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	start := time.Now()
+	err = cmd.Run()
+	took := time.Since(start).Round(time.Millisecond)
+	switch {
+	case ctx.Err() != nil:
+		fmt.Printf("KILLED %s (timeout after %v)\n", m.ID, took)
+	case err != nil:
+		fmt.Printf("KILLED %s (%v, after %v)\n", m.ID, err, took)
+	default:
+		fmt.Printf("SURVIVED %s (after %v)\n", m.ID, took)
+		os.Exit(1)
+	}
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "mutant:", err)
+	os.Exit(2)
+}
