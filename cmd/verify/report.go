@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// report prints the closing table, failing layers first with their evidence.
+func report(w io.Writer, rs []result, total time.Duration) {
+	for _, r := range rs {
+		if r.status != statusFail {
+			continue
+		}
+		fmt.Fprintf(w, "\nFAILED: %s\n", r.layer.title)
+		if r.why != "" {
+			fmt.Fprintf(w, "  %s\n", r.why)
+		}
+		for _, f := range r.failed {
+			fmt.Fprintf(w, "  failing test: %s\n", f)
+		}
+		for _, e := range r.evidence {
+			fmt.Fprintf(w, "  evidence: %s\n", e)
+		}
+		for _, l := range r.logs {
+			fmt.Fprintf(w, "  log: %s\n", l)
+		}
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "layer\tresult\ttime\twhat was checked")
+	fmt.Fprintln(tw, "-----\t------\t----\t----------------")
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.layer.name, r.status, r.took.Round(100*time.Millisecond), r.summary())
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "total %s\n", total.Round(time.Second))
+}
+
+func (r result) summary() string {
+	if r.status == statusSkip {
+		return r.why
+	}
+	var parts []string
+	if r.packages > 0 {
+		parts = append(parts, fmt.Sprintf("%d packages, %d tests passed", r.packages, r.passed))
+	}
+	if n := len(r.failed); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d FAILED", n))
+	}
+	if n := len(r.skipped); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d skipped (%s)", n, strings.Join(r.skipped, ", ")))
+	}
+	if len(r.metrics) > 0 {
+		parts = append(parts, r.metrics.String())
+	}
+	if len(parts) == 0 && r.status == statusFail {
+		return r.why
+	}
+	return strings.Join(parts, "; ")
+}
