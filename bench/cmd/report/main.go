@@ -1,0 +1,138 @@
+// Command report runs the benchmark suite of the bench module and writes the results to
+// docs/performance.md (a table per workload: median ns/task with its 95% confidence interval,
+// min and max, allocations per task) and docs/performance.svg (a grouped bar chart).
+//
+// Run it from the bench directory:
+//
+//	go run ./cmd/report -count 6
+//
+// It runs `go test -run '^$' -bench . -count 6` in one test binary, keeps the raw output in
+// results/latest.txt (benchstat's input format), parses it with golang.org/x/perf/benchfmt
+// and summarizes each row with golang.org/x/perf/benchmath, as benchstat does.
+//
+// With -in FILE it builds the page from saved output instead of running anything. With
+// -skeleton it writes the page with no results (the description of the suite only).
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+const benchModule = "github.com/wsched/wsched/bench"
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("report: ")
+	var (
+		count     = flag.Int("count", 6, "runs of each benchmark (go test -count); 6 is the fewest with a 95% CI of the median")
+		bench     = flag.String("bench", ".", "benchmarks to run (go test -bench)")
+		benchtime = flag.String("benchtime", "", "go test -benchtime, empty for go test's default")
+		tags      = flag.String("tags", "", "go test -tags, e.g. forkjoin")
+		timeout   = flag.String("timeout", "60m", "go test -timeout")
+		in        = flag.String("in", "", "build the page from this saved go test -bench output instead of running")
+		raw       = flag.String("raw", "results/latest.txt", "where to keep the raw output of the run (empty: do not keep)")
+		mdPath    = flag.String("md", "../docs/performance.md", "page to write")
+		svgPath   = flag.String("svg", "../docs/performance.svg", "chart to write")
+		skeleton  = flag.Bool("skeleton", false, "write the page without results and exit")
+	)
+	flag.Parse()
+	if err := checkModuleRoot(); err != nil {
+		log.Fatal(err)
+	}
+	m := detectMachine()
+	if *skeleton {
+		writeFile(*mdPath, []byte(skeletonMarkdown(m)))
+		return
+	}
+
+	var output []byte
+	var cmdline string
+	if *in != "" {
+		b, err := os.ReadFile(*in)
+		if err != nil {
+			log.Fatal(err)
+		}
+		output, cmdline = b, "go test -bench (saved output "+filepath.Base(*in)+")"
+	} else {
+		args := []string{"test", "-run", "^$", "-bench", *bench, "-count", fmt.Sprint(*count), "-timeout", *timeout}
+		if *benchtime != "" {
+			args = append(args, "-benchtime", *benchtime)
+		}
+		if *tags != "" {
+			args = append(args, "-tags", *tags)
+		}
+		args = append(args, ".")
+		cmdline = "go " + shellJoin(args)
+		log.Printf("running %s", cmdline)
+		var buf bytes.Buffer
+		cmd := exec.Command("go", args...)
+		cmd.Stdout = io.MultiWriter(os.Stdout, &buf)
+		cmd.Stderr = os.Stderr
+		runErr := cmd.Run()
+		output = buf.Bytes()
+		if *raw != "" {
+			writeFile(*raw, output)
+		}
+		if runErr != nil {
+			log.Fatalf("%s: %v (page not written)", cmdline, runErr)
+		}
+	}
+
+	groups, hdr, err := parse(bytes.NewReader(output), "go test output")
+	if err != nil {
+		log.Fatal(err)
+	}
+	runs := 0
+	for _, g := range groups {
+		for _, r := range g.Rows {
+			runs = max(runs, len(r.NsPerTask))
+		}
+	}
+	svgRel, err := filepath.Rel(filepath.Dir(*mdPath), *svgPath)
+	if err != nil {
+		svgRel = *svgPath
+	}
+	writeFile(*svgPath, []byte(svgChart(groups, runs)))
+	writeFile(*mdPath, []byte(resultsMarkdown(groups, hdr, m, cmdline, runs, filepath.ToSlash(svgRel))))
+}
+
+// checkModuleRoot makes sure the command runs in the bench module's root, where the
+// default paths (../docs, results/) and `go test .` mean what they should.
+func checkModuleRoot() error {
+	b, err := os.ReadFile("go.mod")
+	if err == nil && bytes.Contains(b, []byte("module "+benchModule+"\n")) {
+		return nil
+	}
+	return errors.New("run me from the bench directory: cd bench && go run ./cmd/report")
+}
+
+func writeFile(path string, data []byte) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("wrote %s", path)
+}
+
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " ^$*?'\"\\|&;<>()") {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		} else {
+			q[i] = a
+		}
+	}
+	return strings.Join(q, " ")
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"encoding/xml"
+	"io"
+	"math"
+	"strings"
+	"testing"
+)
+
+// sample is go test output in the shape the bench package prints: two runs of two peers of
+// one workload, one row of a second workload, and a benchmark without a peer key (ignored).
+const sample = `goos: linux
+goarch: amd64
+pkg: github.com/wsched/wsched/bench
+cpu: Test CPU
+BenchmarkYieldMany/peer=goroutines-2  10  2000000 ns/op  10.00 ns/task  200000 tasks/op  0 B/op  0 allocs/op
+BenchmarkYieldMany/peer=impl-channel-2  10  1000000 ns/op  5.000 ns/task  200000 tasks/op  400000 B/op  200 allocs/op
+BenchmarkSpawnManyLocal/peer=goroutines-2  10  3000000 ns/op  300.0 ns/task  10000 tasks/op  640000 B/op  10000 allocs/op
+BenchmarkYieldMany/peer=goroutines-2  10  2400000 ns/op  12.00 ns/task  200000 tasks/op  0 B/op  0 allocs/op
+BenchmarkYieldMany/peer=impl-channel-2  10  1200000 ns/op  6.000 ns/task  200000 tasks/op  400000 B/op  400 allocs/op
+BenchmarkOther-2  10  5 ns/op
+PASS
+`
+
+func TestParse(t *testing.T) {
+	groups, hdr, err := parse(strings.NewReader(sample), "sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hdr.CPU != "Test CPU" || hdr.Procs != "2" {
+		t.Errorf("header = %+v", hdr)
+	}
+	// Sorted into the documented order: SpawnManyLocal before YieldMany.
+	if len(groups) != 2 || groups[0].Workload != "SpawnManyLocal" || groups[1].Workload != "YieldMany" {
+		t.Fatalf("groups = %v", names(groups))
+	}
+	y := groups[1]
+	if len(y.Rows) != 2 || y.Rows[0].Peer != "goroutines" || y.Rows[1].Peer != "impl-channel" {
+		t.Fatalf("YieldMany rows = %+v", y.Rows)
+	}
+	impl := y.Rows[1]
+	if len(impl.NsPerTask) != 2 || impl.Ns.Center != 5.5 || impl.Min != 5 || impl.Max != 6 {
+		t.Errorf("impl-channel ns/task: samples %v, median %v, min %v, max %v", impl.NsPerTask, impl.Ns.Center, impl.Min, impl.Max)
+	}
+	if want := 300.0 / 200000; math.Abs(impl.Allocs-want) > 1e-12 {
+		t.Errorf("impl-channel allocs/task = %v, want %v", impl.Allocs, want)
+	}
+	if impl.Bytes != 2 {
+		t.Errorf("impl-channel B/task = %v, want 2", impl.Bytes)
+	}
+	if baseline(y).Peer != "goroutines" {
+		t.Errorf("baseline = %s", baseline(y).Peer)
+	}
+}
+
+func TestParseRejectsMissingMetrics(t *testing.T) {
+	in := "BenchmarkYieldMany/peer=x-2  10  100 ns/op\n"
+	if _, _, err := parse(strings.NewReader(in), "in"); err == nil {
+		t.Fatal("parse accepted a row without ns/task")
+	}
+	if _, _, err := parse(strings.NewReader("PASS\n"), "in"); err == nil {
+		t.Fatal("parse accepted output without results")
+	}
+}
+
+func TestOutputs(t *testing.T) {
+	groups, hdr, err := parse(strings.NewReader(sample), "sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := svgChart(groups, 2)
+	// Well-formed XML with one bar per row.
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	bars := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG is not well-formed: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "title" {
+			bars++
+		}
+	}
+	if bars != 3 {
+		t.Errorf("SVG has %d bars, want 3", bars)
+	}
+	md := resultsMarkdown(groups, hdr, machine{CPU: "Test CPU", NumCPU: 2}, "go test", 2, "performance.svg")
+	for _, want := range []string{"### YieldMany", "| impl-channel | 5.50 |", "| ×0.5 |", "Test CPU", "](performance.svg)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if sk := skeletonMarkdown(machine{}); !strings.Contains(sk, "No measurement has been recorded yet") || strings.Contains(sk, "ns/task |") {
+		t.Error("skeleton page claims results")
+	}
+}
+
+func TestSplitName(t *testing.T) {
+	for in, want := range map[string]string{
+		"SpawnManyRemoteBusy": "SpawnMany|RemoteBusy",
+		"PingPong":            "PingPong",
+		"QueuePushPop":        "Queue|PushPop",
+	} {
+		if got := strings.Join(splitName(in), "|"); got != want {
+			t.Errorf("splitName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func names(gs []*group) []string {
+	var s []string
+	for _, g := range gs {
+		s = append(s, g.Workload)
+	}
+	return s
+}

@@ -1,0 +1,250 @@
+package deque
+
+import (
+	"errors"
+	"sync/atomic"
+
+	"github.com/wsched/wsched/impl/internal/chaos"
+	"golang.org/x/sys/cpu"
+)
+
+// StealResult is the outcome of Steal.
+type StealResult uint8
+
+const (
+	// Empty: the deque held no element when the thief looked.
+	Empty StealResult = iota
+	// Success: the thief took the top element.
+	Success
+	// Retry: the thief lost a race for the top element (to another thief
+	// or to the owner taking the last element). The deque may still hold
+	// elements; trying again is reasonable.
+	Retry
+)
+
+func (r StealResult) String() string {
+	switch r {
+	case Empty:
+		return "Empty"
+	case Success:
+		return "Success"
+	case Retry:
+		return "Retry"
+	}
+	return "StealResult(?)"
+}
+
+// DefaultCapacity is the initial ring size New uses when given 0.
+const DefaultCapacity = 64
+
+// ErrCapacity is returned by New for a capacity that is negative or not a
+// power of two.
+var ErrCapacity = errors.New("deque: capacity must be a power of two (or 0 for the default)")
+
+// Deque is a Chase-Lev work-stealing deque of *T.
+//
+// The logical contents are the indices [top, bottom): top is the oldest
+// element (where thieves take), bottom-1 the newest (where the owner pushes
+// and pops). top only grows, and only by a successful CAS. bottom is written
+// only by the owner. During a Pop, bottom is briefly one less than the
+// element count suggests: the owner "reserves" index bottom-1 before it looks
+// at top, and that reservation is what keeps a thief off the element the
+// owner is taking (see Pop).
+type Deque[T any] struct {
+	// top is the thieves' end, advanced by CAS (thieves, and the owner
+	// when it takes the last element).
+	top atomic.Int64
+	_   cpu.CacheLinePad
+	// bottom is the owner's end; only the owner stores it.
+	bottom atomic.Int64
+	// buf is the current ring. Only the owner stores it (on growth).
+	buf atomic.Pointer[ring[T]]
+	// cleared is the owner's private mark: slots of indices below it that
+	// thieves have taken have been set to nil (see clearStolen).
+	cleared int64
+	_       cpu.CacheLinePad
+}
+
+// New returns an empty deque whose ring starts with the given capacity (a
+// power of two; 0 means DefaultCapacity). The ring grows as needed.
+func New[T any](capacity int) (*Deque[T], error) {
+	if capacity == 0 {
+		capacity = DefaultCapacity
+	}
+	if capacity < 0 || capacity&(capacity-1) != 0 {
+		return nil, ErrCapacity
+	}
+	d := &Deque[T]{}
+	d.buf.Store(newRing[T](int64(capacity))) // before any sharing: no ordering needed
+	return d, nil
+}
+
+// Push adds v at the bottom. Owner only. It never fails: a full ring is
+// replaced by one twice the size.
+func (d *Deque[T]) Push(v *T) {
+	// Ordering: relaxed. bottom is the owner's own variable.
+	b := d.bottom.Load()
+	// Ordering: acquire. Observes how far thieves have advanced, so the
+	// full check is not stale in the unsafe direction: top only grows, so an
+	// old value makes the deque look fuller, never emptier, and the acquire
+	// pairs with the thieves' CAS so their reads of those slots happen
+	// before we overwrite them.
+	t := d.top.Load()
+	// Ordering: relaxed. The owner is the only writer of buf.
+	r := d.buf.Load()
+	if b-t >= r.capacity() {
+		r = d.grow(r, t, b)
+	}
+	d.clearStolen(r, t, b)
+	chaos.Point()
+	r.put(b, v)
+	chaos.Point()
+	// Ordering: release (Lê et al.: a release fence, then a relaxed store).
+	// Publishes the slot just written: a thief that acquires bottom > b
+	// reads v, not an older value of the slot.
+	d.bottom.Store(b + 1)
+}
+
+// grow replaces the ring with one twice the size holding [t, b).
+func (d *Deque[T]) grow(r *ring[T], t, b int64) *ring[T] {
+	n := r.grown(t, b)
+	// Ordering: release. Publishes the copied slots: a thief that loads
+	// this ring (after acquiring a bottom published later) reads them.
+	// The old ring is not touched again, so thieves still reading it
+	// see the values it had; their CAS on top decides if those count.
+	d.buf.Store(n)
+	return n
+}
+
+// clearStolen sets to nil the slots of elements thieves have taken since the
+// last call, so the ring does not keep them reachable. A thief cannot clear
+// its own slot: after its CAS the owner may already have reused it.
+//
+// Indices [cleared, t) have been stolen (top passed them). Only those at or
+// above b-capacity still sit in their slot: an index below that had its slot
+// overwritten by a later push. Clearing index i cannot hit a live element,
+// because live indices are in [t, b] and i+capacity > b. A thief with a
+// stale top that reads a cleared slot gets nil, and then fails its CAS
+// because top has moved past i.
+func (d *Deque[T]) clearStolen(r *ring[T], t, b int64) {
+	lo := max(d.cleared, b-r.capacity())
+	for i := lo; i < t; i++ {
+		r.put(i, nil)
+	}
+	d.cleared = max(d.cleared, t)
+}
+
+// Pop removes and returns the bottom (newest) element. Owner only. ok is
+// false when the deque was empty, or when its last element went to a thief.
+func (d *Deque[T]) Pop() (v *T, ok bool) {
+	// Ordering: relaxed. bottom is the owner's own variable.
+	b := d.bottom.Load() - 1
+	// Ordering: relaxed. The owner is the only writer of buf.
+	r := d.buf.Load()
+	// Reserve index b before looking at top.
+	//
+	// Ordering: relaxed store followed by a seq_cst fence (Lê et al.), i.e.
+	// this store and the load of top below need StoreLoad order. It is the
+	// heart of the algorithm. Owner and thief each write their own end and
+	// then read the other's (owner: bottom then top; thief: top by CAS, then
+	// its next read of bottom). With StoreLoad order on both sides, at least
+	// one of them sees the other's write: if both went for the same element
+	// and neither saw the other, the owner would read an old top and take
+	// index b without a CAS while a thief read the old bottom and took the
+	// same index by CAS: one element returned twice. Release/acquire alone
+	// cannot forbid that (it is the store-buffering shape). In Go every
+	// atomic is seq_cst, so keeping the store before the load is enough;
+	// moving the load of top above this store brings the bug back.
+	d.bottom.Store(b)
+	chaos.Point()
+	// Ordering: relaxed, after the seq_cst fence above (Lê et al.).
+	// Observes every steal that completed before our reservation.
+	t := d.top.Load()
+	if t > b {
+		// Empty. Undo the reservation.
+		// Ordering: relaxed. Only the owner reads bottom to decide
+		// anything about its own pushes; thieves that see the
+		// decremented value just report Empty, which was true.
+		d.bottom.Store(b + 1)
+		return nil, false
+	}
+	v = r.get(b)
+	if t < b {
+		// More than one element: thieves are confined to indices below b
+		// (any thief that reads bottom from now on sees b), so the
+		// element is ours without a CAS.
+		r.put(b, nil)
+		return v, true
+	}
+	// t == b: the last element, which a thief that read bottom before our
+	// reservation may be taking at this very moment. Settle it the way the
+	// thieves do, with a CAS on top.
+	chaos.Point()
+	// Ordering: seq_cst on success, relaxed on failure (Lê et al.). On
+	// success it is ordered with the thieves' CASes on top (a single
+	// modification order decides who took index t); on failure we learned
+	// a thief got there first and need nothing else from it.
+	ok = d.top.CompareAndSwap(t, t+1)
+	// Whoever won, the deque is now empty with top == b+1: restore bottom to
+	// match. Ordering: relaxed (as in Lê et al.); a thief that still sees b
+	// reports Empty, which is true.
+	d.bottom.Store(b + 1)
+	if !ok {
+		return nil, false
+	}
+	r.put(b, nil)
+	return v, true
+}
+
+// Steal tries to take the top (oldest) element. Any goroutine may call it.
+func (d *Deque[T]) Steal() (v *T, res StealResult) {
+	// Ordering: acquire, then a seq_cst fence before the load of bottom
+	// (Lê et al.). The acquire pairs with earlier thieves' CAS; the fence is
+	// the thief's half of the StoreLoad pairing described in Pop: it orders
+	// this read of top (and the CAS that follows) against the owner's
+	// reservation of bottom.
+	t := d.top.Load()
+	chaos.Point()
+	// Ordering: acquire. Pairs with the owner's release store of bottom in
+	// Push: the slots of indices below b, and the ring holding them, are
+	// visible to us.
+	b := d.bottom.Load()
+	if t >= b {
+		return nil, Empty
+	}
+	// Ordering: acquire (Lê et al. write consume: we only need what the
+	// pointer points to). Loaded after bottom, so it is the ring that held
+	// index t when bottom was published, or a later one that copied it.
+	r := d.buf.Load()
+	v = r.get(t)
+	chaos.Point()
+	// Ordering: seq_cst on success, relaxed on failure (Lê et al.). Success
+	// claims index t: it is the single point where a thief and the owner
+	// (last element) or two thieves decide who owns it.
+	if !d.top.CompareAndSwap(t, t+1) {
+		return nil, Retry
+	}
+	return v, Success
+}
+
+// Len returns the number of elements at some moment during the call. It is a
+// hint for whoever decides whether to steal; it may be stale by the time it
+// returns, and it may be -1 for a moment while the owner pops from an empty
+// deque (it returns 0 then).
+func (d *Deque[T]) Len() int {
+	// Ordering: acquire on both, top first: a thief's view (same as Steal).
+	t := d.top.Load()
+	b := d.bottom.Load()
+	if b <= t {
+		return 0
+	}
+	return int(b - t)
+}
+
+// Capacity returns the size of the current ring. Owner only (others may call
+// it, but the value may be replaced at any time).
+func (d *Deque[T]) Capacity() int {
+	// Ordering: acquire for non-owners (the ring pointer is published by a
+	// release store in grow); relaxed for the owner.
+	return int(d.buf.Load().capacity())
+}

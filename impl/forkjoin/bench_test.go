@@ -1,0 +1,75 @@
+package forkjoin_test
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/wsched/wsched/impl/forkjoin"
+)
+
+// fibGo spawns a goroutine for one half of every call at or above cutoff
+// and waits with a WaitGroup: the baseline Join has to beat.
+func fibGo(n, cutoff int) int {
+	if n < 2 {
+		return n
+	}
+	if n < cutoff {
+		return fibSeq(n)
+	}
+	var x, y int
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		y = fibGo(n-2, cutoff)
+	}()
+	x = fibGo(n-1, cutoff)
+	wg.Wait()
+	return x + y
+}
+
+const benchFibN = 30
+
+var benchSink int
+
+// BenchmarkFib30 compares fib(30) sequentially, with Join (at every call,
+// and below a sequential cutoff of 20) on a 2-worker pool, and with a
+// goroutine per call.
+func BenchmarkFib30(b *testing.B) {
+	want := fibSeq(benchFibN)
+	b.Run("sequential", func(b *testing.B) {
+		for b.Loop() {
+			benchSink = fibSeq(benchFibN)
+		}
+	})
+	for _, c := range []struct {
+		name   string
+		cutoff int
+	}{{"join-cutoff20", 20}, {"join-every-call", 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			p, err := forkjoin.New(forkjoin.Config{Workers: 2})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			for b.Loop() {
+				got, err := forkjoin.Do(p, func(w *forkjoin.Worker) int { return fibJoin(w, benchFibN, c.cutoff) })
+				if err != nil || got != want {
+					b.Fatalf("fib = %d, %v", got, err)
+				}
+			}
+		})
+	}
+	for _, c := range []struct {
+		name   string
+		cutoff int
+	}{{"goroutine-cutoff20", 20}, {"goroutine-every-call", 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if got := fibGo(benchFibN, c.cutoff); got != want {
+					b.Fatalf("fib = %d", got)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,47 @@
+package forkjoin
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// injector is the FIFO of jobs handed to the pool by Run from outside. It is
+// a mutex and a slice: Run is the slow entry path, taken once per external
+// computation, not once per Join.
+type injector struct {
+	mu   sync.Mutex
+	jobs []*job
+	head int
+	// n mirrors len(jobs)-head so that idle workers can look without the
+	// lock. Ordering: written under mu (release), read with acquire.
+	n atomic.Int64
+}
+
+func (q *injector) push(j *job) {
+	q.mu.Lock()
+	q.jobs = append(q.jobs, j)
+	q.n.Add(1)
+	q.mu.Unlock()
+}
+
+func (q *injector) pop() *job {
+	if q.n.Load() == 0 {
+		return nil
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.head == len(q.jobs) {
+		return nil
+	}
+	j := q.jobs[q.head]
+	q.jobs[q.head] = nil
+	q.head++
+	if q.head == len(q.jobs) {
+		q.jobs, q.head = q.jobs[:0], 0
+	}
+	q.n.Add(-1)
+	return j
+}
+
+// nonEmpty reports whether a job was waiting at some moment during the call.
+func (q *injector) nonEmpty() bool { return q.n.Load() > 0 }

@@ -1,0 +1,85 @@
+package forkjoin
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Scope lets a job spawn any number of functions and wait for all of them.
+// A *Scope is bound to the worker running the code that holds it: the body
+// of Worker.Scope gets one for the worker that called Scope, and each
+// spawned function gets one for the worker running it.
+type Scope struct {
+	st *scopeState
+	w  *Worker
+}
+
+type scopeState struct {
+	// pending counts the body plus spawned functions not yet finished.
+	// Ordering: acq_rel on each add; the add that reaches zero must see
+	// (acquire) every other job's completion, then publishes via the latch.
+	pending atomic.Int64
+	latch   latch
+	owner   *Worker
+
+	mu    sync.Mutex
+	panic *PanicError // the first panic, re-raised by Worker.Scope
+}
+
+// Worker returns the worker running the code that holds s.
+func (s *Scope) Worker() *Worker { return s.w }
+
+// Scope calls body, lets it (and everything it spawns) call Spawn, and
+// returns when all of them have returned. A panic in any of them is
+// re-raised here as a *PanicError (the first one recorded) once all have
+// finished. It returns an error only on misuse, like Join.
+func (w *Worker) Scope(body func(s *Scope)) error {
+	if body == nil {
+		return ErrNilFunc
+	}
+	if err := w.check(); err != nil {
+		return err
+	}
+	st := &scopeState{owner: w}
+	st.pending.Store(1) // the body
+	pe := callScope(body, &Scope{st: st, w: w})
+	st.jobDone(w.pool, pe)
+	w.waitUntil(&st.latch)
+	if st.panic != nil {
+		panic(st.panic)
+	}
+	return nil
+}
+
+// Spawn queues f to run within the scope, on this worker or a thief. It
+// returns ErrScopeDone if the Scope call has already returned (s was kept
+// past its lifetime), ErrNilFunc for a nil f.
+func (s *Scope) Spawn(f func(s *Scope)) error {
+	if f == nil {
+		return ErrNilFunc
+	}
+	if s.st.pending.Add(1) == 1 {
+		// It was zero: the scope is over. Leave the count alone; no one
+		// reads it any more.
+		return ErrScopeDone
+	}
+	s.w.push(&job{sfn: f, scope: s.st})
+	return nil
+}
+
+// jobDone counts one finished part of the scope, recording its panic.
+func (st *scopeState) jobDone(p *Pool, pe *PanicError) {
+	if pe != nil {
+		st.mu.Lock()
+		if st.panic == nil {
+			st.panic = pe
+		}
+		st.mu.Unlock()
+	}
+	if st.pending.Add(-1) == 0 {
+		owner := st.owner
+		if st.latch.set() {
+			p.sleep.wakeSpecific(owner.index)
+		}
+	}
+}

@@ -1,0 +1,214 @@
+package idle
+
+import (
+	"fmt"
+	"math/bits"
+	"sync/atomic"
+
+	"github.com/wsched/wsched/impl/internal/chaos"
+)
+
+// MaxWorkers is the number of bits in the parked bitmap.
+const MaxWorkers = 64
+
+// State is the idle state shared by all workers of one runtime.
+//
+// Every operation is sequentially consistent in Go. The comments name the
+// weakest C11 ordering a port would need; the protocol's two Dekker-style
+// pairs (publish a task / load num_searching, and set the parked bit /
+// re-check the queues) need seq_cst on both sides, exactly as Go's runtime
+// and Tokio use SeqCst there.
+type State struct {
+	// searching is num_searching (ns): workers holding a searching credit.
+	searching atomic.Int32
+	_         [60]byte
+	// parked is num_parked (np).
+	parked atomic.Int32
+	_      [60]byte
+	// bitmap has bit i set while worker i is parked and unclaimed.
+	bitmap atomic.Uint64
+	_      [56]byte
+	n      int32
+}
+
+// New returns the idle state for n workers (1..MaxWorkers).
+func New(n int) *State {
+	if n < 1 || n > MaxWorkers {
+		panic(fmt.Sprintf("idle: %d workers, want 1..%d", n, MaxWorkers))
+	}
+	return &State{n: int32(n)}
+}
+
+// Workers returns the number of workers the state was made for.
+func (s *State) Workers() int { return int(s.n) }
+
+// TryBecomeSearcher takes a searching credit unless at least half of the
+// workers already search. The check and the increment are separate, so the
+// limit can be overshot by racing callers; it is a throttle, not an
+// invariant.
+func (s *State) TryBecomeSearcher() bool {
+	// Observes other searchers. Relaxed would do: a stale value only
+	// changes how many steal at once.
+	ns := s.searching.Load()
+	if 2*ns >= s.n {
+		return false
+	}
+	chaos.Point()
+	// Publishes one more searcher. seq_cst: a notifier that loads ns
+	// after this skips its wake because of us, so our later park must be
+	// ordered after its publish (we re-check the queues when we park).
+	s.searching.Add(1)
+	return true
+}
+
+// TransitionFromSearching gives a searcher's credit back when it found work.
+// It reports whether no searcher is left; the caller must then notify, so
+// that work published while it searched (whose publishers skipped the wake
+// because ns > 0) finds a worker (Rule 2).
+func (s *State) TransitionFromSearching() (wasLast bool) {
+	// Publishes one searcher fewer, observes the rest. seq_cst: pairs
+	// with the publisher's store-then-load of ns (Dekker).
+	return s.searching.Add(-1) <= 0
+}
+
+// Notify is Rule 1, called after a task was published: if nobody searches,
+// claim the lowest parked worker and give it a searching credit. It returns
+// the claimed index, or -1 when somebody is searching or nobody is parked.
+func (s *State) Notify() int {
+	// Observes searchers. seq_cst: the task was published before this
+	// load; a searcher that decrements ns after it re-checks the queues
+	// (park) or notifies (Rule 2) and sees the task.
+	if s.searching.Load() > 0 {
+		return -1
+	}
+	chaos.Point()
+	return s.ClaimParked()
+}
+
+// ClaimParked claims the lowest-indexed parked worker: clears its bit,
+// moves it from parked to searching, and returns its index; -1 if no bit is
+// set. Bits are claimed lowest first with a count of trailing zeros.
+func (s *State) ClaimParked() int {
+	for {
+		// Observes parked workers. seq_cst: pairs with the parker's
+		// fetch-or then queue re-check (Dekker): either we see its
+		// bit, or it sees the task published before Notify.
+		bm := s.bitmap.Load()
+		if bm == 0 {
+			return -1
+		}
+		i := bits.TrailingZeros64(bm)
+		mask := uint64(1) << uint(i)
+		chaos.Point()
+		// Claims worker i. acq_rel: the fetch-and's old value decides
+		// the race against other notifiers and against worker i
+		// clearing its own bit; whoever sees the bit set owns the
+		// transition.
+		old := s.bitmap.And(^mask)
+		if old&mask == 0 {
+			continue // lost the race for i; look again
+		}
+		chaos.Point()
+		// Publishes: one parked worker fewer. Relaxed: a count for
+		// metrics and tests; no decision reads it.
+		s.parked.Add(-1)
+		// Publishes the searching credit of worker i. seq_cst: later
+		// notifiers that load ns must see it (or see worker i's own
+		// give-back; see the package comment on signed counters).
+		s.searching.Add(1)
+		return i
+	}
+}
+
+// Park records that worker i goes to sleep: (a) set its bit and count it as
+// parked, (b) if it was searching give the credit back. The caller must then
+// re-check every queue another worker could take from (Rule 3, for every
+// parker, not only the last searcher) and call Unpark if it found work.
+//
+// The order matters: setting the bit before giving the credit back leaves no
+// moment in which a notifier sees ns == 0 and an empty bitmap while this
+// worker is neither searching nor findable.
+func (s *State) Park(i int, searching bool) {
+	mask := uint64(1) << uint(i)
+	// Publishes "worker i is parked". seq_cst: pairs with the notifier's
+	// bitmap load (Dekker with the queue re-check that follows).
+	s.bitmap.Or(mask)
+	chaos.Point()
+	// Relaxed: a count.
+	s.parked.Add(1)
+	if searching {
+		chaos.Point()
+		// seq_cst: after this a notifier may skip nothing on our
+		// account; the re-check that follows covers what it skipped
+		// before.
+		s.searching.Add(-1)
+	}
+	chaos.Point()
+}
+
+// Unpark is called by worker i itself after a wake, or after its park-time
+// re-check found work. It clears the own bit with one fetch-and and decides
+// from the RETURNED old value, never from a separate load:
+//
+//   - the bit was already clear: a notifier claimed us and has given (or is
+//     about to give) us a searching credit; claimed = true, we search.
+//   - the bit was set: we cleared it ourselves (spurious wake, timeout, or
+//     found work at the re-check); we leave the parked count; claimed = false.
+//
+// A separate load followed by a fetch-and would let a notifier claim us in
+// between: we would take the credit as a timeout, decrement np twice and
+// never give the credit back, and Notify would stop firing for good.
+func (s *State) Unpark(i int) (claimed bool) {
+	mask := uint64(1) << uint(i)
+	chaos.Point()
+	// Observes and clears the own bit in one step. acq_rel: acquires the
+	// claim of a notifier (its bitmap RMW), releases our un-parking.
+	old := s.bitmap.And(^mask)
+	if old&mask == 0 {
+		return true
+	}
+	chaos.Point()
+	// Relaxed: a count.
+	s.parked.Add(-1)
+	return false
+}
+
+// CancelPark is called by worker i when its park-time re-check found work:
+// it leaves the parked set and comes back as a searcher. If a notifier
+// claimed it meanwhile, the notifier's credit is the searching credit;
+// otherwise the worker takes one itself, without the 50% limit (it is about
+// to take work others published while it looked parked). It returns what
+// Unpark returned.
+func (s *State) CancelPark(i int) (claimed bool) {
+	if s.Unpark(i) {
+		return true
+	}
+	chaos.Point()
+	// seq_cst, as TryBecomeSearcher.
+	s.searching.Add(1)
+	return false
+}
+
+// Snapshot is a racy read of the three words for metrics and tests; the
+// values may come from different instants.
+type Snapshot struct {
+	Searching int
+	Parked    int
+	Bitmap    uint64
+}
+
+// Snapshot returns the current values. Relaxed loads: diagnostics only.
+func (s *State) Snapshot() Snapshot {
+	return Snapshot{
+		Searching: int(s.searching.Load()),
+		Parked:    int(s.parked.Load()),
+		Bitmap:    s.bitmap.Load(),
+	}
+}
+
+// IsParked reports whether bit i is set (diagnostics and tests only; the
+// protocol never decides on a separate load of the bit).
+func (s *State) IsParked(i int) bool {
+	// Relaxed: diagnostics.
+	return s.bitmap.Load()&(uint64(1)<<uint(i)) != 0
+}

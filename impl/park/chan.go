@@ -1,0 +1,60 @@
+package park
+
+import "time"
+
+// Chan is a Parker built on a one-slot buffered channel. The slot is the
+// token: Unpark fills it if it is empty, Park drains it.
+//
+// The channel operations give the race detector (and any port) the
+// happens-before edge from Unpark to the Park that consumes its token: a
+// buffered send happens before the receive that takes the value.
+type Chan struct {
+	token chan struct{}
+	// timer is created by the first Park with a timeout and reused by every
+	// later one, so a timed park allocates nothing after the first. Only the
+	// owner touches it.
+	timer *time.Timer
+}
+
+// NewChan returns a Chan with no token.
+func NewChan() *Chan {
+	return &Chan{token: make(chan struct{}, 1)}
+}
+
+// Park implements Parker.
+func (p *Chan) Park(timeout time.Duration) bool {
+	if timeout <= 0 {
+		<-p.token
+		return true
+	}
+	// Fast path: a token is already there, no timer needed.
+	select {
+	case <-p.token:
+		return true
+	default:
+	}
+	if p.timer == nil {
+		p.timer = time.NewTimer(timeout)
+	} else {
+		// Since Go 1.23 Reset on a stopped or fired timer discards any
+		// value left in its channel, so the select below cannot see a
+		// stale expiry.
+		p.timer.Reset(timeout)
+	}
+	select {
+	case <-p.token:
+		p.timer.Stop()
+		return true
+	case <-p.timer.C:
+		return false
+	}
+}
+
+// Unpark implements Parker. It never blocks: when the slot is already full
+// the token is there and the owner will see it.
+func (p *Chan) Unpark() {
+	select {
+	case p.token <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,127 @@
+//go:build linux
+
+package park
+
+import (
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Futex word values.
+const (
+	futexEmpty    uint32 = 0 // no token, owner not sleeping
+	futexSleeping uint32 = 1 // owner is (about to be) in FUTEX_WAIT
+	futexNotified uint32 = 2 // a token is waiting for the owner
+)
+
+// Futex system call operations (linux/futex.h). The private flag tells the
+// kernel the word is not shared between processes, which makes the hash
+// lookup cheaper.
+const (
+	futexWaitPrivate = 0 | 128
+	futexWakePrivate = 1 | 128
+)
+
+// Futex is a Parker built on a 32-bit word and the futex system call.
+//
+// The word is empty, sleeping or notified. Unpark swaps in notified and
+// issues FUTEX_WAKE only if the owner announced it was sleeping, so an
+// Unpark with nobody asleep costs one atomic swap and no system call.
+//
+// The race detector does not know that FUTEX_WAKE happens before the
+// FUTEX_WAIT it ends. After every return from the system call the owner
+// therefore re-reads the word with an atomic operation; the edge the
+// detector (and a port to weaker atomics) relies on is Unpark's swap
+// (release) to that read (acquire).
+//
+// The goroutine calling Park blocks its OS thread in the kernel. Workers
+// using this parker lock themselves to their thread (runtime.LockOSThread)
+// so that the Go scheduler does not have to hand the thread's other
+// goroutines elsewhere on every park.
+type Futex struct {
+	word uint32
+	_    [60]byte // keep the word alone on its cache line
+	// ts is the owner's timeout buffer, kept here so that a timed park
+	// does not allocate.
+	ts unix.Timespec
+}
+
+// NewFutex returns a Futex with no token.
+func NewFutex() (*Futex, error) {
+	return &Futex{}, nil
+}
+
+// Park implements Parker.
+func (p *Futex) Park(timeout time.Duration) bool {
+	// Consume a token that is already there. Acquire: pairs with the
+	// release swap in Unpark.
+	if atomic.CompareAndSwapUint32(&p.word, futexNotified, futexEmpty) {
+		return true
+	}
+	// Announce that we are going to sleep. Release/acquire: if Unpark
+	// slipped in between the two CASes the word is notified and this
+	// CAS fails.
+	if !atomic.CompareAndSwapUint32(&p.word, futexEmpty, futexSleeping) {
+		// The only other value is notified (one owner, so never
+		// sleeping here). Acquire: consume the token Unpark published.
+		atomic.StoreUint32(&p.word, futexEmpty)
+		return true
+	}
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	for {
+		var ts *unix.Timespec
+		if timeout > 0 {
+			left := time.Until(deadline)
+			if left <= 0 {
+				// Timed out. Take back the sleeping announcement;
+				// if that fails Unpark got there first and the
+				// token is ours. acq_rel on the CAS.
+				if atomic.CompareAndSwapUint32(&p.word, futexSleeping, futexEmpty) {
+					return false
+				}
+				atomic.StoreUint32(&p.word, futexEmpty)
+				return true
+			}
+			p.ts = unix.NsecToTimespec(int64(left))
+			ts = &p.ts
+		}
+		futexWait(&p.word, futexSleeping, ts)
+		// Re-read the word atomically: this is the happens-before edge
+		// from Unpark (see the type comment). Acquire.
+		if atomic.CompareAndSwapUint32(&p.word, futexNotified, futexEmpty) {
+			return true
+		}
+		// Spurious return (signal, EAGAIN) or timeout: loop, the
+		// deadline check above decides.
+	}
+}
+
+// Unpark implements Parker.
+func (p *Futex) Unpark() {
+	// Publish the token. Release: everything the caller wrote before
+	// Unpark is visible to the owner after its acquiring read.
+	if atomic.SwapUint32(&p.word, futexNotified) == futexSleeping {
+		futexWake(&p.word)
+	}
+}
+
+func futexWait(addr *uint32, val uint32, ts *unix.Timespec) {
+	// EINTR, EAGAIN (the word changed before we slept) and ETIMEDOUT are
+	// all handled by the caller re-reading the word.
+	_, _, _ = unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(addr)),
+		futexWaitPrivate, uintptr(val), uintptr(unsafe.Pointer(ts)), 0, 0)
+}
+
+func futexWake(addr *uint32) {
+	_, _, _ = unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(addr)),
+		futexWakePrivate, 1, 0, 0, 0)
+}
+
+// FutexSupported reports whether NewFutex works on this system.
+const FutexSupported = true

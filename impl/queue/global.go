@@ -1,0 +1,128 @@
+package queue
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// minGlobalCap is the smallest backing array Global keeps once it has
+// grown; below it, shrinking is not worth a copy.
+const minGlobalCap = 64
+
+// Global is the injection queue: an unbounded FIFO of task pointers behind
+// one mutex, shared by every worker and by goroutines outside the runtime.
+//
+// The tasks live in a circular buffer buf[head], buf[head+1], ... (indices
+// mod len(buf)), n of them. The buffer doubles when full and halves when a
+// quarter full, so a burst does not pin memory for ever; popped entries are
+// set to nil so finished tasks can be collected.
+type Global[T any] struct {
+	mu   sync.Mutex
+	buf  []*T
+	head int
+	n    int
+	// length mirrors n for readers that do not take the lock.
+	length atomic.Int64
+}
+
+// NewGlobal returns an empty queue.
+func NewGlobal[T any]() *Global[T] { return &Global[T]{} }
+
+// Push appends t. A nil t is a programming error and panics.
+func (g *Global[T]) Push(t *T) {
+	if t == nil {
+		panic("queue: Global.Push of a nil task")
+	}
+	g.mu.Lock()
+	g.grow(1)
+	g.buf[(g.head+g.n)%len(g.buf)] = t
+	g.n++
+	g.length.Store(int64(g.n)) // written under the lock; readers only want a snapshot: relaxed
+	g.mu.Unlock()
+}
+
+// PushBatch appends ts in order under one acquisition of the lock. It does
+// not keep ts. A nil entry panics before anything is appended.
+func (g *Global[T]) PushBatch(ts []*T) {
+	for _, t := range ts {
+		if t == nil {
+			panic("queue: Global.PushBatch with a nil task")
+		}
+	}
+	if len(ts) == 0 {
+		return
+	}
+	g.mu.Lock()
+	g.grow(len(ts))
+	for _, t := range ts {
+		g.buf[(g.head+g.n)%len(g.buf)] = t
+		g.n++
+	}
+	g.length.Store(int64(g.n)) // written under the lock; readers only want a snapshot: relaxed
+	g.mu.Unlock()
+}
+
+// PopBatch moves up to len(dst) of the oldest tasks into dst[:k], oldest
+// first, and returns k.
+func (g *Global[T]) PopBatch(dst []*T) int {
+	if len(dst) == 0 || g.length.Load() == 0 { // a snapshot; an empty answer may be stale, as it may be after unlocking: relaxed
+		return 0
+	}
+	g.mu.Lock()
+	k := min(len(dst), g.n)
+	for i := range k {
+		j := (g.head + i) % len(g.buf)
+		dst[i] = g.buf[j]
+		g.buf[j] = nil
+	}
+	g.head = (g.head + k) % max(len(g.buf), 1)
+	g.n -= k
+	if g.n == 0 {
+		g.head = 0
+	}
+	g.shrink()
+	g.length.Store(int64(g.n)) // written under the lock; readers only want a snapshot: relaxed
+	g.mu.Unlock()
+	return k
+}
+
+// Len is the number of queued tasks, read without the lock: a snapshot.
+func (g *Global[T]) Len() int {
+	return int(g.length.Load()) // a snapshot of the count stored under the lock: relaxed (seq_cst in a wake/park check)
+}
+
+// grow makes room for extra more tasks. Caller holds mu.
+func (g *Global[T]) grow(extra int) {
+	need := g.n + extra
+	if need <= len(g.buf) {
+		return
+	}
+	c := max(len(g.buf), minGlobalCap/2)
+	for c < need {
+		c *= 2
+	}
+	g.resize(c)
+}
+
+// shrink halves the buffer while it is at most a quarter full. Caller
+// holds mu.
+func (g *Global[T]) shrink() {
+	c := len(g.buf)
+	for c > minGlobalCap && g.n <= c/4 {
+		c /= 2
+	}
+	if c != len(g.buf) {
+		g.resize(c)
+	}
+}
+
+// resize copies the tasks, oldest first, into a fresh buffer of c slots.
+// Caller holds mu.
+func (g *Global[T]) resize(c int) {
+	buf := make([]*T, c)
+	for i := range g.n {
+		buf[i] = g.buf[(g.head+i)%len(g.buf)]
+	}
+	g.buf = buf
+	g.head = 0
+}

@@ -1,0 +1,313 @@
+package queue
+
+import (
+	"sync/atomic"
+
+	"github.com/wsched/wsched/impl/internal/chaos"
+)
+
+// Capacity is the number of slots in a Ring. A power of two, so a position
+// maps to its slot with a mask.
+const Capacity = 256
+
+// MaxSteal caps one steal, and is how many tasks one overflow moves to the
+// Injector: half the ring.
+const MaxSteal = Capacity / 2
+
+const mask = Capacity - 1
+
+// claimRetries bounds how often StealInto re-reads head and tail after
+// losing its claim CAS before it gives up. A thief that keeps losing is
+// racing the owner's pops; it is better to try another victim than to spin.
+const claimRetries = 4
+
+// cacheLine is the padding unit that keeps head and tail apart. 128 rather
+// than 64 because adjacent-line prefetchers pull cache lines in pairs.
+const cacheLine = 128
+
+// Injector is where a full Ring overflows. *Global[T] implements it.
+// PushBatch receives a slice that belongs to the callee once called.
+type Injector[T any] interface {
+	Push(t *T)
+	PushBatch(ts []*T)
+}
+
+// Ring is a fixed-size, single-owner, multi-thief FIFO of task pointers.
+//
+// Positions are uint32 counters that only grow and wrap modulo 2^32; a
+// position p lives in slot p&mask. Three positions describe the ring:
+//
+//	steal <= real <= tail   (mod 2^32, as distances from steal)
+//
+//	[steal, real)  claimed by a thief that has not finished copying;
+//	               only that thief reads or clears these slots
+//	[real, tail)   tasks a consumer can still take
+//	[tail, steal+Capacity)  free slots the owner may write
+//
+// Invariants (all distances mod 2^32):
+//   - tail-steal <= Capacity: the owner never writes a slot a thief may
+//     still read, because Push bounds its room by the steal head.
+//   - steal != real only while exactly one steal is in flight; a thief
+//     refuses to start another, and the owner does not overflow.
+//   - every slot outside [steal, tail) holds nil: whoever takes a task
+//     clears its slot before the slot can be reused.
+//
+// Who writes what: tail is written only by the owner. head is changed by
+// CAS only: the owner's Pop and overflow claim, a thief's claim (moves real)
+// and its release (moves steal). Slots are written by the owner (Push) and
+// cleared by whoever took the task: the owner (Pop, overflow) or the thief
+// that claimed it, before it releases.
+type Ring[T any] struct {
+	// head packs [steal (upper 32) | real (lower 32)].
+	head atomic.Uint64
+	_    [cacheLine - 8]byte
+	// tail is the next position the owner writes.
+	tail atomic.Uint32
+	_    [cacheLine - 4]byte
+	buf  [Capacity]atomic.Pointer[T]
+}
+
+// NewRing returns an empty ring with every position at 0.
+func NewRing[T any]() *Ring[T] { return NewRingAt[T](0) }
+
+// NewRingAt returns an empty ring whose head and tail start at start, so a
+// test can place the ring just below the 2^32 wrap-around.
+func NewRingAt[T any](start uint32) *Ring[T] {
+	r := new(Ring[T])
+	r.head.Store(pack(start, start)) // no other goroutine has r yet: relaxed
+	r.tail.Store(start)              // no other goroutine has r yet: relaxed
+	return r
+}
+
+func pack(steal, real uint32) uint64 { return uint64(steal)<<32 | uint64(real) }
+
+func unpack(h uint64) (steal, real uint32) { return uint32(h >> 32), uint32(h) }
+
+// Push appends t at the tail. Owner only. It returns how many tasks went to
+// overflow: 0 when the ring had room; 1 when the ring was full while a steal
+// was in flight (t itself goes to overflow.Push, the claimed slots are not
+// touched); MaxSteal when the ring was full and no steal was in flight (the
+// oldest MaxSteal tasks go to overflow in one PushBatch, then t is stored).
+// A nil t is a programming error and panics.
+func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
+	if t == nil {
+		panic("queue: Push of a nil task")
+	}
+	tail := r.tail.Load() // only the owner writes tail: relaxed
+	for {
+		h := r.head.Load() // observes released steals, so their slot clears happen before we reuse a slot: acquire
+		steal, real := unpack(h)
+		if tail-steal < Capacity {
+			r.store(tail, t)
+			return 0
+		}
+		if steal != real {
+			// Full, and a thief is still copying [steal, real). Those
+			// slots are not ours to move, and the steal will free room
+			// soon: send only t away.
+			overflow.Push(t)
+			return 1
+		}
+		chaos.Point()
+		if r.overflowHalf(h, real, overflow) {
+			r.store(tail, t)
+			return MaxSteal
+		}
+		// A thief claimed between our load and our CAS. The ring is no
+		// longer full from its point of view; look again.
+		chaos.Point()
+	}
+}
+
+// store writes t into the free position tail and publishes it. Owner only.
+func (r *Ring[T]) store(tail uint32, t *T) {
+	r.buf[tail&mask].Store(t) // the slot is free; made visible by the tail store below: relaxed
+	chaos.Point()
+	r.tail.Store(tail + 1) // publishes the slot write to thieves and to Len: release (seq_cst if a wake check follows)
+	chaos.Point()
+}
+
+// overflowHalf moves the oldest MaxSteal tasks to overflow in one batch.
+// Owner only, called with a full ring and no steal in flight; h is the head
+// word that showed it (steal == real). It reports false when the claim CAS
+// lost to a thief, having moved nothing.
+//
+// The claim comes first: moving both halves of head past the batch makes
+// the slots ours alone (no thief can claim them, and Pop is ours). Only
+// then are they read and cleared. Reading them first would hand out tasks
+// a thief may claim in between.
+func (r *Ring[T]) overflowHalf(h uint64, real uint32, overflow Injector[T]) bool {
+	end := real + MaxSteal
+	if !r.head.CompareAndSwap(h, pack(end, end)) { // claims the batch against thieves; keeps our takes below after the claim: acquire
+		return false
+	}
+	batch := make([]*T, MaxSteal)
+	for i := range uint32(MaxSteal) {
+		batch[i] = r.take(real + i)
+	}
+	overflow.PushBatch(batch)
+	return true
+}
+
+// take reads and clears the slot at position pos, which the caller has
+// claimed. A claimed slot is never empty; finding nil means two consumers
+// took the same position, so it panics rather than lose a task silently.
+func (r *Ring[T]) take(pos uint32) *T {
+	t := r.buf[pos&mask].Swap(nil) // ordered after the claim by its acquire; the clear is published by a later head CAS or tail store: relaxed
+	if t == nil {
+		panic("queue: claimed slot is empty")
+	}
+	return t
+}
+
+// Pop removes and returns the oldest task, or nil when the ring is empty.
+// Owner only.
+//
+// With no steal in flight Pop moves both halves of head. While a steal is in
+// flight it moves only real: the steal head must stay where the thief left
+// it, so Push keeps off the slots the thief is copying, and the thief's
+// release will bring steal up to real.
+func (r *Ring[T]) Pop() *T {
+	for {
+		h := r.head.Load() // a guess that the CAS below validates: relaxed
+		steal, real := unpack(h)
+		if real == r.tail.Load() { // only the owner writes tail: relaxed
+			return nil
+		}
+		next := pack(real+1, real+1)
+		if steal != real {
+			next = pack(steal, real+1)
+		}
+		chaos.Point()
+		if r.head.CompareAndSwap(h, next) { // claims position real against thieves; keeps the take after the claim: acquire
+			return r.take(real)
+		}
+		chaos.Point()
+	}
+}
+
+// StealInto moves the oldest ceil(n/2) tasks of r (at most MaxSteal, n the
+// number of tasks in r) to dst, returning the oldest of them and how many it
+// took, that one included. The rest are appended to dst in order. Only the
+// owner of dst may call it, and r != dst.
+//
+// It returns (nil, 0) when r is empty, when another steal from r is in
+// flight, when dst has no room for the n-1 tasks it would append (it
+// refuses rather than shrinking the batch), or when its claim CAS lost
+// claimRetries times in a row.
+//
+// The steal has three phases:
+//
+//	claim:   CAS head [s|s] -> [s|s+n]    the batch is ours; steal stays
+//	copy:    read and clear [s, s+n), write dst, publish dst.tail
+//	release: CAS head [s|x] -> [x|x]      x is whatever real is now
+func (r *Ring[T]) StealInto(dst *Ring[T]) (first *T, n int) {
+	if r == dst {
+		panic("queue: StealInto from a ring into itself")
+	}
+	dstTail := dst.tail.Load() // we own dst, only we write its tail: relaxed
+	room := dst.roomAt(dstTail)
+	start, k := r.claim(room)
+	if k == 0 {
+		return nil, 0
+	}
+	first = r.moveClaimed(start, k, dst, dstTail)
+	r.release(start, start+k)
+	return first, int(k)
+}
+
+// roomAt is how many positions the owner may still write at tail without
+// touching a slot a thief of r may read: the room is bounded by the steal
+// head, not the real head.
+func (r *Ring[T]) roomAt(tail uint32) uint32 {
+	steal, _ := unpack(r.head.Load()) // observes released steals of r, whose slot clears must come before our writes: acquire
+	return Capacity - (tail - steal)
+}
+
+// claim is phase one of a steal: it moves r's real head past the oldest
+// ceil(avail/2) tasks (at most MaxSteal) and returns the first claimed
+// position and the count, or (0, 0) if it cannot steal. room is the space in
+// the destination, which must hold all but the first task.
+func (r *Ring[T]) claim(room uint32) (start, n uint32) {
+	for range claimRetries {
+		h := r.head.Load() // a guess that the claim CAS validates: relaxed
+		steal, real := unpack(h)
+		if steal != real {
+			return 0, 0 // another thief's steal is in flight
+		}
+		tail := r.tail.Load() // observes the owner's slot writes below tail: acquire
+		avail := tail - real
+		if avail == 0 {
+			return 0, 0
+		}
+		if avail > Capacity {
+			// head and tail were read at different times and the owner
+			// popped and pushed in between; this snapshot is useless.
+			continue
+		}
+		n = avail - avail/2
+		n = min(n, MaxSteal)
+		if n-1 > room {
+			return 0, 0 // dst has no room for the rest of the batch
+		}
+		chaos.Point()
+		if r.head.CompareAndSwap(h, pack(steal, real+n)) { // claims [real, real+n); keeps our takes after the claim: acquire
+			return real, n
+		}
+		chaos.Point()
+	}
+	return 0, 0
+}
+
+// moveClaimed is phase two: it takes the claimed positions [start,
+// start+n) out of r, keeps the first, appends the rest to dst at dstTail and
+// publishes them. The caller owns dst.
+func (r *Ring[T]) moveClaimed(start, n uint32, dst *Ring[T], dstTail uint32) *T {
+	first := r.take(start)
+	for i := uint32(1); i < n; i++ {
+		t := r.take(start + i)
+		dst.buf[(dstTail+i-1)&mask].Store(t) // a free slot of dst; made visible by the dst tail store: relaxed
+	}
+	if n > 1 {
+		chaos.Point()
+		dst.tail.Store(dstTail + n - 1) // publishes the copied slots to dst's thieves: release
+		chaos.Point()
+	}
+	return first
+}
+
+// release is phase three: it brings the steal head up to wherever the real
+// head is now (the owner may have popped meanwhile), ending the steal of
+// [start, end). Until it succeeds the owner keeps off the claimed slots; the
+// CAS loops because the owner's Pop may move real under it.
+//
+// While our steal is in flight nobody else may move the steal head, and the
+// real head only moves forward from end; anything else means a second
+// consumer is working on our claim, so it panics.
+func (r *Ring[T]) release(start, end uint32) {
+	for {
+		h := r.head.Load() // a guess at the owner's pops since our claim, validated by the CAS: relaxed
+		steal, nowReal := unpack(h)
+		if steal != start || nowReal-start < end-start {
+			panic("queue: head moved backwards or steal head moved during a steal")
+		}
+		chaos.Point()
+		if r.head.CompareAndSwap(h, pack(nowReal, nowReal)) { // publishes our reads and clears of the claimed slots before the owner reuses them: release
+			return
+		}
+	}
+}
+
+// Len is the number of tasks a consumer could still take (tail minus the
+// real head). Exact when called by the owner; from any other goroutine it is
+// a snapshot, clamped to [0, Capacity].
+func (r *Ring[T]) Len() int {
+	_, real := unpack(r.head.Load()) // head before tail, so tail-real cannot go negative: acquire (seq_cst in a wake/park check)
+	tail := r.tail.Load()            // observes the owner's pushes: acquire (seq_cst in a wake/park check)
+	d := tail - real
+	if d > Capacity {
+		// Only a reader racing the owner's pops and pushes can see this.
+		d = Capacity
+	}
+	return int(d)
+}

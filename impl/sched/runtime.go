@@ -1,0 +1,268 @@
+package sched
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/wsched/wsched/impl/idle"
+	"github.com/wsched/wsched/impl/internal/chaos"
+	"github.com/wsched/wsched/impl/park"
+	"github.com/wsched/wsched/impl/queue"
+)
+
+// Runtime is a work-stealing scheduler: a fixed set of workers, each with a
+// LIFO slot and a 256-slot ring, one global queue, and the idle protocol
+// that wakes parked workers when work appears.
+type Runtime struct {
+	cfg     Config
+	workers []*worker
+	global  *queue.Global[task]
+	idle    *idle.State
+	timers  timerQueue
+	start   time.Time
+
+	// closed is set once by Shutdown; spawns fail and wakes do nothing
+	// after it.
+	closed       atomic.Bool
+	shutdownOnce sync.Once
+	// live counts workers that have not exited; the last one to exit
+	// drains the global queue and closes terminated.
+	live atomic.Int32
+	// terminated is closed when every worker has exited and the queues
+	// are drained: no task will be polled again.
+	terminated chan struct{}
+
+	// remote counts remote spawns and wakes between their shutdown check
+	// and the end of their push, so that the last worker drains the
+	// global queue only after the last of them (enterRemote).
+	remote atomic.Int64
+
+	spawned   atomic.Uint64 // by Runtime.Spawn/Go; Context spawns count per worker
+	cancelled atomic.Uint64
+}
+
+// New starts a runtime with cfg.Workers workers.
+func New(cfg Config) (*Runtime, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	rt := &Runtime{
+		cfg:        cfg,
+		global:     queue.NewGlobal[task](),
+		idle:       idle.New(cfg.Workers),
+		start:      time.Now(),
+		terminated: make(chan struct{}),
+	}
+	rt.timers.init()
+	rt.workers = make([]*worker, cfg.Workers)
+	for i := range rt.workers {
+		p, err := newParker(cfg.Parker)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
+		}
+		rt.workers[i] = newWorker(rt, i, p)
+	}
+	rt.live.Store(int32(cfg.Workers)) // before the workers start: relaxed
+	for _, w := range rt.workers {
+		go w.run()
+	}
+	return rt, nil
+}
+
+func newParker(k ParkerKind) (park.Parker, error) {
+	switch k {
+	case ParkerFutex:
+		p, err := park.NewFutex()
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	default: // ParkerDefault, ParkerChannel: the channel parker is faster
+		return park.NewChan(), nil
+	}
+}
+
+// Spawn spawns t from any goroutine: it goes to the global queue and a
+// parked worker is notified.
+func (rt *Runtime) Spawn(t Task) (*JoinHandle, error) {
+	if t == nil {
+		return nil, ErrNilTask
+	}
+	return rt.spawnRemote(t, nil)
+}
+
+// Go spawns f as a task that runs it to completion.
+func (rt *Runtime) Go(f func()) (*JoinHandle, error) {
+	if f == nil {
+		return nil, ErrNilTask
+	}
+	return rt.spawnRemote(nil, f)
+}
+
+func (rt *Runtime) spawnRemote(t Task, f func()) (*JoinHandle, error) {
+	if !rt.enterRemote() {
+		return nil, ErrShutdown
+	}
+	h := rt.newTask(t, f)
+	rt.spawned.Add(1) // counter; relaxed
+	rt.global.Push(&h.t)
+	chaos.Point()
+	rt.notify()
+	rt.exitRemote()
+	return h, nil
+}
+
+// enterRemote admits a remote spawn or wake, or refuses it once Shutdown
+// began. An admitted one finishes its push before the last worker drains
+// the global queue, so no task is left behind in a queue after Shutdown.
+//
+// This is a Dekker pair with Shutdown: we increment remote then load
+// closed; Shutdown stores closed, then the last worker loads remote. With
+// seq_cst on all four, either we see closed (and refuse) or the worker sees
+// our increment (and waits for our exitRemote).
+func (rt *Runtime) enterRemote() bool {
+	// seq_cst (see above).
+	rt.remote.Add(1)
+	chaos.Point()
+	// seq_cst (see above).
+	if rt.closed.Load() {
+		rt.exitRemote()
+		return false
+	}
+	return true
+}
+
+// exitRemote ends what enterRemote admitted.
+func (rt *Runtime) exitRemote() {
+	// Release: the push before it is visible to the worker that sees
+	// remote reach 0 (acquire).
+	rt.remote.Add(-1)
+}
+
+// newTask makes the task record, born scheduled (it goes straight into a
+// queue). This is the one allocation of a spawn.
+func (rt *Runtime) newTask(t Task, f func()) *JoinHandle {
+	h := &JoinHandle{}
+	h.t.rt = rt
+	h.t.poll = t
+	h.t.fn = f
+	// Not yet shared: relaxed would do; the queue push publishes it.
+	h.t.state.Store(stateScheduled)
+	return h
+}
+
+// notify is Rule 1 of the idle protocol, called after a task was published
+// where another worker can take it: if nobody is searching, claim the
+// lowest parked worker (it becomes a searcher) and unpark it.
+func (rt *Runtime) notify() {
+	if i := rt.idle.Notify(); i >= 0 {
+		chaos.Point()
+		rt.workers[i].parker.Unpark()
+	}
+}
+
+// notifyLocal is notify after a push into this runtime's rings: with
+// stealing disabled only the ring's owner (which is running) can take the
+// task, so waking another worker would only make it park again.
+func (rt *Runtime) notifyLocal() {
+	if !rt.cfg.DisableStealing {
+		rt.notify()
+	}
+}
+
+// workAvailable is the park-time re-check: is there a task that worker self
+// could take? The global queue and every ring (rings of others can be
+// stolen from; its own is empty when it parks, checked for symmetry). LIFO
+// slots and prefetch buffers are not looked at: only their owner takes from
+// them, and an owner parks only with both empty.
+//
+// With stealing disabled, other workers' rings are not work for self: only
+// their owners take from them, and an owner with a non-empty ring is
+// running. Looking at them would make an idle worker cancel its park and
+// spin for as long as any ring holds tasks.
+func (rt *Runtime) workAvailable(self int) bool {
+	if rt.global.Len() > 0 {
+		return true
+	}
+	if rt.cfg.DisableStealing {
+		return rt.workers[self].ring.Len() > 0
+	}
+	for _, w := range rt.workers {
+		if w.ring.Len() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// now is the runtime's monotonic clock in nanoseconds.
+func (rt *Runtime) now() int64 { return int64(time.Since(rt.start)) }
+
+// Shutdown stops the runtime: new spawns fail with ErrShutdown, polls
+// already running finish, queued tasks and tasks waiting for a wake are
+// cancelled (their Wait returns ErrCancelled), every worker goroutine
+// exits. It is idempotent and safe to call concurrently. It returns
+// ctx.Err() if ctx ends before the workers have exited; the shutdown still
+// completes in the background.
+func (rt *Runtime) Shutdown(ctx context.Context) error {
+	rt.shutdownOnce.Do(func() {
+		// Publishes shutdown; release (workers, spawners, wakers
+		// acquire it). Then every worker gets a token, so a worker
+		// about to sleep returns at once.
+		rt.closed.Store(true)
+		for _, w := range rt.workers {
+			w.parker.Unpark()
+		}
+	})
+	select {
+	case <-rt.terminated:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// workerExited is called by each worker as its last act; the last one
+// drains the global queue and the timers and closes terminated.
+func (rt *Runtime) workerExited() {
+	// acq_rel: the last decrement sees every other worker's drain.
+	if rt.live.Add(-1) != 0 {
+		return
+	}
+	// Wait for admitted remote spawns and wakes to finish their push.
+	// Acquire; they are a few instructions and a mutex away from done.
+	for rt.remote.Load() != 0 {
+		runtime.Gosched()
+	}
+	for {
+		var buf [globalBatchMax]*task
+		n := rt.global.PopBatch(buf[:])
+		if n == 0 {
+			break
+		}
+		for _, t := range buf[:n] {
+			rt.cancelQueued(t)
+		}
+	}
+	rt.timers.clear()
+	// What is neither done nor cancelled now is a task waiting for a wake
+	// (or a timer) that will never come: it is cancelled. Its state moves
+	// to cancelled when a Wait looks at it (see JoinHandle.Wait); the count
+	// is settled here, so that after Shutdown Spawned == Completed +
+	// Cancelled. Every worker has exited and no remote push is in flight,
+	// so the counters are final.
+	m := rt.Metrics()
+	rt.cancelled.Add(m.Spawned - m.Completed - m.Cancelled) // counter; relaxed
+	close(rt.terminated)
+}
+
+// cancelQueued cancels a task found in a queue during shutdown.
+func (rt *Runtime) cancelQueued(t *task) {
+	if t.cancel() {
+		rt.cancelled.Add(1) // counter; relaxed
+	}
+}

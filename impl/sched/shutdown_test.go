@@ -1,0 +1,177 @@
+package sched
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Shutdown with tasks in every state: one being polled (it finishes), some
+// queued (cancelled), one waiting for a wake (cancelled), one sleeping
+// (cancelled). Wake after shutdown does nothing, spawns fail.
+func TestShutdownCancelsQueuedPendingSleeping(t *testing.T) {
+	rt, err := New(testConfig(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := watchdog(t, rt)
+	defer stop()
+	entered := make(chan struct{})
+	release := make(chan struct{})
+	var pendingWaker atomic.Pointer[Waker]
+	pending, _ := rt.Spawn(TaskFunc(func(cx *Context) Poll {
+		w := cx.Waker()
+		pendingWaker.Store(&w)
+		return Pending
+	}))
+	sleeping, _ := rt.Spawn(TaskFunc(func(cx *Context) Poll {
+		if err := cx.Sleep(time.Hour); err != nil {
+			t.Error(err)
+		}
+		return Pending
+	}))
+	waitUntil(t, rt, "pending and sleeping tasks polled", func() bool { return rt.Metrics().TotalPolls() == 2 })
+	running, _ := rt.Spawn(TaskFunc(func(cx *Context) Poll {
+		close(entered)
+		<-release
+		return Ready
+	}))
+	<-entered
+	var queued []*JoinHandle
+	for i := 0; i < 10; i++ {
+		h, _ := rt.Go(func() { t.Error("queued task ran after shutdown began") })
+		queued = append(queued, h)
+	}
+	shutdownDone := make(chan error, 1)
+	go func() { shutdownDone <- rt.Shutdown(context.Background()) }()
+	waitUntil(t, rt, "shutdown to begin", rt.closed.Load)
+	if _, err := rt.Go(func() {}); !errors.Is(err, ErrShutdown) {
+		t.Fatalf("Go after Shutdown began: %v", err)
+	}
+	close(release)
+	if err := <-shutdownDone; err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := running.Wait(ctx); err != nil {
+		t.Fatalf("the running poll: %v, want nil (it finished)", err)
+	}
+	for i, h := range queued {
+		if err := h.Wait(ctx); !errors.Is(err, ErrCancelled) {
+			t.Fatalf("queued %d: %v", i, err)
+		}
+	}
+	(*pendingWaker.Load()).Wake() // after shutdown: no-op
+	for name, h := range map[string]*JoinHandle{"pending": pending, "sleeping": sleeping} {
+		if err := h.Wait(ctx); !errors.Is(err, ErrCancelled) {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	m := rt.Metrics()
+	if m.Cancelled != 12 || m.Completed != 1 || m.TotalPolls() != 3 {
+		t.Fatalf("want 12 cancelled, 1 completed, 3 polls:\n%s", m)
+	}
+	for i, w := range m.Workers {
+		if w.State != "exited" {
+			t.Fatalf("worker %d %s after Shutdown", i, w.State)
+		}
+	}
+}
+
+// Shutdown is idempotent and safe to call concurrently; a Shutdown whose
+// ctx ends early returns ctx.Err() and the shutdown still completes.
+func TestShutdownConcurrentAndTwice(t *testing.T) {
+	rt, _ := New(testConfig(4))
+	stop := watchdog(t, rt)
+	defer stop()
+	for i := 0; i < 100; i++ {
+		_, _ = rt.Go(func() {})
+	}
+	block := make(chan struct{})
+	_, _ = rt.Go(func() { <-block })
+	cctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := rt.Shutdown(cctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Shutdown with a cancelled ctx while a poll blocks: %v", err)
+	}
+	close(block)
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := rt.Shutdown(context.Background()); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := rt.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m := rt.Metrics()
+	if m.Completed+m.Cancelled != 101 {
+		t.Fatalf("101 tasks neither completed nor cancelled:\n%s", m)
+	}
+}
+
+// Every worker goroutine exits: the goroutine count returns to its
+// baseline after Shutdown, for both parkers.
+func TestGoroutinesExit(t *testing.T) {
+	for _, kind := range []ParkerKind{ParkerChannel, ParkerFutex} {
+		if kind == ParkerFutex && !futexSupported() {
+			continue
+		}
+		base := runtime.NumGoroutine()
+		rt, err := New(Config{Workers: 8, Parker: kind, ParkTimeout: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := watchdog(t, rt)
+		var hs []*JoinHandle
+		for i := 0; i < 100; i++ {
+			h, _ := rt.Go(func() {})
+			hs = append(hs, h)
+		}
+		mustNil(t, waitAll(t, rt, hs))
+		shutdown(t, rt)
+		stop()
+		deadline := time.Now().Add(5 * time.Second)
+		for runtime.NumGoroutine() > base {
+			if time.Now().After(deadline) {
+				buf := make([]byte, 1<<16)
+				t.Fatalf("%v: %d goroutines after Shutdown, baseline %d\n%s", kind, runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// A panic in Poll is recovered: the task is done, Wait returns a
+// *PanicError (unwrapping an error value), the worker goes on.
+func TestPanicRecovered(t *testing.T) {
+	rt := start(t, testConfig(1))
+	sentinel := errors.New("boom")
+	h1, _ := rt.Go(func() { panic("plain") })
+	h2, _ := rt.Spawn(TaskFunc(func(*Context) Poll { panic(sentinel) }))
+	var ran atomic.Bool
+	h3, _ := rt.Go(func() { ran.Store(true) })
+	errs := waitAll(t, rt, []*JoinHandle{h1, h2, h3})
+	var pe *PanicError
+	if !errors.As(errs[0], &pe) || pe.Value != "plain" || len(pe.Stack) == 0 {
+		t.Fatalf("h1: %v", errs[0])
+	}
+	if !errors.As(errs[1], &pe) || !errors.Is(errs[1], sentinel) {
+		t.Fatalf("h2: %v", errs[1])
+	}
+	if errs[2] != nil || !ran.Load() {
+		t.Fatalf("the worker did not go on after panics: %v", errs[2])
+	}
+	if m := rt.Metrics(); m.Completed != 3 {
+		t.Fatalf("panicked tasks count as completed:\n%s", m)
+	}
+}

@@ -1,0 +1,177 @@
+package sched
+
+import (
+	"sync/atomic"
+
+	"github.com/wsched/wsched/impl/internal/chaos"
+)
+
+// Poll is what Task.Poll returns.
+type Poll uint8
+
+const (
+	Pending Poll = iota // not finished; polled again after its waker is called (or after Yield)
+	Ready               // finished
+)
+
+// Task is a unit of work the runtime polls until it returns Ready.
+type Task interface{ Poll(cx *Context) Poll }
+
+// TaskFunc adapts a function to Task.
+type TaskFunc func(cx *Context) Poll
+
+// Poll calls f(cx).
+func (f TaskFunc) Poll(cx *Context) Poll { return f(cx) }
+
+// The task state machine, one atomic word per task (model/task.go is its
+// sequential model):
+//
+//	from        event                      to          side effect
+//	idle        wake                       scheduled   caller enqueues
+//	scheduled   worker takes it            running     poll
+//	running     wake                       notified
+//	running     poll returns Pending       idle
+//	running     Yield                      scheduled   back of the ring
+//	notified    poll returns Pending/Yield scheduled   back of the ring
+//	running,    poll returns Ready, panics done        Wait returns
+//	 notified
+//	idle,       shutdown                   cancelled   Wait returns ErrCancelled
+//	 scheduled
+//
+// A wake while scheduled or notified is absorbed; a wake while done or
+// cancelled does nothing. Only the idle -> scheduled transition enqueues, and only the
+// worker that moved scheduled -> running polls, so a task is in at most one
+// queue and never polled by two workers at once.
+const (
+	stateIdle      uint32 = iota // waiting for a wake, in no queue
+	stateScheduled               // in exactly one queue (or a LIFO slot, or a worker's buffer)
+	stateRunning                 // being polled
+	stateNotified                // being polled and woken meanwhile: re-run once after the poll
+	stateDone                    // returned Ready or panicked
+	stateCancelled               // cancelled by shutdown
+)
+
+var stateNames = [...]string{"idle", "scheduled", "running", "notified", "done", "cancelled"}
+
+// task is the runtime's record of one spawned Task, together with its join
+// state. It is embedded in the JoinHandle so that a spawn allocates once.
+type task struct {
+	// state is the state machine above.
+	state atomic.Uint32
+	rt    *Runtime
+	poll  Task   // the task, or nil for a Go func
+	fn    func() // a Go func, run to completion on its first poll
+	// err is the result of a finished task (nil or *PanicError). Written
+	// by the polling worker before the state becomes done; read only
+	// after a load that saw done.
+	err error
+	// wait is the join channel, made only when a Wait has to block.
+	wait atomic.Pointer[waitChan]
+}
+
+// transitionToScheduled is a wake. It reports whether the caller must put
+// the task in a queue (it was idle).
+func (t *task) transitionToScheduled() bool {
+	for {
+		// Observes the state; acquire, pairs with the release CAS of
+		// whoever set it.
+		s := t.state.Load()
+		chaos.Point()
+		switch s {
+		case stateIdle:
+			// Publishes "in a queue, do not enqueue again"; acq_rel.
+			// The enqueue that follows publishes the task itself.
+			if t.state.CompareAndSwap(stateIdle, stateScheduled) {
+				return true
+			}
+		case stateRunning:
+			// Tells the polling worker to run the task once more;
+			// acq_rel: the waker's writes before Wake are visible to
+			// the re-run poll (the worker's CAS/swap acquires).
+			if t.state.CompareAndSwap(stateRunning, stateNotified) {
+				return false
+			}
+		default:
+			// scheduled or notified: absorbed; done or cancelled:
+			// nothing to do.
+			return false
+		}
+	}
+}
+
+// transitionToRunning is a worker taking the task from a queue. A task
+// reaching a worker in any state but scheduled means it was in two queues
+// or polled twice: the scheduler is broken, and we stop rather than run a
+// task concurrently with itself.
+func (t *task) transitionToRunning() {
+	chaos.Point()
+	// acq_rel: acquires the wakes that scheduled it (and what the waker
+	// wrote before waking); publishes "running" to later wakes.
+	if !t.state.CompareAndSwap(stateScheduled, stateRunning) {
+		panic("sched: internal error: task polled in state " + stateNames[t.state.Load()]) // diagnostics; relaxed
+	}
+}
+
+// transitionAfterPending ends a poll that returned Pending. It reports
+// whether the worker must put the task back in a queue: after a Yield, or
+// after a wake that arrived during the poll (the task then runs exactly
+// once more).
+func (t *task) transitionAfterPending(yielded bool) (requeue bool) {
+	if yielded {
+		// From running or notified: either way one more run.
+		// Release: the poll's writes are visible to the next poll.
+		t.state.Store(stateScheduled)
+		return true
+	}
+	chaos.Point()
+	// Publishes "idle, the next wake enqueues"; acq_rel. Fails only if a
+	// wake moved running -> notified meanwhile.
+	if t.state.CompareAndSwap(stateRunning, stateIdle) {
+		return false
+	}
+	// notified -> scheduled. Only the polling worker leaves notified, so
+	// a plain store is enough; release as above.
+	t.state.Store(stateScheduled)
+	return true
+}
+
+// finish ends a poll that returned Ready or panicked. err is nil or the
+// *PanicError.
+func (t *task) finish(err error) {
+	t.err = err
+	// Publishes the result (release) and makes later wakes no-ops; from
+	// running or notified, so a swap rather than a CAS.
+	t.state.Store(stateDone)
+	t.signal()
+}
+
+// cancel moves a task that is not being polled to cancelled (shutdown). It
+// reports whether it did; false if the task is final already.
+func (t *task) cancel() bool {
+	for {
+		// Observes; acquire.
+		s := t.state.Load()
+		if s != stateIdle && s != stateScheduled {
+			return false
+		}
+		chaos.Point()
+		// acq_rel: exactly one canceller (drain or Wait) wins.
+		if t.state.CompareAndSwap(s, stateCancelled) {
+			t.signal()
+			return true
+		}
+	}
+}
+
+// result returns the task's outcome if it is final.
+func (t *task) result() (err error, final bool) {
+	// Acquire: pairs with the release store in finish, so err is the
+	// value finish wrote.
+	switch t.state.Load() {
+	case stateDone:
+		return t.err, true
+	case stateCancelled:
+		return ErrCancelled, true
+	}
+	return nil, false
+}

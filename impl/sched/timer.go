@@ -1,0 +1,156 @@
+package sched
+
+import (
+	"container/heap"
+	"math"
+	"sync"
+	"sync/atomic"
+)
+
+// noDeadline stands for "no deadline" in the timer queue.
+const noDeadline = math.MaxInt64
+
+// timerQueue holds the tasks waiting in Context.Sleep, ordered by deadline,
+// behind one mutex. Worker 0 polls it every tick and bounds its park
+// timeout by the next deadline.
+//
+// The race to close: worker 0 decides how long to sleep, then sleeps; a
+// Sleep between the two adds an earlier timer, and worker 0 oversleeps it
+// (with the park timeout off: forever). So worker 0 publishes the deadline
+// it will sleep until (parkDeadline) under the same mutex that Sleep takes
+// to add a timer, and Sleep unparks worker 0 when its new deadline is
+// earlier. The parker's token is sticky, so an unpark that lands before
+// worker 0 actually sleeps still wakes it. While worker 0 runs,
+// parkDeadline is 0 and Sleep does not wake it: its next tick polls the
+// timers anyway.
+type timerQueue struct {
+	mu           sync.Mutex
+	h            timerHeap
+	seq          uint64
+	parkDeadline int64 // 0: worker 0 not parking; else the time it sleeps until
+	// next mirrors the earliest deadline (noDeadline if none) so that
+	// worker 0's per-tick poll costs one atomic load when nothing is due.
+	next atomic.Int64
+}
+
+type timerEntry struct {
+	when int64
+	seq  uint64 // FIFO among equal deadlines
+	t    *task
+}
+
+type timerHeap []timerEntry
+
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(i, j int) bool {
+	return h[i].when < h[j].when || h[i].when == h[j].when && h[i].seq < h[j].seq
+}
+func (h timerHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *timerHeap) Push(x any)   { *h = append(*h, x.(timerEntry)) }
+func (h *timerHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	old[len(old)-1] = timerEntry{}
+	*h = old[:len(old)-1]
+	return e
+}
+
+// init runs before the workers start: relaxed.
+func (q *timerQueue) init() { q.next.Store(noDeadline) }
+
+// add queues a wake of t at when. It reports whether worker 0 must be
+// unparked (it sleeps, or is about to, past when).
+func (q *timerQueue) add(when int64, t *task) (wakeWorker0 bool) {
+	q.mu.Lock()
+	q.seq++
+	heap.Push(&q.h, timerEntry{when: when, seq: q.seq, t: t})
+	q.publishNext()
+	wake := q.parkDeadline != 0 && when < q.parkDeadline
+	q.mu.Unlock()
+	return wake
+}
+
+// publishNext refreshes the lock-free mirror of the earliest deadline.
+// Called with mu held.
+func (q *timerQueue) publishNext() {
+	n := int64(noDeadline)
+	if len(q.h) > 0 {
+		n = q.h[0].when
+	}
+	// Release: a worker-0 load that sees the new value sees the heap
+	// entry (it takes the mutex before reading the heap anyway).
+	q.next.Store(n)
+}
+
+// expire appends to dst the tasks whose deadline is <= now and removes
+// them.
+func (q *timerQueue) expire(now int64, dst []*task) []*task {
+	// Acquire; a stale (later) value only delays by one tick.
+	if q.next.Load() > now {
+		return dst
+	}
+	q.mu.Lock()
+	for len(q.h) > 0 && q.h[0].when <= now {
+		dst = append(dst, heap.Pop(&q.h).(timerEntry).t)
+	}
+	q.publishNext()
+	q.mu.Unlock()
+	return dst
+}
+
+// beginPark publishes that worker 0 sleeps until min(limit, next timer) and
+// returns that deadline (noDeadline: sleep until woken).
+func (q *timerQueue) beginPark(limit int64) int64 {
+	q.mu.Lock()
+	d := limit
+	if len(q.h) > 0 && q.h[0].when < d {
+		d = q.h[0].when
+	}
+	q.parkDeadline = d
+	q.mu.Unlock()
+	return d
+}
+
+// endPark publishes that worker 0 is running again.
+func (q *timerQueue) endPark() {
+	q.mu.Lock()
+	q.parkDeadline = 0
+	q.mu.Unlock()
+}
+
+// clear drops every timer (shutdown: the sleeping tasks are cancelled).
+func (q *timerQueue) clear() {
+	q.mu.Lock()
+	clear(q.h)
+	q.h = q.h[:0]
+	q.publishNext()
+	q.mu.Unlock()
+}
+
+// pollTimers is worker 0's per-tick timer poll: wake every task whose
+// deadline passed, into worker 0's ring.
+func (w *worker) pollTimers() {
+	rt := w.rt
+	w.expired = rt.timers.expire(rt.now(), w.expired[:0])
+	if len(w.expired) == 0 {
+		return
+	}
+	pushed := false
+	for i, t := range w.expired {
+		w.expired[i] = nil
+		if t.transitionToScheduled() {
+			w.pushRing(t)
+			pushed = true
+		}
+	}
+	if pushed {
+		rt.notifyLocal()
+	}
+}
+
+// len is the number of pending timers (metrics).
+func (q *timerQueue) len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.h)
+}

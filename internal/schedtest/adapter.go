@@ -1,0 +1,78 @@
+package schedtest
+
+import (
+	"context"
+	"time"
+)
+
+// Poll mirrors sched.Poll.
+type Poll uint8
+
+const (
+	Pending Poll = iota
+	Ready
+)
+
+// PollFunc is a task body, as the suite writes it.
+type PollFunc func(cx Ctx) Poll
+
+// Config is the part of sched.Config the suite sets.
+type Config struct {
+	Workers     int
+	ParkTimeout time.Duration
+}
+
+// Runtime wraps a *sched.Runtime. A nil PollFunc or func must reach the
+// scheduler as a nil Task or nil func, so the nil checks are exercised.
+// On error the returned Handle must be a nil interface.
+type Runtime interface {
+	Spawn(f PollFunc) (Handle, error)
+	Go(f func()) (Handle, error)
+	Shutdown(ctx context.Context) error
+	Metrics() Metrics
+}
+
+// Ctx wraps a *sched.Context for the duration of one poll.
+type Ctx interface {
+	Waker() Waker
+	Yield() Poll
+	Wake(w Waker) // w is a Waker this adapter produced
+	Sleep(d time.Duration) error
+	Spawn(f PollFunc) (Handle, error)
+	Go(f func()) (Handle, error)
+	Worker() int
+}
+
+// Waker wraps a sched.Waker.
+type Waker interface{ Wake() }
+
+// Handle wraps a *sched.JoinHandle.
+type Handle interface{ Wait(ctx context.Context) error }
+
+// Metrics is the part of sched.Metrics the suite checks, plus the dump.
+type Metrics struct {
+	Workers        int
+	Polls          uint64 // Metrics.TotalPolls()
+	Spawned        uint64
+	Completed      uint64
+	Cancelled      uint64
+	GlobalQueueLen int
+	Dump           string // Metrics.String()
+}
+
+// Impl describes one scheduler package to the suite.
+type Impl struct {
+	Name string
+	New  func(cfg Config) (Runtime, error)
+	// ZeroWaker is the package's zero Waker, wrapped.
+	ZeroWaker Waker
+	// PanicValue reports whether err is (or wraps) the package's
+	// *PanicError, and its Value.
+	PanicValue func(err error) (value any, ok bool)
+
+	ErrInvalidConfig    error
+	ErrNilTask          error
+	ErrShutdown         error
+	ErrCancelled        error
+	ErrNegativeDuration error
+}

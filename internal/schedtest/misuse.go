@@ -1,0 +1,218 @@
+package schedtest
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// checkInvalidConfig: worker counts outside 1..64 and a negative park
+// timeout are rejected with an error wrapping ErrInvalidConfig; the bounds
+// themselves are accepted.
+func checkInvalidConfig(t *testing.T, impl Impl) {
+	bad := []Config{
+		{Workers: 0}, {Workers: -1}, {Workers: 65}, {Workers: 1000},
+		{Workers: 1, ParkTimeout: -1}, {Workers: 4, ParkTimeout: -time.Second},
+	}
+	for _, cfg := range bad {
+		rt, err := impl.New(cfg)
+		if !errors.Is(err, impl.ErrInvalidConfig) {
+			t.Errorf("New(%+v) error = %v, want ErrInvalidConfig", cfg, err)
+		}
+		if rt != nil {
+			t.Errorf("New(%+v) returned a runtime with its error", cfg)
+			rt.Shutdown(context.Background())
+		}
+	}
+	for _, cfg := range []Config{{Workers: 1}, {Workers: 64}, {Workers: 3, ParkTimeout: time.Millisecond}} {
+		baseline := runtime.NumGoroutine()
+		rt, err := impl.New(cfg)
+		if err != nil {
+			t.Errorf("New(%+v) = %v", cfg, err)
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), Watchdog)
+		if err := rt.Shutdown(ctx); err != nil {
+			t.Errorf("New(%+v) then Shutdown: %v\n%s", cfg, err, rt.Metrics().Dump)
+		}
+		cancel()
+		if m := rt.Metrics(); m.Workers != cfg.Workers {
+			t.Errorf("New(%+v): Metrics has %d workers", cfg, m.Workers)
+		}
+		checkNoLeak(t, baseline)
+	}
+}
+
+// checkNilTask: nil tasks and funcs are refused, from outside and inside.
+func checkNilTask(t *testing.T, impl Impl) {
+	e := start(t, impl, 2)
+	expectNil := func(what string, h Handle, err error) {
+		t.Helper()
+		if !errors.Is(err, impl.ErrNilTask) || h != nil {
+			t.Errorf("%s = %v, %v; want nil, ErrNilTask", what, h, err)
+		}
+	}
+	h, err := e.rt.Spawn(nil)
+	expectNil("Spawn(nil)", h, err)
+	h, err = e.rt.Go(nil)
+	expectNil("Go(nil)", h, err)
+	e.waitOK(e.spawn(func(cx Ctx) Poll {
+		h, err := cx.Spawn(nil)
+		expectNil("Context.Spawn(nil)", h, err)
+		h, err = cx.Go(nil)
+		expectNil("Context.Go(nil)", h, err)
+		return Ready
+	}), "the task spawning nils")
+	e.shutdownClean()
+	if m := e.rt.Metrics(); m.Spawned != 1 {
+		t.Errorf("Metrics: Spawned %d, want 1: nil tasks must not be counted", m.Spawned)
+	}
+}
+
+// checkAfterShutdown: once Shutdown has returned, spawning fails with
+// ErrShutdown, wakes of finished and cancelled tasks do nothing, and
+// handles keep answering.
+func checkAfterShutdown(t *testing.T, impl Impl) {
+	e := start(t, impl, 2)
+	wch := make(chan Waker, 2)
+	done := e.spawn(func(cx Ctx) Poll { wch <- cx.Waker(); return Ready })
+	pending := e.spawn(func(cx Ctx) Poll { wch <- cx.Waker(); return Pending })
+	w1 := recv(e, wch, "a waker")
+	w2 := recv(e, wch, "a waker")
+	e.waitOK(done, "the finished task")
+	e.shutdownClean()
+
+	if h, err := e.rt.Spawn(func(Ctx) Poll { return Ready }); !errors.Is(err, impl.ErrShutdown) || h != nil {
+		t.Errorf("Spawn after Shutdown = %v, %v; want nil, ErrShutdown", h, err)
+	}
+	if h, err := e.rt.Go(func() {}); !errors.Is(err, impl.ErrShutdown) || h != nil {
+		t.Errorf("Go after Shutdown = %v, %v; want nil, ErrShutdown", h, err)
+	}
+	w1.Wake()
+	w2.Wake()
+	impl.ZeroWaker.Wake()
+	if err := e.wait(pending, "the cancelled task"); !errors.Is(err, impl.ErrCancelled) {
+		t.Errorf("pending task after Shutdown: Wait = %v, want ErrCancelled", err)
+	}
+	e.waitOK(done, "the finished task, again")
+	if m := e.rt.Metrics(); m.Spawned != 2 || m.Completed != 1 || m.Cancelled != 1 || m.Polls != 2 {
+		t.Errorf("Metrics: Spawned %d Completed %d Cancelled %d Polls %d, want 2 1 1 2\n%s",
+			m.Spawned, m.Completed, m.Cancelled, m.Polls, m.Dump)
+	}
+}
+
+// checkWaitContext: Wait honours a context that has already ended, or that
+// ends while it waits, and the task goes on regardless. Several goroutines
+// may wait on one handle.
+func checkWaitContext(t *testing.T, impl Impl) {
+	e := start(t, impl, 2)
+	var released atomic.Bool
+	wch := make(chan Waker, 1)
+	h := e.spawn(func(cx Ctx) Poll {
+		if released.Load() {
+			return Ready
+		}
+		select {
+		case wch <- cx.Waker():
+		default:
+		}
+		return Pending
+	})
+	w := recv(e, wch, "the task's waker")
+
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := h.Wait(cancelled); !errors.Is(err, context.Canceled) {
+		t.Errorf("Wait(cancelled ctx) = %v, want context.Canceled", err)
+	}
+	expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	if err := h.Wait(expired); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Wait(expired ctx) = %v, want context.DeadlineExceeded", err)
+	}
+	short, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+	defer cancel()
+	if err := h.Wait(short); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Wait(ctx ending during the wait) = %v, want context.DeadlineExceeded", err)
+	}
+
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if err := h.Wait(e.ctx); err != nil {
+				t.Errorf("concurrent Wait = %v, want nil", err)
+			}
+		})
+	}
+	released.Store(true)
+	w.Wake()
+	wg.Wait()
+	e.waitOK(h, "the released task")
+}
+
+// checkNegativeSleep: Sleep(d < 0) returns ErrNegativeDuration and arranges
+// no wake.
+func checkNegativeSleep(t *testing.T, impl Impl) {
+	e := start(t, impl, 2)
+	var polls atomic.Int32
+	wch := make(chan Waker, 1)
+	h := e.spawn(func(cx Ctx) Poll {
+		if polls.Add(1) > 1 {
+			return Ready
+		}
+		if err := cx.Sleep(-time.Nanosecond); !errors.Is(err, impl.ErrNegativeDuration) {
+			t.Errorf("Sleep(-1ns) = %v, want ErrNegativeDuration", err)
+		}
+		wch <- cx.Waker()
+		return Pending
+	})
+	w := recv(e, wch, "the task's waker")
+	time.Sleep(settle)
+	if n := polls.Load(); n != 1 {
+		t.Errorf("after a refused Sleep the task was polled %d times, want 1", n)
+	}
+	w.Wake()
+	e.waitOK(h, "the woken task")
+}
+
+// checkZeroWaker: the zero Waker does nothing, from outside and inside.
+func checkZeroWaker(t *testing.T, impl Impl) {
+	e := start(t, impl, 2)
+	impl.ZeroWaker.Wake()
+	e.waitOK(e.spawn(func(cx Ctx) Poll {
+		impl.ZeroWaker.Wake()
+		cx.Wake(impl.ZeroWaker)
+		return Ready
+	}), "the task waking the zero Waker")
+}
+
+// checkNewShutdownNoLeak: runtimes created, used and shut down one after
+// another leave no goroutine behind.
+func checkNewShutdownNoLeak(t *testing.T, impl Impl) {
+	baseline := runtime.NumGoroutine()
+	for range 20 {
+		rt, err := impl.New(Config{Workers: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), Watchdog)
+		for range 10 {
+			h, err := rt.Go(func() {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := h.Wait(ctx); err != nil {
+				t.Fatalf("Wait: %v\n%s", err, rt.Metrics().Dump)
+			}
+		}
+		if err := rt.Shutdown(ctx); err != nil {
+			t.Fatalf("Shutdown: %v\n%s", err, rt.Metrics().Dump)
+		}
+		cancel()
+	}
+	checkNoLeak(t, baseline)
+}

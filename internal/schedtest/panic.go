@@ -1,0 +1,82 @@
+package schedtest
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+)
+
+var errSentinel = errors.New("schedtest: sentinel")
+
+// checkPanic: a panic in Poll reaches the handle as the implementation's
+// PanicError, carrying the value; an error value stays visible to
+// errors.Is; a task woken during the poll that panics is not polled again;
+// and the workers keep running tasks afterwards.
+func checkPanic(e *env) {
+	expectPanic := func(h Handle, what string, want any) {
+		e.t.Helper()
+		err := e.wait(h, what)
+		v, ok := e.impl.PanicValue(err)
+		if !ok {
+			e.t.Errorf("%s: Wait = %v, want a PanicError", what, err)
+			return
+		}
+		if v != want {
+			e.t.Errorf("%s: panic value %v, want %v", what, v, want)
+		}
+		if werr, isErr := want.(error); isErr && !errors.Is(err, werr) {
+			e.t.Errorf("%s: errors.Is(%v, %v) = false", what, err, werr)
+		}
+	}
+
+	expectPanic(e.spawn(func(Ctx) Poll { panic("boom") }), "panic in the first poll", "boom")
+
+	wrapped := fmt.Errorf("wrapped: %w", errSentinel)
+	polls := 0
+	expectPanic(e.spawn(func(cx Ctx) Poll {
+		if polls++; polls == 1 {
+			return cx.Yield()
+		}
+		panic(wrapped)
+	}), "panic with an error in the second poll", wrapped)
+
+	var wokenPolls atomic.Int32
+	expectPanic(e.spawn(func(cx Ctx) Poll {
+		wokenPolls.Add(1)
+		cx.Waker().Wake()
+		panic("woken, then panicked")
+	}), "panic after a wake during the poll", "woken, then panicked")
+
+	// The workers survive: a mix of panicking and normal tasks, more of
+	// them than there are workers.
+	const n = 200
+	ran := make(counters, n)
+	hs := make([]Handle, n)
+	for i := range n {
+		hs[i] = e.spawn(func(Ctx) Poll {
+			ran[i].Add(1)
+			if i%3 == 0 {
+				panic(i)
+			}
+			return Ready
+		})
+	}
+	for i, h := range hs {
+		if i%3 == 0 {
+			expectPanic(h, fmt.Sprintf("panicking task %d", i), i)
+		} else {
+			e.waitOK(h, fmt.Sprintf("task %d after panics", i))
+		}
+	}
+	ran.check(e.t, "bodies among panicking tasks", 1)
+	time.Sleep(settle)
+	if n := wokenPolls.Load(); n != 1 {
+		e.t.Errorf("task that panicked after waking itself polled %d times, want 1", n)
+	}
+	e.shutdownClean()
+	if m := e.rt.Metrics(); m.Completed != n+3 || m.Cancelled != 0 {
+		e.t.Errorf("Metrics: Completed %d Cancelled %d, want %d 0 (panicked tasks count as completed)\n%s",
+			m.Completed, m.Cancelled, n+3, m.Dump)
+	}
+}

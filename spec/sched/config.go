@@ -1,0 +1,61 @@
+package sched
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+)
+
+// maxWorkers is the largest number of workers a runtime may have. The
+// production scheduler keeps one bit per parked worker in a 64-bit word.
+const maxWorkers = 64
+
+// ParkerKind selects how an idle production worker sleeps. This package has
+// one way only (the condition variable) and accepts the kinds for
+// compatibility.
+type ParkerKind uint8
+
+const (
+	ParkerDefault ParkerKind = iota // whichever the production scheduler finds faster
+	ParkerChannel                   // a one-slot channel per worker
+	ParkerFutex                     // a futex; Linux only
+)
+
+// Config describes a runtime.
+type Config struct {
+	// Workers is the number of worker goroutines, 1..maxWorkers.
+	Workers int
+	// ParkTimeout bounds how long an idle production worker sleeps; 0 means
+	// no bound. Negative values are rejected. Ignored here: a worker waiting
+	// on the condition variable is woken by every enqueue that needs it.
+	ParkTimeout time.Duration
+	// DisableStealing turns off work stealing in the production scheduler.
+	// Ignored here: there is only one queue.
+	DisableStealing bool
+	// Parker selects the production parker. Validated, then ignored.
+	Parker ParkerKind
+}
+
+// DefaultConfig returns min(GOMAXPROCS, maxWorkers) workers, a 10 ms park
+// timeout and stealing on.
+func DefaultConfig() Config {
+	return Config{
+		Workers:     min(runtime.GOMAXPROCS(0), maxWorkers),
+		ParkTimeout: 10 * time.Millisecond,
+	}
+}
+
+// validate reports why cfg is unusable, wrapping ErrInvalidConfig, or nil.
+func (cfg Config) validate() error {
+	switch {
+	case cfg.Workers < 1 || cfg.Workers > maxWorkers:
+		return fmt.Errorf("%w: Workers = %d, want 1..%d", ErrInvalidConfig, cfg.Workers, maxWorkers)
+	case cfg.ParkTimeout < 0:
+		return fmt.Errorf("%w: negative ParkTimeout %v", ErrInvalidConfig, cfg.ParkTimeout)
+	case cfg.Parker > ParkerFutex:
+		return fmt.Errorf("%w: unknown Parker %d", ErrInvalidConfig, cfg.Parker)
+	case cfg.Parker == ParkerFutex && runtime.GOOS != "linux":
+		return fmt.Errorf("%w: the futex parker needs Linux", ErrInvalidConfig)
+	}
+	return nil
+}

@@ -1,0 +1,250 @@
+package sched
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Runtime runs tasks on a fixed set of worker goroutines.
+//
+// All of its state sits behind one mutex. Workers wait on a condition
+// variable tied to that mutex until the queue holds a task or Shutdown
+// begins; every push signals one waiter, Shutdown wakes them all.
+type Runtime struct {
+	mu   sync.Mutex
+	work sync.Cond // L is &mu; signalled when the queue gains a task or shutdown begins
+
+	// Everything below is guarded by mu.
+
+	// queue holds exactly the tasks in state scheduled, oldest first.
+	queue []*task
+	// live holds every task that is neither done nor cancelled, so that
+	// Shutdown can find the tasks waiting for a wake.
+	live map[*task]struct{}
+	// timers holds the Sleep timers that have not fired yet, so that
+	// Shutdown can stop them.
+	timers   map[*time.Timer]struct{}
+	shutdown bool
+	running  int           // worker goroutines that have not exited
+	exited   chan struct{} // closed by the last worker to exit
+
+	workers                       []workerStats
+	spawned, completed, cancelled uint64
+}
+
+// workerStats is what Metrics reports for one worker.
+type workerStats struct {
+	state string // "running", "parked" (waiting on the condition variable) or "exited"
+	polls uint64
+}
+
+// New validates cfg and starts cfg.Workers worker goroutines. An invalid
+// config gives an error wrapping ErrInvalidConfig.
+func New(cfg Config) (*Runtime, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	rt := &Runtime{
+		live:    make(map[*task]struct{}),
+		timers:  make(map[*time.Timer]struct{}),
+		running: cfg.Workers,
+		exited:  make(chan struct{}),
+		workers: make([]workerStats, cfg.Workers),
+	}
+	rt.work.L = &rt.mu
+	for i := range cfg.Workers {
+		rt.workers[i].state = "running"
+		go rt.worker(i)
+	}
+	return rt, nil
+}
+
+// Spawn schedules t and returns a handle to wait for it. It returns
+// ErrNilTask for a nil t and ErrShutdown once Shutdown has begun.
+func (rt *Runtime) Spawn(t Task) (*JoinHandle, error) {
+	if isNil(t) {
+		return nil, ErrNilTask
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.shutdown {
+		return nil, ErrShutdown
+	}
+	tk := &task{rt: rt, body: t, finished: make(chan struct{})}
+	rt.live[tk] = struct{}{}
+	rt.spawned++
+	rt.schedule(tk)
+	return &JoinHandle{tk}, nil
+}
+
+// Go spawns f as a task that runs to completion in a single poll.
+func (rt *Runtime) Go(f func()) (*JoinHandle, error) {
+	if f == nil {
+		return nil, ErrNilTask
+	}
+	return rt.Spawn(TaskFunc(func(*Context) Poll { f(); return Ready }))
+}
+
+// schedule puts t at the tail of the queue and wakes one waiting worker.
+// Called with mu held, for a task that is idle, notified or new.
+func (rt *Runtime) schedule(t *task) {
+	t.state = scheduled
+	rt.queue = append(rt.queue, t)
+	rt.work.Signal()
+}
+
+// wake is what every Waker.Wake, Context.Wake, Context.Yield and fired
+// Sleep timer comes down to.
+func (rt *Runtime) wake(t *task) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.wakeLocked(t)
+}
+
+// wakeLocked applies a wake to t's state; mu is held. Only an idle task
+// needs queueing; a running one is marked to run again when its poll
+// returns; in every other state the wake is absorbed.
+func (rt *Runtime) wakeLocked(t *task) {
+	switch t.state {
+	case idle:
+		rt.schedule(t)
+	case running:
+		t.state = notified
+	}
+}
+
+// sleep arranges for t to be woken after d > 0.
+func (rt *Runtime) sleep(t *task, d time.Duration) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.shutdown {
+		return // t is running, so it is cancelled as its poll returns
+	}
+	var tm *time.Timer
+	// The callback takes mu, so it cannot read tm before the assignment
+	// below (made with mu held) has happened.
+	tm = time.AfterFunc(d, func() {
+		rt.mu.Lock()
+		defer rt.mu.Unlock()
+		delete(rt.timers, tm)
+		rt.wakeLocked(t)
+	})
+	rt.timers[tm] = struct{}{}
+}
+
+// worker is the loop of worker goroutine id: take the oldest scheduled task,
+// poll it without the lock, record the outcome, repeat until Shutdown.
+func (rt *Runtime) worker(id int) {
+	cx := &Context{rt: rt, worker: id}
+	rt.mu.Lock()
+	for {
+		t := rt.next(id)
+		if t == nil {
+			break
+		}
+		cx.t = t
+		rt.mu.Unlock()
+		res, perr := t.poll(cx)
+		rt.mu.Lock()
+		cx.t = nil
+		rt.afterPoll(t, res, perr)
+	}
+	rt.workers[id].state = "exited"
+	rt.running--
+	if rt.running == 0 {
+		close(rt.exited)
+	}
+	rt.mu.Unlock()
+}
+
+// next waits until the queue holds a task or Shutdown has begun. It pops the
+// oldest task and marks it running, or returns nil once Shutdown has begun.
+// Called with mu held; the wait releases it.
+func (rt *Runtime) next(id int) *task {
+	for len(rt.queue) == 0 && !rt.shutdown {
+		rt.workers[id].state = "parked"
+		rt.work.Wait()
+	}
+	if rt.shutdown {
+		return nil
+	}
+	t := rt.queue[0]
+	rt.queue[0] = nil // let the task be collected once it finishes
+	rt.queue = rt.queue[1:]
+	t.state = running
+	rt.workers[id].state = "running"
+	rt.workers[id].polls++
+	return t
+}
+
+// afterPoll records the outcome of a poll of t; mu is held. t is running or
+// notified.
+func (rt *Runtime) afterPoll(t *task, res Poll, perr *PanicError) {
+	switch {
+	case perr != nil:
+		rt.finish(t, done, perr)
+	case res == Ready:
+		rt.finish(t, done, nil)
+	case rt.shutdown:
+		rt.finish(t, cancelled, ErrCancelled)
+	case t.state == notified:
+		rt.schedule(t) // woken during the poll: run again, once
+	default:
+		t.state = idle // wait for a wake
+	}
+}
+
+// finish moves t to its final state s (done or cancelled) with the result
+// err, and releases everyone waiting on its handle; mu is held.
+func (rt *Runtime) finish(t *task, s state, err error) {
+	t.state = s
+	t.err = err
+	delete(rt.live, t)
+	if s == done {
+		rt.completed++
+	} else {
+		rt.cancelled++
+	}
+	close(t.finished)
+}
+
+// Shutdown stops the runtime. New spawns fail with ErrShutdown at once;
+// tasks that are queued or waiting for a wake are cancelled (their handles
+// return ErrCancelled); polls already running finish, and a task whose poll
+// then returns Pending is cancelled too; every worker goroutine exits.
+//
+// Shutdown returns nil once all workers have exited, or ctx.Err() if ctx ends
+// first (the shutdown still completes). It is idempotent and safe to call
+// from several goroutines at once.
+func (rt *Runtime) Shutdown(ctx context.Context) error {
+	rt.mu.Lock()
+	if !rt.shutdown {
+		rt.shutdown = true
+		for t := range rt.live {
+			if t.state == idle || t.state == scheduled {
+				rt.finish(t, cancelled, ErrCancelled)
+			}
+		}
+		clear(rt.queue)
+		rt.queue = nil
+		for tm := range rt.timers {
+			tm.Stop()
+		}
+		clear(rt.timers)
+		rt.work.Broadcast()
+	}
+	rt.mu.Unlock()
+
+	select {
+	case <-rt.exited:
+		return nil
+	default:
+	}
+	select {
+	case <-rt.exited:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,132 @@
+package stress
+
+import (
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/wsched/wsched/impl/deque"
+)
+
+// dequeStressItems is how many distinct items each exactly-once run moves through
+// the deque. The default fits the -race budget on two cores; WSCHED_LONG=1
+// runs ten times more.
+func dequeStressItems() int {
+	if os.Getenv("WSCHED_LONG") != "" {
+		return 20_000_000
+	}
+	return 2_000_000
+}
+
+// runDequeExactlyOnce moves n items through one deque: the owner pushes them
+// in bursts drawn by burst() and pops back part of each burst, `thieves`
+// goroutines steal until the owner is done and the deque is empty, and the
+// owner drains what is left. Every item must be taken exactly once.
+func runDequeExactlyOnce(t *testing.T, n, thieves, capacity int, burst func(*rand.Rand) (push, pop int)) {
+	t.Helper()
+	d, err := deque.New[int32](capacity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]int32, n)
+	taken := make([]atomic.Int32, n)
+	for i := range vals {
+		vals[i] = int32(i)
+	}
+	take := func(p *int32) { taken[*p].Add(1) }
+
+	var done atomic.Bool
+	var stolen, retries atomic.Int64
+	var wg sync.WaitGroup
+	for range thieves {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var s, r int64
+			for {
+				p, res := d.Steal()
+				switch res {
+				case deque.Success:
+					take(p)
+					s++
+				case deque.Retry:
+					r++
+				case deque.Empty:
+					if done.Load() {
+						stolen.Add(s)
+						retries.Add(r)
+						return
+					}
+					runtime.Gosched()
+				}
+			}
+		}()
+	}
+
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	next, popped := 0, 0
+	for next < n {
+		push, pop := burst(rng)
+		for ; push > 0 && next < n; push-- {
+			d.Push(&vals[next])
+			next++
+		}
+		for ; pop > 0; pop-- {
+			p, ok := d.Pop()
+			if !ok {
+				break
+			}
+			take(p)
+			popped++
+		}
+	}
+	for {
+		p, ok := d.Pop()
+		if !ok {
+			break
+		}
+		take(p)
+		popped++
+	}
+	// The owner saw the deque empty; thieves stop at their next Empty.
+	done.Store(true)
+	wg.Wait()
+
+	missing, dup := 0, 0
+	for i := range taken {
+		switch c := taken[i].Load(); {
+		case c == 0:
+			missing++
+		case c > 1:
+			dup++
+		}
+		if missing+dup > 0 && missing+dup <= 3 && taken[i].Load() != 1 {
+			t.Errorf("item %d taken %d times", i, taken[i].Load())
+		}
+	}
+	if missing+dup > 0 {
+		t.Fatalf("%d items never taken, %d taken more than once (of %d; popped %d, stolen %d)", missing, dup, n, popped, stolen.Load())
+	}
+	t.Logf("%d items: popped %d, stolen %d, steal retries %d, final ring %d", n, popped, stolen.Load(), retries.Load(), d.Capacity())
+}
+
+// TestDequeExactlyOnceBursts: bursts onto a ring that starts at one slot,
+// so it grows while thieves steal from the old rings.
+func TestDequeExactlyOnceBursts(t *testing.T) {
+	runDequeExactlyOnce(t, dequeStressItems(), 2, 1, func(rng *rand.Rand) (int, int) {
+		push := 1 + rng.IntN(64)
+		return push, rng.IntN(push + 1)
+	})
+}
+
+// TestDequeExactlyOnceLastElement: the deque holds one or two elements at a
+// time, so almost every Pop races a thief for the last element.
+func TestDequeExactlyOnceLastElement(t *testing.T) {
+	runDequeExactlyOnce(t, dequeStressItems()/2, 2, 2, func(rng *rand.Rand) (int, int) {
+		return 1 + rng.IntN(2), 1
+	})
+}

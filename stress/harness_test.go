@@ -1,0 +1,325 @@
+package stress
+
+// Shared helpers of the scheduler scenarios (spawn_test.go, wake_test.go,
+// fairness_test.go, idle_test.go, timer_test.go, shutdown_test.go).
+//
+// Every scenario runs on a runtime with ParkTimeout 0, so a lost wakeup is a
+// hang, and every hang is caught by a watchdog that fails the test with the
+// runtime's Metrics dump and every goroutine's stack. After each scenario
+// the runtime is shut down and four invariants are checked:
+//
+//   - exactly once: the scenario's own per-task counters (in the scenario);
+//   - the accounting adds up: Spawned == Completed + Cancelled, and the
+//     workers' polls equal the polls the scenario's task bodies counted;
+//   - no goroutine leak: the count returns to what it was before New;
+//   - no heap leak: after GC the live heap is back near where it started.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/wsched/wsched/impl/sched"
+)
+
+// stressSizes are the worker counts of the scenarios: one worker, the
+// machine's two cores, and the widest runtime (every bit of the parked
+// bitmap in use, far more workers than cores).
+var stressSizes = []int{1, 2, 64}
+
+// stressScale multiplies the scenario sizes: WSCHED_STRESS_SCALE=n, or 8
+// with WSCHED_LONG=1. The default keeps the package well inside its time
+// budget under -race on two cores.
+func stressScale() int {
+	if n, err := strconv.Atoi(os.Getenv("WSCHED_STRESS_SCALE")); err == nil && n > 0 {
+		return n
+	}
+	if os.Getenv("WSCHED_LONG") == "1" {
+		return 8
+	}
+	return 1
+}
+
+// stressDuration is WSCHED_STRESS_DURATION (for example "10m"): run every
+// scenario again and again for that long. Zero means once.
+func stressDuration(t *testing.T) time.Duration {
+	s := os.Getenv("WSCHED_STRESS_DURATION")
+	if s == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		t.Fatalf("WSCHED_STRESS_DURATION=%q: %v", s, err)
+	}
+	return d
+}
+
+// schedWatchdog bounds one round of one scenario. A correct runtime takes
+// a few seconds at most; WSCHED_WATCHDOG overrides the bound.
+func schedWatchdog() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("WSCHED_WATCHDOG")); err == nil && d > 0 {
+		return d
+	}
+	return 60 * time.Second
+}
+
+// heapSlack is how far above its starting point the live heap may be after
+// a scenario and a GC. Generous: it catches tasks, rings or timers kept
+// alive by the thousand, not allocator noise.
+const heapSlack = 32 << 20
+
+// forSizes runs body as a subtest for each worker count, once, or in rounds
+// for WSCHED_STRESS_DURATION with a progress line per round on stderr.
+func forSizes(t *testing.T, sizes []int, body func(t *testing.T, workers int)) {
+	for _, w := range sizes {
+		t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) {
+			repeat(t, func(t *testing.T) { body(t, w) })
+		})
+	}
+}
+
+// repeat runs body once, or for WSCHED_STRESS_DURATION in rounds.
+func repeat(t *testing.T, body func(t *testing.T)) {
+	d := stressDuration(t)
+	if d == 0 {
+		body(t)
+		return
+	}
+	began := time.Now()
+	for round := 1; time.Since(began) < d; round++ {
+		ok := t.Run(fmt.Sprintf("round=%d", round), body)
+		fmt.Fprintf(os.Stderr, "%s round %d %s (%v of %v)\n",
+			t.Name(), round, map[bool]string{true: "ok", false: "FAILED"}[ok],
+			time.Since(began).Round(time.Second), d)
+		if !ok {
+			return
+		}
+	}
+}
+
+// schedEnv is one scenario's runtime with its watchdog and its poll count.
+type schedEnv struct {
+	t        *testing.T
+	rt       *sched.Runtime
+	workers  int
+	ctx      context.Context // ends when the watchdog fires
+	polls    atomic.Uint64   // polls of the scenario's task bodies
+	shutDown bool            // the scenario shut the runtime down itself
+}
+
+// newSchedEnv starts a runtime with ParkTimeout 0 and registers the
+// end-of-scenario checks.
+func newSchedEnv(t *testing.T, cfg sched.Config) *schedEnv {
+	t.Helper()
+	cfg.ParkTimeout = 0
+	baseGoroutines := runtime.NumGoroutine()
+	baseHeap := liveHeap()
+	rt, err := sched.New(cfg)
+	if err != nil {
+		t.Fatalf("New(%+v): %v", cfg, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), schedWatchdog())
+	e := &schedEnv{t: t, rt: rt, workers: cfg.Workers, ctx: ctx}
+	// If the scenario is stuck where the watchdog's context cannot reach,
+	// dump and die rather than wait for the go test timeout.
+	kill := time.AfterFunc(schedWatchdog()+30*time.Second, func() {
+		fmt.Fprintf(os.Stderr, "%s: stuck beyond its watchdog\n%s\n%s", t.Name(), rt.Metrics(), allStacks())
+		panic("stress: scenario stuck beyond its watchdog")
+	})
+	t.Cleanup(func() {
+		defer kill.Stop()
+		defer cancel()
+		if !e.shutDown {
+			sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
+			err := rt.Shutdown(sctx)
+			scancel()
+			if err != nil {
+				t.Errorf("Shutdown at the end: %v\n%s\n%s", err, rt.Metrics(), allStacks())
+				return
+			}
+			e.checkAccounting()
+		}
+		e.rt = nil
+		checkGoroutines(t, baseGoroutines)
+		checkHeap(t, baseHeap)
+	})
+	return e
+}
+
+// shutdown shuts down within the watchdog and checks the accounting.
+func (e *schedEnv) shutdown() {
+	e.t.Helper()
+	if err := e.rt.Shutdown(e.ctx); err != nil {
+		e.hang("Shutdown: %v", err)
+	}
+	e.shutDown = true
+	e.checkAccounting()
+}
+
+// checkAccounting: after Shutdown every accepted task was completed or
+// cancelled, nothing is queued, and the workers polled exactly as often as
+// the scenario's bodies were called.
+func (e *schedEnv) checkAccounting() {
+	e.t.Helper()
+	m := e.rt.Metrics()
+	if m.Spawned != m.Completed+m.Cancelled {
+		e.t.Errorf("Spawned %d != Completed %d + Cancelled %d\n%s", m.Spawned, m.Completed, m.Cancelled, m)
+	}
+	if got, want := m.TotalPolls(), e.polls.Load(); got != want {
+		e.t.Errorf("Metrics polls %d, the scenario's bodies ran %d times\n%s", got, want, m)
+	}
+	if m.GlobalQueueLen != 0 {
+		e.t.Errorf("GlobalQueueLen %d after Shutdown\n%s", m.GlobalQueueLen, m)
+	}
+}
+
+// hang fails the scenario with the Metrics dump and every stack.
+func (e *schedEnv) hang(format string, args ...any) {
+	e.t.Helper()
+	e.t.Fatalf("%s (watchdog %v)\nmetrics:\n%s\ngoroutines:\n%s",
+		fmt.Sprintf(format, args...), schedWatchdog(), e.rt.Metrics(), allStacks())
+}
+
+// wait waits for h within the watchdog and returns the task's result.
+func (e *schedEnv) wait(h *sched.JoinHandle, what string) error {
+	e.t.Helper()
+	err := h.Wait(e.ctx)
+	if err != nil && e.ctx.Err() != nil && errors.Is(err, e.ctx.Err()) {
+		e.hang("waiting for %s", what)
+	}
+	return err
+}
+
+// waitAll requires every handle to return nil.
+func (e *schedEnv) waitAll(hs []*sched.JoinHandle, what string) {
+	e.t.Helper()
+	for i, h := range hs {
+		if err := e.wait(h, what); err != nil {
+			e.t.Fatalf("%s %d: Wait = %v", what, i, err)
+		}
+	}
+}
+
+// until polls cond within the watchdog.
+func (e *schedEnv) until(cond func() bool, what string) {
+	e.t.Helper()
+	for !cond() {
+		if e.ctx.Err() != nil {
+			e.hang("waiting until %s", what)
+		}
+		time.Sleep(50 * time.Microsecond)
+	}
+}
+
+// task wraps a body: it counts every poll for the accounting and checks
+// that the task is never polled by two workers at once nor after it
+// returned Ready.
+func (e *schedEnv) task(f func(cx *sched.Context) sched.Poll) sched.Task {
+	var inPoll, finished atomic.Bool
+	return sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+		e.polls.Add(1)
+		if !inPoll.CompareAndSwap(false, true) {
+			e.t.Errorf("task polled concurrently")
+		}
+		defer inPoll.Store(false)
+		if finished.Load() {
+			e.t.Errorf("task polled after it returned Ready")
+		}
+		p := f(cx)
+		if p == sched.Ready {
+			finished.Store(true)
+		}
+		return p
+	})
+}
+
+// fn wraps a func for Go so that its call counts as a poll.
+func (e *schedEnv) fn(f func()) func() {
+	return func() {
+		e.polls.Add(1)
+		f()
+	}
+}
+
+// spawn spawns a wrapped body from outside and fails on error.
+func (e *schedEnv) spawn(f func(cx *sched.Context) sched.Poll) *sched.JoinHandle {
+	e.t.Helper()
+	h, err := e.rt.Spawn(e.task(f))
+	if err != nil {
+		e.t.Fatalf("Spawn: %v", err)
+	}
+	return h
+}
+
+// once is one exactly-once counter per task.
+type once []atomic.Int32
+
+// check fails unless every counter equals want.
+func (c once) check(t *testing.T, what string, want int32) {
+	t.Helper()
+	var bad []string
+	for i := range c {
+		if n := c[i].Load(); n != want {
+			bad = append(bad, fmt.Sprintf("#%d=%d", i, n))
+		}
+	}
+	if len(bad) > 0 {
+		n := len(bad)
+		if n > 20 {
+			bad = append(bad[:20], "...")
+		}
+		t.Errorf("%s: %d of %d not exactly %d: %s", what, n, len(c), want, strings.Join(bad, " "))
+	}
+}
+
+// checkGoroutines waits for the goroutine count to return to baseline.
+func checkGoroutines(t *testing.T, baseline int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > baseline {
+		if time.Now().After(deadline) {
+			t.Errorf("goroutine leak: %d after Shutdown, %d before New\n%s", runtime.NumGoroutine(), baseline, allStacks())
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// checkHeap requires the live heap, after GC, to be back within heapSlack
+// of where it was before New.
+func checkHeap(t *testing.T, baseline uint64) {
+	t.Helper()
+	var now uint64
+	for range 3 { // finalizers and sweeping may need more than one cycle
+		if now = liveHeap(); now <= baseline+heapSlack {
+			return
+		}
+	}
+	t.Errorf("heap: %d MiB live after Shutdown and GC, %d MiB before New", now>>20, baseline>>20)
+}
+
+func liveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// allStacks returns every goroutine's stack.
+func allStacks() string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return string(buf[:n])
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}

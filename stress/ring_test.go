@@ -1,0 +1,256 @@
+package stress
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/wsched/wsched/impl/queue"
+)
+
+type item struct{ id int }
+
+// ledger counts how often each task id is taken.
+type ledger struct {
+	items []item
+	count []atomic.Int32
+	done  atomic.Int64 // tasks taken so far
+	stop  atomic.Bool  // set on failure or hang: every goroutine returns
+	mu    sync.Mutex
+	errs  []string
+}
+
+func newLedger(n int) *ledger {
+	l := &ledger{items: make([]item, n), count: make([]atomic.Int32, n)}
+	for i := range l.items {
+		l.items[i].id = i
+	}
+	return l
+}
+
+func (l *ledger) fail(format string, args ...any) {
+	l.mu.Lock()
+	if len(l.errs) < 20 {
+		l.errs = append(l.errs, fmt.Sprintf(format, args...))
+	}
+	l.mu.Unlock()
+	l.stop.Store(true)
+}
+
+func (l *ledger) take(t *item, who string) {
+	if c := l.count[t.id].Add(1); c != 1 {
+		l.fail("%s took task %d, taken %d times", who, t.id, c)
+	}
+	l.done.Add(1)
+}
+
+func (l *ledger) running() bool {
+	return !l.stop.Load() && l.done.Load() < int64(len(l.items))
+}
+
+// popper drains a ring in its owner's goroutine and checks that the ring
+// hands its tasks out in increasing id order: each ring below is fed by one
+// FIFO source in increasing order, and every way out of a ring (pop, steal,
+// overflow) takes from the oldest end.
+type popper struct {
+	name string
+	r    *queue.Ring[item]
+	last int
+}
+
+func (p *popper) pop(l *ledger, max int) int {
+	k := 0
+	for ; k < max; k++ {
+		t := p.r.Pop()
+		if t == nil {
+			break
+		}
+		if t.id <= p.last {
+			l.fail("%s popped task %d after task %d: ring order broken", p.name, t.id, p.last)
+		}
+		p.last = t.id
+		l.take(t, p.name)
+	}
+	return k
+}
+
+func longRun() bool { return os.Getenv("WSCHED_LONG") == "1" }
+
+type ringConfig struct {
+	tasks int
+	start uint32 // ring positions start here (to cross 2^32)
+	seed  uint64
+}
+
+// runRingConservation pushes cfg.tasks tasks through one owner ring while:
+//
+//	thief A and thief C steal from the owner into their own rings,
+//	thief B steals from A (a chained steal: A may be stealing from the
+//	owner while B steals from A),
+//	a consumer drains the Global queue the owner overflows into,
+//
+// and everyone also pops their own ring. At the end every task must have
+// been taken exactly once and every queue must be empty.
+func runRingConservation(t *testing.T, cfg ringConfig) {
+	l := newLedger(cfg.tasks)
+	g := queue.NewGlobal[item]()
+	owner := &popper{name: "owner", r: queue.NewRingAt[item](cfg.start), last: -1}
+	a := &popper{name: "thief A", r: queue.NewRingAt[item](cfg.start + 1000), last: -1}
+	b := &popper{name: "thief B", r: queue.NewRingAt[item](cfg.start - 1000), last: -1}
+	c := &popper{name: "thief C", r: queue.NewRingAt[item](cfg.start + 77), last: -1}
+	var steals, stolen [3]atomic.Int64
+	var overflows atomic.Int64
+
+	var wg sync.WaitGroup
+	wg.Go(func() { // the owner
+		rng := rand.New(rand.NewPCG(cfg.seed, 1))
+		next := 0
+		for l.running() {
+			busy := false
+			if next < cfg.tasks {
+				// Bursts larger than the ring make it overflow; bursts
+				// during a steal hit the "full while a steal is in
+				// flight" path.
+				for burst := 1 + rng.IntN(320); burst > 0 && next < cfg.tasks; burst-- {
+					if k := owner.r.Push(&l.items[next], g); k > 0 {
+						overflows.Add(1)
+						if k != 1 && k != queue.MaxSteal {
+							l.fail("Push returned %d", k)
+						}
+					}
+					next++
+				}
+				busy = true
+			}
+			if owner.pop(l, rng.IntN(300)) > 0 {
+				busy = true
+			}
+			// Yield every round, busy or not: on two cores the owner
+			// would otherwise run whole time slices alone and the
+			// thieves would see only a full or an empty ring.
+			runtime.Gosched()
+			_ = busy
+		}
+	})
+	thief := func(i int, me, victim *popper) {
+		rng := rand.New(rand.NewPCG(cfg.seed, uint64(i)+2))
+		for l.running() {
+			busy := false
+			first, n := victim.r.StealInto(me.r)
+			if first != nil {
+				if n < 1 || n > queue.MaxSteal {
+					l.fail("%s stole %d tasks", me.name, n)
+				}
+				steals[i].Add(1)
+				stolen[i].Add(int64(n))
+				l.take(first, me.name+" (steal)")
+				busy = true
+			} else if n != 0 {
+				l.fail("%s: StealInto returned nil with n=%d", me.name, n)
+			}
+			if me.pop(l, 1+rng.IntN(64)) > 0 {
+				busy = true
+			}
+			if !busy || rng.IntN(4) == 0 {
+				runtime.Gosched()
+			}
+		}
+	}
+	wg.Go(func() { thief(0, a, owner) })
+	wg.Go(func() { thief(1, b, a) })
+	wg.Go(func() { thief(2, c, owner) })
+	wg.Go(func() { // the Global consumer
+		buf := make([]*item, 32)
+		for l.running() {
+			k := g.PopBatch(buf)
+			for _, x := range buf[:k] {
+				l.take(x, "global consumer")
+			}
+			if k == 0 {
+				runtime.Gosched()
+			}
+		}
+	})
+
+	// Watchdog: a lost task shows up as no progress.
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	last, lastChange := l.done.Load(), time.Now()
+	for waiting := true; waiting; {
+		select {
+		case <-finished:
+			waiting = false
+		case <-time.After(200 * time.Millisecond):
+			if d := l.done.Load(); d != last {
+				last, lastChange = d, time.Now()
+			} else if time.Since(lastChange) > 10*time.Second {
+				l.fail("no progress for 10s at %d of %d tasks taken; ring lengths owner=%d A=%d B=%d C=%d global=%d",
+					d, cfg.tasks, owner.r.Len(), a.r.Len(), b.r.Len(), c.r.Len(), g.Len())
+				<-finished
+				waiting = false
+			}
+		}
+	}
+
+	for _, e := range l.errs {
+		t.Error(e)
+	}
+	if t.Failed() {
+		return
+	}
+	var missing []string
+	for i := range l.count {
+		if c := l.count[i].Load(); c != 1 {
+			missing = append(missing, fmt.Sprintf("%d:%d", i, c))
+			if len(missing) == 10 {
+				break
+			}
+		}
+	}
+	if len(missing) > 0 {
+		t.Fatalf("tasks not taken exactly once (id:count): %s", strings.Join(missing, " "))
+	}
+	for _, p := range []*popper{owner, a, b, c} {
+		if p.r.Len() != 0 {
+			t.Errorf("%s's ring still holds %d tasks", p.name, p.r.Len())
+		}
+	}
+	if g.Len() != 0 {
+		t.Errorf("Global still holds %d tasks", g.Len())
+	}
+	t.Logf("%d tasks; overflows %d; steals A %d (%d tasks), B %d (%d), C %d (%d)",
+		cfg.tasks, overflows.Load(), steals[0].Load(), stolen[0].Load(),
+		steals[1].Load(), stolen[1].Load(), steals[2].Load(), stolen[2].Load())
+	for i := range steals {
+		if steals[i].Load() == 0 {
+			t.Errorf("thief %d never stole: the test did not exercise stealing", i)
+		}
+	}
+	if overflows.Load() == 0 {
+		t.Error("the owner never overflowed: the test did not exercise overflow")
+	}
+}
+
+func TestRingConservation(t *testing.T) {
+	n := 2_000_000
+	if longRun() {
+		n = 20_000_000
+	}
+	runRingConservation(t, ringConfig{tasks: n, start: 0, seed: 1})
+}
+
+// TestRingConservationAcrossWrap starts every ring just below 2^32, so the
+// positions wrap while steals and overflows are in flight.
+func TestRingConservationAcrossWrap(t *testing.T) {
+	n := 500_000
+	if longRun() {
+		n = 5_000_000
+	}
+	runRingConservation(t, ringConfig{tasks: n, start: 1<<32 - 5000, seed: 2})
+}

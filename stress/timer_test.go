@@ -1,0 +1,131 @@
+package stress
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/wsched/wsched/impl/sched"
+)
+
+// sleepDurations are the durations the timer scenarios mix.
+var sleepDurations = []time.Duration{0, 50 * time.Microsecond, time.Millisecond,
+	3 * time.Millisecond, 10 * time.Millisecond, 30 * time.Millisecond}
+
+// sleeper returns a body that sleeps for each of ds in turn and checks
+// that no sleep ends early (monotonic clock, from before the Sleep call)
+// and that it is polled exactly len(ds)+1 times.
+func sleeper(t *testing.T, ds []time.Duration) func(cx *sched.Context) sched.Poll {
+	i := 0
+	var began time.Time
+	return func(cx *sched.Context) sched.Poll {
+		if i > 0 {
+			if slept := time.Since(began); slept < ds[i-1] {
+				t.Errorf("Sleep(%v) woke the task after %v", ds[i-1], slept)
+			}
+		}
+		if i == len(ds) {
+			i++
+			return sched.Ready
+		}
+		if i > len(ds) {
+			t.Errorf("sleeper polled again after its last sleep")
+			return sched.Ready
+		}
+		began = time.Now()
+		if err := cx.Sleep(ds[i]); err != nil {
+			t.Errorf("Sleep(%v): %v", ds[i], err)
+		}
+		i++
+		return sched.Pending
+	}
+}
+
+// TestSchedTimersMixed: many tasks sleep a few times each for mixed
+// durations. Every sleep fires (watchdog), none early, and each task is
+// polled exactly once per sleep plus once (the accounting checks the
+// total).
+func TestSchedTimersMixed(t *testing.T) {
+	forSizes(t, stressSizes, func(t *testing.T, workers int) {
+		e := newSchedEnv(t, sched.Config{Workers: workers})
+		tasks := 1000 * stressScale()
+		rng := rand.New(rand.NewPCG(uint64(workers), 11))
+		hs := make([]*sched.JoinHandle, tasks)
+		wantPolls := 0
+		for i := range hs {
+			ds := make([]time.Duration, 1+rng.IntN(3))
+			for k := range ds {
+				ds[k] = sleepDurations[rng.IntN(len(sleepDurations))]
+			}
+			wantPolls += len(ds) + 1
+			hs[i] = e.spawn(sleeper(t, ds))
+		}
+		e.waitAll(hs, "sleeper")
+		e.shutdown()
+		if got := e.rt.Metrics().TotalPolls(); got != uint64(wantPolls) {
+			t.Errorf("sleepers polled %d times, want %d", got, wantPolls)
+		}
+	})
+}
+
+// TestSchedTimersUnderFlood: timers are served by worker 0 between ticks;
+// while every worker is kept busy by tasks that yield forever, sleepers
+// must still wake (the budget ends each tick), and not early.
+func TestSchedTimersUnderFlood(t *testing.T) {
+	forSizes(t, []int{1, 2}, func(t *testing.T, workers int) {
+		e := newSchedEnv(t, sched.Config{Workers: workers})
+		var stop atomic.Bool
+		var flood []*sched.JoinHandle
+		for range 8 * workers {
+			flood = append(flood, e.spawn(func(cx *sched.Context) sched.Poll {
+				if stop.Load() {
+					return sched.Ready
+				}
+				return cx.Yield()
+			}))
+		}
+		var hs []*sched.JoinHandle
+		for i := range 50 {
+			hs = append(hs, e.spawn(sleeper(t, []time.Duration{sleepDurations[i%len(sleepDurations)], time.Millisecond})))
+		}
+		e.waitAll(hs, "sleeper under a yield flood")
+		stop.Store(true)
+		e.waitAll(flood, "flood task")
+	})
+}
+
+// TestSchedTimerIntoParkedRuntime: every worker is parked with no timeout
+// (ParkTimeout 0) when a task arms a timer; the timer alone must bring the
+// runtime back. Repeated so the Sleep lands on different workers, including
+// ones other than worker 0 (which serves the timers).
+func TestSchedTimerIntoParkedRuntime(t *testing.T) {
+	forSizes(t, stressSizes, func(t *testing.T, workers int) {
+		e := newSchedEnv(t, sched.Config{Workers: workers})
+		allParked := func() bool { return e.rt.Metrics().Parked == workers }
+		for r := range 30 {
+			e.until(allParked, fmt.Sprintf("every worker parked before round %d", r))
+			d := []time.Duration{time.Millisecond, 2 * time.Millisecond}[r%2]
+			e.waitAll([]*sched.JoinHandle{e.spawn(sleeper(t, []time.Duration{d}))},
+				"a sleeper in an otherwise idle runtime")
+		}
+	})
+}
+
+// TestSchedNegativeSleepUnderLoad: Sleep(d < 0) keeps returning
+// ErrNegativeDuration under load and arms nothing.
+func TestSchedNegativeSleepUnderLoad(t *testing.T) {
+	e := newSchedEnv(t, sched.Config{Workers: 2})
+	hs := make([]*sched.JoinHandle, 500)
+	for i := range hs {
+		hs[i] = e.spawn(func(cx *sched.Context) sched.Poll {
+			if err := cx.Sleep(-time.Duration(i + 1)); !errors.Is(err, sched.ErrNegativeDuration) {
+				t.Errorf("Sleep(negative) = %v", err)
+			}
+			return sched.Ready
+		})
+	}
+	e.waitAll(hs, "task with a negative sleep")
+}
