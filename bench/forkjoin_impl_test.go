@@ -1,5 +1,3 @@
-//go:build forkjoin
-
 package bench
 
 import (
@@ -8,15 +6,15 @@ import (
 	"github.com/wsched/wsched/impl/forkjoin"
 )
 
-// forkJoinPeers is impl/forkjoin with numWorkers workers: Join forks the second branch onto
-// the worker's deque and runs the first.
+// forkJoinPeers is impl/forkjoin with numWorkers workers and its default configuration: Join
+// offers the second branch to thieves on the worker's deque and runs the first.
 func forkJoinPeers() []forkJoinPeer {
 	return []forkJoinPeer{{"forkjoin", func(b *testing.B) {
 		pool, err := forkjoin.New(forkjoin.Config{Workers: numWorkers})
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer pool.Close()
+		defer func() { must(pool.Close()) }()
 		defer watchdog(b, nil)()
 		measure(b, fibJoins, func() {
 			var got int

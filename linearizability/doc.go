@@ -21,10 +21,10 @@
 // marked Contended; only those may show the outcomes of a race (see the
 // model's comment).
 //
-// The queue checks take about ten seconds under -race. WSCHED_LONG=k runs
-// k times as many rounds; WSCHED_SEED fixes the scripts (not the
-// interleavings, which no seed can fix). Building with -tags chaos turns
-// on impl/'s yield points, which make the rare interleavings common.
+// The queue checks take about 20 seconds under -race on two cores.
+// WSCHED_LONG=k runs k times as many rounds; WSCHED_SEED fixes the scripts
+// (not the interleavings, which no seed can fix). Building with -tags chaos
+// turns on impl/'s yield points, which make the rare interleavings common.
 //
 // # Reading a failure
 //

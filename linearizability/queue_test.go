@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -56,10 +57,13 @@ type queueConfig struct {
 	prefill  []int   // tasks pushed into each ring before the goroutines start
 	start    uint32  // NewRingAt start of every ring
 
-	// hammer rounds keep ring 0 full: its owner only pushes, and every
-	// thief steals from it and then empties its own ring. Full rings and
-	// long steals (up to MaxSteal slots to copy) are when a push meets a
-	// steal in flight, and when a second steal would overlap the first.
+	// hammer rounds keep ring 0 nearly full: its owner only pushes, and
+	// every thief waits (unrecorded) until ring 0 is within 16 of full,
+	// steals from it, then empties its own ring. A steal copies up to
+	// MaxSteal slots, which stay occupied until its release, so the owner's
+	// next few pushes fill the ring while the steal is in flight and meet
+	// it; the other thieves, released at the same moment, try to steal
+	// during it too.
 	hammer bool
 }
 
@@ -213,6 +217,20 @@ func queueRound(newTarget func(uint32, int) queuecheck.Target, rng *rand.Rand) [
 		}
 	}
 
+	// In hammer rounds the owner goes on pushing (its script again and
+	// again, up to hammerExtra more calls) until every thief is done: its
+	// script alone takes a few microseconds, less than it takes the thieves
+	// to get going, and the point is to push while they steal.
+	const hammerExtra = 2000
+	var thievesLeft atomic.Int32
+	thievesLeft.Store(int32(c.thieves))
+	var ownerDone atomic.Bool
+	waitFull := func() {
+		for x.Len(0) < model.RingCapacity-16 && !ownerDone.Load() {
+			runtime.Gosched()
+		}
+	}
+
 	var wg sync.WaitGroup
 	go1 := make(chan struct{})
 	for i := range rings {
@@ -220,8 +238,18 @@ func queueRound(newTarget func(uint32, int) queuecheck.Target, rng *rand.Rand) [
 		go func(me int) {
 			defer wg.Done()
 			cl := clients[me]
+			script := scripts[me]
+			if me != 0 {
+				defer thievesLeft.Add(-1)
+			} else {
+				defer ownerDone.Store(true)
+			}
 			<-go1
-			for _, s := range scripts[me] {
+			for i := 0; ; i++ {
+				if i >= len(script) && (me != 0 || !c.hammer || thievesLeft.Load() == 0 || i >= len(script)+hammerExtra) {
+					break
+				}
+				s := script[i%len(script)]
 				if s.yield {
 					runtime.Gosched()
 				}
@@ -235,6 +263,9 @@ func queueRound(newTarget func(uint32, int) queuecheck.Target, rng *rand.Rand) [
 						}
 					}
 				case model.OpSteal:
+					if c.hammer {
+						waitFull()
+					}
 					cl.StealInto(s.arg, me)
 				case model.OpGlobalPopBatch:
 					cl.GlobalPopBatch(s.arg)
@@ -283,6 +314,11 @@ func testQueueLinearizable(t *testing.T, name string, newTarget func(uint32, int
 	t.Logf("%s: %d histories, %d operations (seed %d, chaos=%v) in %v, porcupine %v", name, n, st.ops, s, chaosTag, time.Since(start).Round(time.Millisecond), checking.Round(time.Millisecond))
 	t.Logf("%s: steals %d (chained %d, failed %d of which contended %d), overflow of half %d, overflow of one %d",
 		name, st.steals, st.chained, st.stealFails, st.contendedFails, st.overflowHalf, st.overflowOne)
+	// The scripts make these certain over a run; if they stop happening,
+	// the rounds no longer test what they claim to.
+	if st.chained == 0 || st.overflowHalf == 0 || st.steals == st.stealFails {
+		t.Errorf("%s: the rounds never stole from a thief, overflowed a full ring, or stole at all", name)
+	}
 }
 
 // historyRings is the number of rings a history touches.
@@ -301,7 +337,7 @@ func historyRings(ops []porcupine.Operation) int {
 // owner pushing through overflow and popping, two or three thieves stealing
 // from it and from each other) and checks each with porcupine.
 func TestQueueLinearizableImpl(t *testing.T) {
-	testQueueLinearizable(t, "impl-queue", queuecheck.NewImpl, queueRounds(500))
+	testQueueLinearizable(t, "impl-queue", queuecheck.NewImpl, queueRounds(300))
 }
 
 // TestQueueLinearizableSpec runs the same rounds on spec/queue: a check

@@ -113,6 +113,15 @@ func NewQueueState(rings int) QueueState {
 //     Capacity-1 tasks. The push must be Contended and the model ring not
 //     full. A push with result MaxSteal needs a truly full ring.
 //
+// Why one atomic step is enough for a steal, although impl/queue removes the
+// batch from the victim at its claim and shows it in the thief's ring only
+// when it publishes the thief's tail: the thief's ring is read in between
+// only by other thieves (its owner is the thief itself, busy stealing). A
+// thief that looks then sees fewer tasks than the model holds, and the
+// model admits both of its possible outcomes: it takes fewer than half of
+// the model's ring, or it fails and is Contended (the two calls overlap and
+// share the ring).
+//
 // In both modes a push that overflowed puts the tasks it moved into Transit,
 // and the Injector calls that the ring made (stepped as GlobalPush or
 // GlobalPushBatch with Overflow set) must hand over exactly those tasks, in
@@ -278,15 +287,22 @@ func (s QueueState) Equal(o QueueState) bool {
 		slices.EqualFunc(s.Transit, o.Transit, slices.Equal[[]int])
 }
 
-// Hash is consistent with Equal (FNV-1a over the lengths and ids).
+// Hash is consistent with Equal: FNV-1a over each queue's length and its
+// first and last few ids. It reads a bounded part of each queue, because
+// porcupine hashes the state after every step it tries and the global
+// queue can hold thousands of tasks.
 func (s QueueState) Hash() uint64 {
 	h := uint64(14695981039346656037)
 	mix := func(x int) {
 		h ^= uint64(x)
 		h *= 1099511628211
 	}
+	const ends = 4
 	add := func(xs []int) {
 		mix(len(xs))
+		if len(xs) > 2*ends {
+			xs = append(xs[:ends:ends], xs[len(xs)-ends:]...)
+		}
 		for _, x := range xs {
 			mix(x)
 		}

@@ -42,78 +42,78 @@ func measureGlobalWait(e *schedEnv, flood *atomic.Int64) int64 {
 // TestSchedFairnessYieldFlood: one worker runs tasks that yield forever (its
 // ring is never empty); tasks spawned from outside go to the global queue
 // and must still be polled within globalWaitBound local polls.
-func TestSchedFairnessYieldFlood(t *testing.T) {
-	repeat(t, func(t *testing.T) {
-		e := newSchedEnv(t, sched.Config{Workers: 1})
-		var flood atomic.Int64
-		var stop atomic.Bool
-		var floodHs []*sched.JoinHandle
-		root := e.spawn(func(cx *sched.Context) sched.Poll {
-			for range 16 {
-				h, err := cx.Spawn(e.task(func(cx *sched.Context) sched.Poll {
-					flood.Add(1)
-					if stop.Load() {
-						return sched.Ready
-					}
-					return cx.Yield()
-				}))
-				if err != nil {
-					t.Errorf("Context.Spawn: %v", err)
+func TestSchedFairnessYieldFlood(t *testing.T) { forSizes(t, []int{1}, schedFairnessYieldFlood) }
+
+func schedFairnessYieldFlood(t *testing.T, _ int) {
+	e := newSchedEnv(t, sched.Config{Workers: 1})
+	var flood atomic.Int64
+	var stop atomic.Bool
+	var floodHs []*sched.JoinHandle
+	root := e.spawn(func(cx *sched.Context) sched.Poll {
+		for range 16 {
+			h, err := cx.Spawn(e.task(func(cx *sched.Context) sched.Poll {
+				flood.Add(1)
+				if stop.Load() {
+					return sched.Ready
 				}
-				floodHs = append(floodHs, h)
+				return cx.Yield()
+			}))
+			if err != nil {
+				t.Errorf("Context.Spawn: %v", err)
 			}
-			return sched.Ready
-		})
-		e.waitAll([]*sched.JoinHandle{root}, "flood root")
-		e.until(func() bool { return flood.Load() > 5000 }, "the flood to get going")
-		worst := measureGlobalWait(e, &flood)
-		t.Logf("worst wait of a global task: %d local polls (bound %d)", worst, globalWaitBound)
-		if worst > globalWaitBound {
-			t.Errorf("a global task waited %d local polls under a yield flood, bound %d\n%s",
-				worst, globalWaitBound, e.rt.Metrics())
+			floodHs = append(floodHs, h)
 		}
-		stop.Store(true)
-		e.waitAll(floodHs, "flood task")
+		return sched.Ready
 	})
+	e.waitAll([]*sched.JoinHandle{root}, "flood root")
+	e.until(func() bool { return flood.Load() > 5000 }, "the flood to get going")
+	worst := measureGlobalWait(e, &flood)
+	t.Logf("worst wait of a global task: %d local polls (bound %d)", worst, globalWaitBound)
+	if worst > globalWaitBound {
+		t.Errorf("a global task waited %d local polls under a yield flood, bound %d\n%s",
+			worst, globalWaitBound, e.rt.Metrics())
+	}
+	stop.Store(true)
+	e.waitAll(floodHs, "flood task")
 }
 
 // TestSchedFairnessLIFOFlood: the same with the worker kept busy by pairs
 // of tasks that wake each other through the LIFO slot.
-func TestSchedFairnessLIFOFlood(t *testing.T) {
-	repeat(t, func(t *testing.T) {
-		e := newSchedEnv(t, sched.Config{Workers: 1})
-		var flood atomic.Int64
-		const pairs = 2
-		pps := make([]*pingPong, pairs)
-		var hs []*sched.JoinHandle
-		for i := range pps {
-			pp := &pingPong{}
-			pps[i] = pp
-			counted := func(side int) func(cx *sched.Context) sched.Poll {
-				body := pp.side(side)
-				return func(cx *sched.Context) sched.Poll {
-					flood.Add(1)
-					return body(cx)
-				}
+func TestSchedFairnessLIFOFlood(t *testing.T) { forSizes(t, []int{1}, schedFairnessLIFOFlood) }
+
+func schedFairnessLIFOFlood(t *testing.T, _ int) {
+	e := newSchedEnv(t, sched.Config{Workers: 1})
+	var flood atomic.Int64
+	const pairs = 2
+	pps := make([]*pingPong, pairs)
+	var hs []*sched.JoinHandle
+	for i := range pps {
+		pp := &pingPong{}
+		pps[i] = pp
+		counted := func(side int) func(cx *sched.Context) sched.Poll {
+			body := pp.side(side)
+			return func(cx *sched.Context) sched.Poll {
+				flood.Add(1)
+				return body(cx)
 			}
-			hs = append(hs, e.spawn(counted(0)))
-			e.until(func() bool { return pp.ready.Load() == 1 }, "ping side polled")
-			hs = append(hs, e.spawn(counted(1)))
-			e.until(func() bool { return pp.ready.Load() == 2 }, "pong side polled")
-			pp.wakers[0].Wake()
 		}
-		e.until(func() bool { return flood.Load() > 5000 }, "the ping-pong to get going")
-		worst := measureGlobalWait(e, &flood)
-		t.Logf("worst wait of a global task: %d local polls (bound %d)", worst, globalWaitBound)
-		if worst > globalWaitBound {
-			t.Errorf("a global task waited %d local polls under a LIFO ping-pong, bound %d\n%s",
-				worst, globalWaitBound, e.rt.Metrics())
-		}
-		for _, pp := range pps {
-			pp.stop.Store(true)
-			pp.wakers[0].Wake()
-			pp.wakers[1].Wake()
-		}
-		e.waitAll(hs, "ping-pong side")
-	})
+		hs = append(hs, e.spawn(counted(0)))
+		e.until(func() bool { return pp.ready.Load() == 1 }, "ping side polled")
+		hs = append(hs, e.spawn(counted(1)))
+		e.until(func() bool { return pp.ready.Load() == 2 }, "pong side polled")
+		pp.wakers[0].Wake()
+	}
+	e.until(func() bool { return flood.Load() > 5000 }, "the ping-pong to get going")
+	worst := measureGlobalWait(e, &flood)
+	t.Logf("worst wait of a global task: %d local polls (bound %d)", worst, globalWaitBound)
+	if worst > globalWaitBound {
+		t.Errorf("a global task waited %d local polls under a LIFO ping-pong, bound %d\n%s",
+			worst, globalWaitBound, e.rt.Metrics())
+	}
+	for _, pp := range pps {
+		pp.stop.Store(true)
+		pp.wakers[0].Wake()
+		pp.wakers[1].Wake()
+	}
+	e.waitAll(hs, "ping-pong side")
 }

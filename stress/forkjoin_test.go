@@ -67,7 +67,7 @@ func newFJPool(t *testing.T, workers int) *forkjoin.Pool {
 // the other worker's last search and its sleep. If a push can slip into that
 // window unnoticed, the other worker sleeps for good and so does the joiner.
 func TestForkJoinPushWhileGettingSleepy(t *testing.T) {
-	budget := 8 * time.Second
+	budget := 6 * time.Second
 	if fjLong() {
 		budget = 2 * time.Minute
 	}
@@ -195,7 +195,7 @@ func fjTreeSeq(rng uint64, depth int) int64 {
 // to sleep and are woken again, and checks that every leaf ran exactly once
 // per tree (the count is compared with a sequential walk of the same tree).
 func TestForkJoinTreesNoLostJobs(t *testing.T) {
-	budget := 6 * time.Second
+	budget := 4 * time.Second
 	if fjLong() {
 		budget = 2 * time.Minute
 	}

@@ -75,29 +75,60 @@ func schedWatchdog() time.Duration {
 // alive by the thousand, not allocator noise.
 const heapSlack = 32 << 20
 
-// forSizes runs body as a subtest for each worker count, once, or in rounds
-// for WSCHED_STRESS_DURATION with a progress line per round on stderr.
+// forSizes runs body as a subtest for each worker count.
 func forSizes(t *testing.T, sizes []int, body func(t *testing.T, workers int)) {
 	for _, w := range sizes {
-		t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) {
-			repeat(t, func(t *testing.T) { body(t, w) })
-		})
+		t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) { body(t, w) })
 	}
 }
 
-// repeat runs body once, or for WSCHED_STRESS_DURATION in rounds.
-func repeat(t *testing.T, body func(t *testing.T)) {
+// schedScenarios lists every scheduler scenario with its worker counts, for
+// the soak run. Each also has its own Test function.
+var schedScenarios = []struct {
+	name  string
+	sizes []int
+	run   func(t *testing.T, workers int)
+}{
+	{"SpawnStormOutside", stressSizes, schedSpawnStormOutside},
+	{"SpawnStormInside", stressSizes, schedSpawnStormInside},
+	{"SpawnTrees", stressSizes, schedSpawnTrees},
+	{"SpawnBurstOverflow", stressSizes, schedSpawnBurstOverflow},
+	{"YieldStorm", stressSizes, schedYieldStorm},
+	{"PingPong", stressSizes, schedPingPong},
+	{"WakeFromOutside", stressSizes, schedWakeFromOutside},
+	{"WakerManyAtOnce", stressSizes, schedWakerManyAtOnce},
+	{"WakesRaceCompletion", stressSizes, schedWakesRaceCompletion},
+	{"FairnessYieldFlood", []int{1}, schedFairnessYieldFlood},
+	{"FairnessLIFOFlood", []int{1}, schedFairnessLIFOFlood},
+	{"IdleChurn", stressSizes, schedIdleChurn},
+	{"TimersMixed", stressSizes, schedTimersMixed},
+	{"TimersUnderFlood", []int{1, 2}, schedTimersUnderFlood},
+	{"TimerIntoParkedRuntime", stressSizes, schedTimerIntoParkedRuntime},
+	{"NegativeSleepUnderLoad", []int{2}, schedNegativeSleepUnderLoad},
+	{"ShutdownUnderLoad", stressSizes, schedShutdownUnderLoad},
+	{"ShutdownBlockedPoll", stressSizes, schedShutdownBlockedPoll},
+	{"ShutdownRacesRemote", stressSizes, schedShutdownRacesRemote},
+	{"PanicStorm", stressSizes, schedPanicStorm},
+}
+
+// TestSchedSoak runs every scheduler scenario, round after round, for
+// WSCHED_STRESS_DURATION (for example "10m"), printing one progress line per
+// round on stderr. Without the variable it does nothing: the scenarios'
+// own tests have run each once.
+func TestSchedSoak(t *testing.T) {
 	d := stressDuration(t)
 	if d == 0 {
-		body(t)
-		return
+		t.Skip("set WSCHED_STRESS_DURATION (e.g. 10m) to run the scheduler scenarios repeatedly")
 	}
 	began := time.Now()
 	for round := 1; time.Since(began) < d; round++ {
-		ok := t.Run(fmt.Sprintf("round=%d", round), body)
-		fmt.Fprintf(os.Stderr, "%s round %d %s (%v of %v)\n",
-			t.Name(), round, map[bool]string{true: "ok", false: "FAILED"}[ok],
-			time.Since(began).Round(time.Second), d)
+		ok := t.Run(fmt.Sprintf("round=%d", round), func(t *testing.T) {
+			for _, sc := range schedScenarios {
+				t.Run(sc.name, func(t *testing.T) { forSizes(t, sc.sizes, sc.run) })
+			}
+		})
+		fmt.Fprintf(os.Stderr, "wsched stress: round %d %s, %v of %v\n", round,
+			map[bool]string{true: "ok", false: "FAILED"}[ok], time.Since(began).Round(time.Second), d)
 		if !ok {
 			return
 		}
@@ -177,6 +208,9 @@ func (e *schedEnv) checkAccounting() {
 	}
 	if m.GlobalQueueLen != 0 {
 		e.t.Errorf("GlobalQueueLen %d after Shutdown\n%s", m.GlobalQueueLen, m)
+	}
+	if m.PendingTimers != 0 {
+		e.t.Errorf("%d timers still pending after Shutdown (they keep their tasks alive)\n%s", m.PendingTimers, m)
 	}
 }
 

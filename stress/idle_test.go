@@ -14,83 +14,83 @@ import (
 // the runtime one way: a single remote spawn, a burst of remote spawns, a
 // remote task that spawns a burst locally, or an outside wake of a task
 // waiting for it. A lost wakeup at any of these hangs the round.
-func TestSchedIdleChurn(t *testing.T) {
-	forSizes(t, stressSizes, func(t *testing.T, workers int) {
-		e := newSchedEnv(t, sched.Config{Workers: workers})
-		rounds := 200 * stressScale()
-		const burst = 40
+func TestSchedIdleChurn(t *testing.T) { forSizes(t, stressSizes, schedIdleChurn) }
 
-		// waiter is woken from outside in every fourth round.
-		var waiterTurn, waiterSeen atomic.Int32
-		var stopWaiter atomic.Bool
-		wch := make(chan sched.Waker, 1)
-		waiter := e.spawn(func(cx *sched.Context) sched.Poll {
-			if stopWaiter.Load() {
-				return sched.Ready
-			}
-			select {
-			case wch <- cx.Waker():
-			default:
-			}
-			waiterSeen.Store(waiterTurn.Load())
-			return sched.Pending
-		})
-		var w sched.Waker
+func schedIdleChurn(t *testing.T, workers int) {
+	e := newSchedEnv(t, sched.Config{Workers: workers})
+	rounds := 1000 * stressScale()
+	const burst = 40
+
+	// waiter is woken from outside in every fourth round.
+	var waiterTurn, waiterSeen atomic.Int32
+	var stopWaiter atomic.Bool
+	wch := make(chan sched.Waker, 1)
+	waiter := e.spawn(func(cx *sched.Context) sched.Poll {
+		if stopWaiter.Load() {
+			return sched.Ready
+		}
 		select {
-		case w = <-wch:
-		case <-e.ctx.Done():
-			e.hang("the waiter's first poll")
+		case wch <- cx.Waker():
+		default:
 		}
-
-		allParked := func() bool { return e.rt.Metrics().Parked == workers }
-		for r := range rounds {
-			e.until(allParked, fmt.Sprintf("every worker parked before round %d", r))
-			switch r % 4 {
-			case 0:
-				e.waitAll([]*sched.JoinHandle{e.spawn(func(*sched.Context) sched.Poll { return sched.Ready })},
-					"a single remote spawn into a parked runtime")
-			case 1:
-				hs := make([]*sched.JoinHandle, burst)
-				for i := range hs {
-					hs[i] = e.spawn(func(*sched.Context) sched.Poll { return sched.Ready })
-				}
-				e.waitAll(hs, "a remote burst")
-			case 2:
-				var ran atomic.Int32
-				var children []*sched.JoinHandle
-				root := e.spawn(func(cx *sched.Context) sched.Poll {
-					for range burst {
-						h, err := cx.Spawn(e.task(func(*sched.Context) sched.Poll { ran.Add(1); return sched.Ready }))
-						if err != nil {
-							t.Errorf("Context.Spawn: %v", err)
-							return sched.Ready
-						}
-						children = append(children, h)
-					}
-					return sched.Ready
-				})
-				e.waitAll([]*sched.JoinHandle{root}, "a local burst's root")
-				e.waitAll(children, "a local burst")
-				if n := ran.Load(); n != burst {
-					t.Fatalf("local burst: %d of %d children ran", n, burst)
-				}
-			case 3:
-				turn := waiterTurn.Add(1)
-				w.Wake()
-				e.until(func() bool { return waiterSeen.Load() == turn }, "the waiter to see an outside wake")
-			}
-		}
-		stopWaiter.Store(true)
-		w.Wake()
-		e.waitAll([]*sched.JoinHandle{waiter}, "the waiter")
-
-		var parks uint64
-		for _, wm := range e.rt.Metrics().Workers {
-			parks += wm.Parks
-		}
-		t.Logf("%d rounds, %d parks", rounds, parks)
-		if parks < uint64(rounds) {
-			t.Errorf("%d parks in %d rounds that each began with every worker parked", parks, rounds)
-		}
+		waiterSeen.Store(waiterTurn.Load())
+		return sched.Pending
 	})
+	var w sched.Waker
+	select {
+	case w = <-wch:
+	case <-e.ctx.Done():
+		e.hang("the waiter's first poll")
+	}
+
+	allParked := func() bool { return e.rt.Metrics().Parked == workers }
+	for r := range rounds {
+		e.until(allParked, fmt.Sprintf("every worker parked before round %d", r))
+		switch r % 4 {
+		case 0:
+			e.waitAll([]*sched.JoinHandle{e.spawn(func(*sched.Context) sched.Poll { return sched.Ready })},
+				"a single remote spawn into a parked runtime")
+		case 1:
+			hs := make([]*sched.JoinHandle, burst)
+			for i := range hs {
+				hs[i] = e.spawn(func(*sched.Context) sched.Poll { return sched.Ready })
+			}
+			e.waitAll(hs, "a remote burst")
+		case 2:
+			var ran atomic.Int32
+			var children []*sched.JoinHandle
+			root := e.spawn(func(cx *sched.Context) sched.Poll {
+				for range burst {
+					h, err := cx.Spawn(e.task(func(*sched.Context) sched.Poll { ran.Add(1); return sched.Ready }))
+					if err != nil {
+						t.Errorf("Context.Spawn: %v", err)
+						return sched.Ready
+					}
+					children = append(children, h)
+				}
+				return sched.Ready
+			})
+			e.waitAll([]*sched.JoinHandle{root}, "a local burst's root")
+			e.waitAll(children, "a local burst")
+			if n := ran.Load(); n != burst {
+				t.Fatalf("local burst: %d of %d children ran", n, burst)
+			}
+		case 3:
+			turn := waiterTurn.Add(1)
+			w.Wake()
+			e.until(func() bool { return waiterSeen.Load() == turn }, "the waiter to see an outside wake")
+		}
+	}
+	stopWaiter.Store(true)
+	w.Wake()
+	e.waitAll([]*sched.JoinHandle{waiter}, "the waiter")
+
+	var parks uint64
+	for _, wm := range e.rt.Metrics().Workers {
+		parks += wm.Parks
+	}
+	t.Logf("%d rounds, %d parks", rounds, parks)
+	if parks < uint64(rounds) {
+		t.Errorf("%d parks in %d rounds that each began with every worker parked", parks, rounds)
+	}
 }

@@ -112,7 +112,6 @@ func runRingConservation(t *testing.T, cfg ringConfig) {
 		rng := rand.New(rand.NewPCG(cfg.seed, 1))
 		next := 0
 		for l.running() {
-			busy := false
 			if next < cfg.tasks {
 				// Bursts larger than the ring make it overflow; bursts
 				// during a steal hit the "full while a steal is in
@@ -126,16 +125,12 @@ func runRingConservation(t *testing.T, cfg ringConfig) {
 					}
 					next++
 				}
-				busy = true
 			}
-			if owner.pop(l, rng.IntN(300)) > 0 {
-				busy = true
-			}
+			owner.pop(l, rng.IntN(300))
 			// Yield every round, busy or not: on two cores the owner
 			// would otherwise run whole time slices alone and the
 			// thieves would see only a full or an empty ring.
 			runtime.Gosched()
-			_ = busy
 		}
 	})
 	thief := func(i int, me, victim *popper) {
@@ -178,25 +173,11 @@ func runRingConservation(t *testing.T, cfg ringConfig) {
 		}
 	})
 
-	// Watchdog: a lost task shows up as no progress.
-	finished := make(chan struct{})
-	go func() { wg.Wait(); close(finished) }()
-	last, lastChange := l.done.Load(), time.Now()
-	for waiting := true; waiting; {
-		select {
-		case <-finished:
-			waiting = false
-		case <-time.After(200 * time.Millisecond):
-			if d := l.done.Load(); d != last {
-				last, lastChange = d, time.Now()
-			} else if time.Since(lastChange) > 10*time.Second {
-				l.fail("no progress for 10s at %d of %d tasks taken; ring lengths owner=%d A=%d B=%d C=%d global=%d",
-					d, cfg.tasks, owner.r.Len(), a.r.Len(), b.r.Len(), c.r.Len(), g.Len())
-				<-finished
-				waiting = false
-			}
-		}
-	}
+	// A lost task shows up as no progress.
+	waitOrFail(l, &wg, func() string {
+		return fmt.Sprintf("ring lengths owner=%d A=%d B=%d C=%d global=%d",
+			owner.r.Len(), a.r.Len(), b.r.Len(), c.r.Len(), g.Len())
+	})
 
 	for _, e := range l.errs {
 		t.Error(e)
@@ -253,4 +234,156 @@ func TestRingConservationAcrossWrap(t *testing.T) {
 		n = 5_000_000
 	}
 	runRingConservation(t, ringConfig{tasks: n, start: 1<<32 - 5000, seed: 2})
+}
+
+// TestGlobalConservation: several producers push (one at a time and in
+// batches) while several consumers pop batches. Every task is taken exactly
+// once, and each consumer sees each producer's tasks in the order they were
+// pushed (the queue is FIFO and a batch is appended as a whole).
+func TestGlobalConservation(t *testing.T) {
+	const producers, consumers = 4, 2
+	per := 100_000
+	if longRun() {
+		per = 2_000_000
+	}
+	l := newLedger(producers * per)
+	g := queue.NewGlobal[item]()
+	var wg sync.WaitGroup
+	for p := range producers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(p), 9))
+			base := p * per
+			for i := 0; i < per && !l.stop.Load(); {
+				if rng.IntN(2) == 0 {
+					g.Push(&l.items[base+i])
+					i++
+					continue
+				}
+				k := min(1+rng.IntN(128), per-i)
+				batch := make([]*item, k)
+				for j := range batch {
+					batch[j] = &l.items[base+i+j]
+				}
+				g.PushBatch(batch)
+				i += k
+			}
+		})
+	}
+	for c := range consumers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(c), 10))
+			last := make([]int, producers)
+			for i := range last {
+				last[i] = -1
+			}
+			buf := make([]*item, 64)
+			for l.running() {
+				if n := g.Len(); n < 0 || n > len(l.items) {
+					l.fail("Global.Len = %d", n)
+				}
+				k := g.PopBatch(buf[:1+rng.IntN(len(buf))])
+				for _, x := range buf[:k] {
+					p := x.id / per
+					if x.id <= last[p] {
+						l.fail("consumer %d got task %d after %d from producer %d", c, x.id, last[p], p)
+					}
+					last[p] = x.id
+					l.take(x, fmt.Sprintf("consumer %d", c))
+				}
+				if k == 0 {
+					runtime.Gosched()
+				}
+			}
+		})
+	}
+	waitOrFail(l, &wg, func() string { return fmt.Sprintf("Global.Len %d", g.Len()) })
+	for _, e := range l.errs {
+		t.Error(e)
+	}
+	for i := range l.count {
+		if c := l.count[i].Load(); c != 1 {
+			t.Fatalf("task %d taken %d times", i, c)
+		}
+	}
+	if g.Len() != 0 {
+		t.Fatalf("Global.Len = %d after draining", g.Len())
+	}
+}
+
+// TestGlobalBatchesStayWhole: producers push batches of batchLen while one
+// consumer records the order the queue hands them out. PushBatch appends a
+// batch under one lock, so nothing may land inside a batch: every task that
+// is not the first of its batch comes right after its predecessor.
+func TestGlobalBatchesStayWhole(t *testing.T) {
+	const producers, batchLen = 3, 8
+	per := 40_000 // tasks per producer, a multiple of batchLen
+	if longRun() {
+		per = 800_000
+	}
+	l := newLedger(producers * per)
+	g := queue.NewGlobal[item]()
+	var wg sync.WaitGroup
+	for p := range producers {
+		wg.Go(func() {
+			for i := p * per; i < (p+1)*per && !l.stop.Load(); i += batchLen {
+				batch := make([]*item, batchLen)
+				for j := range batch {
+					batch[j] = &l.items[i+j]
+				}
+				g.PushBatch(batch)
+				if i%(64*batchLen) == 0 {
+					runtime.Gosched()
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		buf := make([]*item, 5) // not a multiple of batchLen: batches straddle PopBatch calls
+		prev := -1
+		for l.running() {
+			k := g.PopBatch(buf)
+			for _, x := range buf[:k] {
+				if x.id%batchLen != 0 && x.id != prev+1 {
+					l.fail("task %d came after task %d: another push landed inside its batch", x.id, prev)
+				}
+				prev = x.id
+				l.take(x, "consumer")
+			}
+			if k == 0 {
+				runtime.Gosched()
+			}
+		}
+	})
+	waitOrFail(l, &wg, func() string { return fmt.Sprintf("Global.Len %d", g.Len()) })
+	for _, e := range l.errs {
+		t.Error(e)
+	}
+	for i := range l.count {
+		if c := l.count[i].Load(); c != 1 {
+			t.Fatalf("task %d taken %d times", i, c)
+		}
+	}
+}
+
+// waitOrFail waits for wg; if the ledger makes no progress for 10 s it
+// records a hang (with state() for the diagnosis), stops the goroutines and
+// waits for them to return.
+func waitOrFail(l *ledger, wg *sync.WaitGroup, state func() string) {
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	last, lastChange := l.done.Load(), time.Now()
+	for {
+		select {
+		case <-finished:
+			return
+		case <-time.After(200 * time.Millisecond):
+			if d := l.done.Load(); d != last {
+				last, lastChange = d, time.Now()
+			} else if time.Since(lastChange) > 10*time.Second {
+				l.fail("no progress for 10s at %d of %d tasks taken; %s", d, len(l.items), state())
+				<-finished
+				return
+			}
+		}
+	}
 }

@@ -48,53 +48,53 @@ func sleeper(t *testing.T, ds []time.Duration) func(cx *sched.Context) sched.Pol
 // durations. Every sleep fires (watchdog), none early, and each task is
 // polled exactly once per sleep plus once (the accounting checks the
 // total).
-func TestSchedTimersMixed(t *testing.T) {
-	forSizes(t, stressSizes, func(t *testing.T, workers int) {
-		e := newSchedEnv(t, sched.Config{Workers: workers})
-		tasks := 1000 * stressScale()
-		rng := rand.New(rand.NewPCG(uint64(workers), 11))
-		hs := make([]*sched.JoinHandle, tasks)
-		wantPolls := 0
-		for i := range hs {
-			ds := make([]time.Duration, 1+rng.IntN(3))
-			for k := range ds {
-				ds[k] = sleepDurations[rng.IntN(len(sleepDurations))]
-			}
-			wantPolls += len(ds) + 1
-			hs[i] = e.spawn(sleeper(t, ds))
+func TestSchedTimersMixed(t *testing.T) { forSizes(t, stressSizes, schedTimersMixed) }
+
+func schedTimersMixed(t *testing.T, workers int) {
+	e := newSchedEnv(t, sched.Config{Workers: workers})
+	tasks := 3000 * stressScale()
+	rng := rand.New(rand.NewPCG(uint64(workers), 11))
+	hs := make([]*sched.JoinHandle, tasks)
+	wantPolls := 0
+	for i := range hs {
+		ds := make([]time.Duration, 1+rng.IntN(3))
+		for k := range ds {
+			ds[k] = sleepDurations[rng.IntN(len(sleepDurations))]
 		}
-		e.waitAll(hs, "sleeper")
-		e.shutdown()
-		if got := e.rt.Metrics().TotalPolls(); got != uint64(wantPolls) {
-			t.Errorf("sleepers polled %d times, want %d", got, wantPolls)
-		}
-	})
+		wantPolls += len(ds) + 1
+		hs[i] = e.spawn(sleeper(t, ds))
+	}
+	e.waitAll(hs, "sleeper")
+	e.shutdown()
+	if got := e.rt.Metrics().TotalPolls(); got != uint64(wantPolls) {
+		t.Errorf("sleepers polled %d times, want %d", got, wantPolls)
+	}
 }
 
 // TestSchedTimersUnderFlood: timers are served by worker 0 between ticks;
 // while every worker is kept busy by tasks that yield forever, sleepers
 // must still wake (the budget ends each tick), and not early.
-func TestSchedTimersUnderFlood(t *testing.T) {
-	forSizes(t, []int{1, 2}, func(t *testing.T, workers int) {
-		e := newSchedEnv(t, sched.Config{Workers: workers})
-		var stop atomic.Bool
-		var flood []*sched.JoinHandle
-		for range 8 * workers {
-			flood = append(flood, e.spawn(func(cx *sched.Context) sched.Poll {
-				if stop.Load() {
-					return sched.Ready
-				}
-				return cx.Yield()
-			}))
-		}
-		var hs []*sched.JoinHandle
-		for i := range 50 {
-			hs = append(hs, e.spawn(sleeper(t, []time.Duration{sleepDurations[i%len(sleepDurations)], time.Millisecond})))
-		}
-		e.waitAll(hs, "sleeper under a yield flood")
-		stop.Store(true)
-		e.waitAll(flood, "flood task")
-	})
+func TestSchedTimersUnderFlood(t *testing.T) { forSizes(t, []int{1, 2}, schedTimersUnderFlood) }
+
+func schedTimersUnderFlood(t *testing.T, workers int) {
+	e := newSchedEnv(t, sched.Config{Workers: workers})
+	var stop atomic.Bool
+	var flood []*sched.JoinHandle
+	for range 8 * workers {
+		flood = append(flood, e.spawn(func(cx *sched.Context) sched.Poll {
+			if stop.Load() {
+				return sched.Ready
+			}
+			return cx.Yield()
+		}))
+	}
+	var hs []*sched.JoinHandle
+	for i := range 50 {
+		hs = append(hs, e.spawn(sleeper(t, []time.Duration{sleepDurations[i%len(sleepDurations)], time.Millisecond})))
+	}
+	e.waitAll(hs, "sleeper under a yield flood")
+	stop.Store(true)
+	e.waitAll(flood, "flood task")
 }
 
 // TestSchedTimerIntoParkedRuntime: every worker is parked with no timeout
@@ -102,22 +102,28 @@ func TestSchedTimersUnderFlood(t *testing.T) {
 // runtime back. Repeated so the Sleep lands on different workers, including
 // ones other than worker 0 (which serves the timers).
 func TestSchedTimerIntoParkedRuntime(t *testing.T) {
-	forSizes(t, stressSizes, func(t *testing.T, workers int) {
-		e := newSchedEnv(t, sched.Config{Workers: workers})
-		allParked := func() bool { return e.rt.Metrics().Parked == workers }
-		for r := range 30 {
-			e.until(allParked, fmt.Sprintf("every worker parked before round %d", r))
-			d := []time.Duration{time.Millisecond, 2 * time.Millisecond}[r%2]
-			e.waitAll([]*sched.JoinHandle{e.spawn(sleeper(t, []time.Duration{d}))},
-				"a sleeper in an otherwise idle runtime")
-		}
-	})
+	forSizes(t, stressSizes, schedTimerIntoParkedRuntime)
+}
+
+func schedTimerIntoParkedRuntime(t *testing.T, workers int) {
+	e := newSchedEnv(t, sched.Config{Workers: workers})
+	allParked := func() bool { return e.rt.Metrics().Parked == workers }
+	for r := range 100 {
+		e.until(allParked, fmt.Sprintf("every worker parked before round %d", r))
+		d := []time.Duration{time.Millisecond, 2 * time.Millisecond}[r%2]
+		e.waitAll([]*sched.JoinHandle{e.spawn(sleeper(t, []time.Duration{d}))},
+			"a sleeper in an otherwise idle runtime")
+	}
 }
 
 // TestSchedNegativeSleepUnderLoad: Sleep(d < 0) keeps returning
 // ErrNegativeDuration under load and arms nothing.
 func TestSchedNegativeSleepUnderLoad(t *testing.T) {
-	e := newSchedEnv(t, sched.Config{Workers: 2})
+	forSizes(t, []int{2}, schedNegativeSleepUnderLoad)
+}
+
+func schedNegativeSleepUnderLoad(t *testing.T, workers int) {
+	e := newSchedEnv(t, sched.Config{Workers: workers})
 	hs := make([]*sched.JoinHandle, 500)
 	for i := range hs {
 		hs[i] = e.spawn(func(cx *sched.Context) sched.Poll {

@@ -12,23 +12,23 @@ import (
 // TestSchedYieldStorm: many tasks yield thousands of times each. Yield puts
 // the task at the back of its worker's ring, so each task is polled exactly
 // yields+1 times, and the per-task counts are exact.
-func TestSchedYieldStorm(t *testing.T) {
-	forSizes(t, stressSizes, func(t *testing.T, workers int) {
-		e := newSchedEnv(t, sched.Config{Workers: workers})
-		tasks, yields := 64, int32(1000*stressScale())
-		polls := make(once, tasks)
-		hs := make([]*sched.JoinHandle, tasks)
-		for i := range tasks {
-			hs[i] = e.spawn(func(cx *sched.Context) sched.Poll {
-				if polls[i].Add(1) > yields {
-					return sched.Ready
-				}
-				return cx.Yield()
-			})
-		}
-		e.waitAll(hs, "yielding task")
-		polls.check(t, "polls per yielding task", yields+1)
-	})
+func TestSchedYieldStorm(t *testing.T) { forSizes(t, stressSizes, schedYieldStorm) }
+
+func schedYieldStorm(t *testing.T, workers int) {
+	e := newSchedEnv(t, sched.Config{Workers: workers})
+	tasks, yields := 64, int32(1000*stressScale())
+	polls := make(once, tasks)
+	hs := make([]*sched.JoinHandle, tasks)
+	for i := range tasks {
+		hs[i] = e.spawn(func(cx *sched.Context) sched.Poll {
+			if polls[i].Add(1) > yields {
+				return sched.Ready
+			}
+			return cx.Yield()
+		})
+	}
+	e.waitAll(hs, "yielding task")
+	polls.check(t, "polls per yielding task", yields+1)
 }
 
 // pingPong is two tasks that take turns through Context.Wake, which puts
@@ -65,156 +65,156 @@ func (p *pingPong) side(me int) func(cx *sched.Context) sched.Poll {
 // background tasks must finish (the LIFO cap flushes the slot to the ring
 // so the ring is not starved), then the pairs must still be making
 // progress, then they are stopped.
-func TestSchedPingPong(t *testing.T) {
-	forSizes(t, stressSizes, func(t *testing.T, workers int) {
-		e := newSchedEnv(t, sched.Config{Workers: workers})
-		const pairs = 4
-		pps := make([]*pingPong, pairs)
-		var pairHs []*sched.JoinHandle
-		for i := range pps {
-			pp := &pingPong{}
-			pps[i] = pp
-			// The wakers are published in the first polls; the side that
-			// publishes second may see ready < 2 and so must itself be
-			// published first: spawn a, wait, spawn b.
-			pairHs = append(pairHs, e.spawn(pp.side(0)))
-			e.until(func() bool { return pp.ready.Load() == 1 }, "ping side polled")
-			pairHs = append(pairHs, e.spawn(pp.side(1)))
-			e.until(func() bool { return pp.ready.Load() == 2 }, "pong side polled")
-			pp.wakers[0].Wake() // serve
-		}
+func TestSchedPingPong(t *testing.T) { forSizes(t, stressSizes, schedPingPong) }
 
-		background, yields := 16, int32(300*stressScale())
-		polls := make(once, background)
-		hs := make([]*sched.JoinHandle, background)
-		for i := range background {
-			hs[i] = e.spawn(func(cx *sched.Context) sched.Poll {
-				if polls[i].Add(1) > yields {
-					return sched.Ready
-				}
-				return cx.Yield()
-			})
-		}
-		e.waitAll(hs, "background task beside the ping-pong")
-		polls.check(t, "background polls", yields+1)
+func schedPingPong(t *testing.T, workers int) {
+	e := newSchedEnv(t, sched.Config{Workers: workers})
+	const pairs = 4
+	pps := make([]*pingPong, pairs)
+	var pairHs []*sched.JoinHandle
+	for i := range pps {
+		pp := &pingPong{}
+		pps[i] = pp
+		// The wakers are published in the first polls; the side that
+		// publishes second may see ready < 2 and so must itself be
+		// published first: spawn a, wait, spawn b.
+		pairHs = append(pairHs, e.spawn(pp.side(0)))
+		e.until(func() bool { return pp.ready.Load() == 1 }, "ping side polled")
+		pairHs = append(pairHs, e.spawn(pp.side(1)))
+		e.until(func() bool { return pp.ready.Load() == 2 }, "pong side polled")
+		pp.wakers[0].Wake() // serve
+	}
 
-		for i, pp := range pps {
-			from := pp.turn.Load()
-			e.until(func() bool { return pp.turn.Load() >= from+100 }, fmt.Sprintf("pair %d to keep playing", i))
-			pp.stop.Store(true)
-			pp.wakers[0].Wake()
-			pp.wakers[1].Wake()
-		}
-		e.waitAll(pairHs, "ping-pong side")
-	})
+	background, yields := 16, int32(300*stressScale())
+	polls := make(once, background)
+	hs := make([]*sched.JoinHandle, background)
+	for i := range background {
+		hs[i] = e.spawn(func(cx *sched.Context) sched.Poll {
+			if polls[i].Add(1) > yields {
+				return sched.Ready
+			}
+			return cx.Yield()
+		})
+	}
+	e.waitAll(hs, "background task beside the ping-pong")
+	polls.check(t, "background polls", yields+1)
+
+	for i, pp := range pps {
+		from := pp.turn.Load()
+		e.until(func() bool { return pp.turn.Load() >= from+100 }, fmt.Sprintf("pair %d to keep playing", i))
+		pp.stop.Store(true)
+		pp.wakers[0].Wake()
+		pp.wakers[1].Wake()
+	}
+	e.waitAll(pairHs, "ping-pong side")
 }
 
 // TestSchedWakeFromOutside: tasks wait for events that goroutines outside
 // the runtime record and then announce with Waker.Wake. Every task reaches
 // Ready (no wake lost), and is polled at most once per wake plus once.
-func TestSchedWakeFromOutside(t *testing.T) {
-	forSizes(t, stressSizes, func(t *testing.T, workers int) {
-		e := newSchedEnv(t, sched.Config{Workers: workers})
-		tasks, events, senders := 200, int32(50*stressScale()), 8
-		got := make(once, tasks)
-		polls := make(once, tasks)
-		wakers := make([]sched.Waker, tasks)
-		var published atomic.Int32
-		hs := make([]*sched.JoinHandle, tasks)
-		for i := range tasks {
-			hs[i] = e.spawn(func(cx *sched.Context) sched.Poll {
-				if polls[i].Add(1) == 1 {
-					wakers[i] = cx.Waker()
-					published.Add(1)
-				}
-				if got[i].Load() == events {
-					return sched.Ready
-				}
-				return sched.Pending
-			})
-		}
-		e.until(func() bool { return published.Load() == int32(tasks) }, "every task published its waker")
-		var wg sync.WaitGroup
-		for s := range senders {
-			wg.Go(func() {
-				// Sender s delivers the events of tasks s, s+senders, ...
-				for range events {
-					for i := s; i < tasks; i += senders {
-						got[i].Add(1)
-						wakers[i].Wake()
-					}
-				}
-			})
-		}
-		wg.Wait()
-		e.waitAll(hs, "task waiting for outside events")
-		for i := range polls {
-			if n := polls[i].Load(); n > events+1 {
-				t.Errorf("task %d polled %d times for %d wakes", i, n, events)
+func TestSchedWakeFromOutside(t *testing.T) { forSizes(t, stressSizes, schedWakeFromOutside) }
+
+func schedWakeFromOutside(t *testing.T, workers int) {
+	e := newSchedEnv(t, sched.Config{Workers: workers})
+	tasks, events, senders := 200, int32(200*stressScale()), 8
+	got := make(once, tasks)
+	polls := make(once, tasks)
+	wakers := make([]sched.Waker, tasks)
+	var published atomic.Int32
+	hs := make([]*sched.JoinHandle, tasks)
+	for i := range tasks {
+		hs[i] = e.spawn(func(cx *sched.Context) sched.Poll {
+			if polls[i].Add(1) == 1 {
+				wakers[i] = cx.Waker()
+				published.Add(1)
 			}
+			if got[i].Load() == events {
+				return sched.Ready
+			}
+			return sched.Pending
+		})
+	}
+	e.until(func() bool { return published.Load() == int32(tasks) }, "every task published its waker")
+	var wg sync.WaitGroup
+	for s := range senders {
+		wg.Go(func() {
+			// Sender s delivers the events of tasks s, s+senders, ...
+			for range events {
+				for i := s; i < tasks; i += senders {
+					got[i].Add(1)
+					wakers[i].Wake()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	e.waitAll(hs, "task waiting for outside events")
+	for i := range polls {
+		if n := polls[i].Load(); n > events+1 {
+			t.Errorf("task %d polled %d times for %d wakes", i, n, events)
 		}
-	})
+	}
 }
 
 // TestSchedWakerManyAtOnce: one waker called by many goroutines at the same
 // moment, each after recording its event, and by tasks inside the runtime
 // through Context.Wake. The task is never polled concurrently (the wrapper
 // checks), reaches Ready, and is polled at most once per wake plus once.
-func TestSchedWakerManyAtOnce(t *testing.T) {
-	forSizes(t, stressSizes, func(t *testing.T, workers int) {
-		e := newSchedEnv(t, sched.Config{Workers: workers})
-		goroutines, per := 32, 200*stressScale()
-		inside, insidePer := 8, 100
-		total := int64(goroutines*per + inside*insidePer)
-		var events, polls atomic.Int64
-		wch := make(chan sched.Waker, 1)
-		h := e.spawn(func(cx *sched.Context) sched.Poll {
-			if polls.Add(1) == 1 {
-				wch <- cx.Waker()
+func TestSchedWakerManyAtOnce(t *testing.T) { forSizes(t, stressSizes, schedWakerManyAtOnce) }
+
+func schedWakerManyAtOnce(t *testing.T, workers int) {
+	e := newSchedEnv(t, sched.Config{Workers: workers})
+	goroutines, per := 32, 1000*stressScale()
+	inside, insidePer := 8, 100
+	total := int64(goroutines*per + inside*insidePer)
+	var events, polls atomic.Int64
+	wch := make(chan sched.Waker, 1)
+	h := e.spawn(func(cx *sched.Context) sched.Poll {
+		if polls.Add(1) == 1 {
+			wch <- cx.Waker()
+		}
+		if events.Load() == total {
+			return sched.Ready
+		}
+		return sched.Pending
+	})
+	var w sched.Waker
+	select {
+	case w = <-wch:
+	case <-e.ctx.Done():
+		e.hang("first poll")
+	}
+	startLine := make(chan struct{})
+	var wg sync.WaitGroup
+	for range goroutines {
+		wg.Go(func() {
+			<-startLine
+			for range per {
+				events.Add(1)
+				w.Wake()
 			}
-			if events.Load() == total {
+		})
+	}
+	var insideHs []*sched.JoinHandle
+	for range inside {
+		n := 0
+		insideHs = append(insideHs, e.spawn(func(cx *sched.Context) sched.Poll {
+			n++
+			events.Add(1)
+			cx.Wake(w)
+			if n == insidePer {
 				return sched.Ready
 			}
-			return sched.Pending
-		})
-		var w sched.Waker
-		select {
-		case w = <-wch:
-		case <-e.ctx.Done():
-			e.hang("first poll")
-		}
-		startLine := make(chan struct{})
-		var wg sync.WaitGroup
-		for range goroutines {
-			wg.Go(func() {
-				<-startLine
-				for range per {
-					events.Add(1)
-					w.Wake()
-				}
-			})
-		}
-		var insideHs []*sched.JoinHandle
-		for range inside {
-			n := 0
-			insideHs = append(insideHs, e.spawn(func(cx *sched.Context) sched.Poll {
-				n++
-				events.Add(1)
-				cx.Wake(w)
-				if n == insidePer {
-					return sched.Ready
-				}
-				return cx.Yield()
-			}))
-		}
-		close(startLine)
-		wg.Wait()
-		e.waitAll(insideHs, "task waking from inside")
-		e.waitAll([]*sched.JoinHandle{h}, "the task woken by everyone")
-		if n := polls.Load(); n > total+1 {
-			t.Errorf("polled %d times for %d wakes", n, total)
-		}
-	})
+			return cx.Yield()
+		}))
+	}
+	close(startLine)
+	wg.Wait()
+	e.waitAll(insideHs, "task waking from inside")
+	e.waitAll([]*sched.JoinHandle{h}, "the task woken by everyone")
+	if n := polls.Load(); n > total+1 {
+		t.Errorf("polled %d times for %d wakes", n, total)
+	}
 }
 
 // TestSchedWakesRaceCompletion: every task finishes on its second poll
@@ -222,53 +222,53 @@ func TestSchedWakerManyAtOnce(t *testing.T) {
 // and after that poll. Each task is polled exactly twice (a third poll
 // would be a poll after Ready, which the wrapper also reports) and its
 // handle returns nil.
-func TestSchedWakesRaceCompletion(t *testing.T) {
-	forSizes(t, stressSizes, func(t *testing.T, workers int) {
-		e := newSchedEnv(t, sched.Config{Workers: workers})
-		tasks := 2000 * stressScale()
-		polls := make(once, tasks)
-		wakers := make([]sched.Waker, tasks)
-		var published atomic.Int32
-		hs := make([]*sched.JoinHandle, tasks)
-		for i := range tasks {
-			hs[i] = e.spawn(func(cx *sched.Context) sched.Poll {
-				if polls[i].Add(1) == 1 {
-					wakers[i] = cx.Waker()
-					published.Add(1)
-					return sched.Pending
-				}
+func TestSchedWakesRaceCompletion(t *testing.T) { forSizes(t, stressSizes, schedWakesRaceCompletion) }
+
+func schedWakesRaceCompletion(t *testing.T, workers int) {
+	e := newSchedEnv(t, sched.Config{Workers: workers})
+	tasks := 5000 * stressScale()
+	polls := make(once, tasks)
+	wakers := make([]sched.Waker, tasks)
+	var published atomic.Int32
+	hs := make([]*sched.JoinHandle, tasks)
+	for i := range tasks {
+		hs[i] = e.spawn(func(cx *sched.Context) sched.Poll {
+			if polls[i].Add(1) == 1 {
+				wakers[i] = cx.Waker()
+				published.Add(1)
+				return sched.Pending
+			}
+			return sched.Ready
+		})
+	}
+	e.until(func() bool { return published.Load() == int32(tasks) }, "every task published its waker")
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for k := range tasks {
+				wakers[(k*7+g*(tasks/4))%tasks].Wake()
+			}
+		})
+	}
+	var wakerHs []*sched.JoinHandle
+	for g := range 4 {
+		next := 0
+		wakerHs = append(wakerHs, e.spawn(func(cx *sched.Context) sched.Poll {
+			for k := 0; k < 50 && next < tasks; k, next = k+1, next+1 {
+				cx.Wake(wakers[(next*13+g*(tasks/4))%tasks])
+			}
+			if next == tasks {
 				return sched.Ready
-			})
-		}
-		e.until(func() bool { return published.Load() == int32(tasks) }, "every task published its waker")
-		var wg sync.WaitGroup
-		for g := range 4 {
-			wg.Go(func() {
-				for k := range tasks {
-					wakers[(k*7+g*(tasks/4))%tasks].Wake()
-				}
-			})
-		}
-		var wakerHs []*sched.JoinHandle
-		for g := range 4 {
-			next := 0
-			wakerHs = append(wakerHs, e.spawn(func(cx *sched.Context) sched.Poll {
-				for k := 0; k < 50 && next < tasks; k, next = k+1, next+1 {
-					cx.Wake(wakers[(next*13+g*(tasks/4))%tasks])
-				}
-				if next == tasks {
-					return sched.Ready
-				}
-				return cx.Yield()
-			}))
-		}
-		wg.Wait()
-		e.waitAll(wakerHs, "waking task")
-		e.waitAll(hs, "task racing its wakes")
-		for i := range wakers { // and once more, after completion
-			wakers[i].Wake()
-		}
-		e.shutdown()
-		polls.check(t, "polls per task", 2)
-	})
+			}
+			return cx.Yield()
+		}))
+	}
+	wg.Wait()
+	e.waitAll(wakerHs, "waking task")
+	e.waitAll(hs, "task racing its wakes")
+	for i := range wakers { // and once more, after completion
+		wakers[i].Wake()
+	}
+	e.shutdown()
+	polls.check(t, "polls per task", 2)
 }

@@ -38,7 +38,12 @@ CONSTANTS
     \* already cleared by a notifier waits for that notifier's unpark token
     \* before it acts as a searcher, because the notifier's ns++ lands only
     \* between its fetchAnd and its unpark.
-    ClaimWaitsToken
+    ClaimWaitsToken,
+    \* How impl/idle reads the counter instead: ns is signed and "nobody is
+    \* searching" is tested as ns <= 0 (Notify) and ns-1 <= 0 (Rule 2), so a
+    \* credit returned before it was handed out (ns = -1 for a moment) still
+    \* counts as "nobody searching".
+    SignedNs
 
 W == 0 .. (N - 1)
 P == N                      \* the outside producer (a non-worker goroutine)
@@ -47,6 +52,9 @@ G == -1                     \* queue id of the global queue in a final check
 Total == ExtTasks + SpawnTasks
 
 Min(S) == CHOOSE x \in S : \A y \in S : x <= y
+
+\* "Nobody is searching", given the value of ns.
+NoSearcher(x) == IF SignedNs THEN x <= 0 ELSE x = 0
 
 VARIABLES
     pc,         \* [Procs -> label]
@@ -114,7 +122,7 @@ CallNotify(p, back) == pc' = [pc EXCEPT ![p] = "n_loadns"] /\ ret' = [ret EXCEPT
 
 NLoadNs(p) ==
     /\ pc[p] = "n_loadns"
-    /\ IF ns = 0 THEN Goto(p, "n_loadbm") /\ UNCHANGED ret ELSE Return(p)
+    /\ IF NoSearcher(ns) THEN Goto(p, "n_loadbm") /\ UNCHANGED ret ELSE Return(p)
     /\ UNCHANGED <<gotTok, tgt, searching, claimed, last, chk, victims, token, flag,
                    lifo, ring, glob, ns, np, bitmap, extLeft, spawnLeft, longLeft, spurLeft, taken>>
 
@@ -248,7 +256,7 @@ TfDec(w) ==
     /\ pc[w] = "tf_dec"
     /\ ns' = ns - 1
     /\ searching' = [searching EXCEPT ![w] = FALSE]
-    /\ IF ns = 1 /\ ~NoRule2Notify
+    /\ IF NoSearcher(ns - 1) /\ ~NoRule2Notify
          THEN CallNotify(w, "run")
          ELSE Goto(w, "run") /\ UNCHANGED ret
     /\ UNCHANGED <<gotTok, tgt, claimed, last, chk, victims, token, flag,
@@ -358,10 +366,10 @@ PkNs(w) ==
     /\ pc[w] = "pk_ns"
     /\ ns' = ns - 1
     /\ searching' = [searching EXCEPT ![w] = FALSE]
-    /\ last' = [last EXCEPT ![w] = (ns = 1) /\ DecBeforeBit]
+    /\ last' = [last EXCEPT ![w] = NoSearcher(ns - 1) /\ DecBeforeBit]
     /\ IF DecBeforeBit
          THEN Goto(w, "pk_bit") /\ UNCHANGED chk
-         ELSE /\ Goto(w, AfterTransition(w, ns = 1))
+         ELSE /\ Goto(w, AfterTransition(w, NoSearcher(ns - 1)))
               /\ chk' = [chk EXCEPT ![w] = ChkSet(w)]
     /\ UNCHANGED <<gotTok, ret, tgt, claimed, victims, token, flag,
                    lifo, ring, glob, np, bitmap, extLeft, spawnLeft, longLeft, spurLeft, taken>>

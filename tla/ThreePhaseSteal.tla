@@ -21,7 +21,7 @@
 (* Indices live modulo M (M > CAP, a power of two), as uint32 do in Go,   *)
 (* and start at Start so that behaviours cross the wrap-around.           *)
 (***************************************************************************)
-EXTENDS Naturals, FiniteSets
+EXTENDS Naturals, FiniteSets, Sequences
 
 CONSTANTS
     CAP,        \* ring slots (Go: 256)
@@ -51,6 +51,7 @@ None == 0
 Dist(a, b) == (b - a + M) % M          \* b - a in wrapping arithmetic
 Slot(i) == i % CAP
 Min2(a, b) == IF a < b THEN a ELSE b
+SetMin(S) == CHOOSE x \in S : \A y \in S : x <= y
 
 VARIABLES
     steal, real, tail,   \* [R -> 0..M-1]
@@ -295,32 +296,42 @@ Spec == Init /\ [][Next]_vars
 -----------------------------------------------------------------------------
 (* Where a task is *)
 
-\* Copies of t in ring r's live range [real, tail).
-InRing(r, t) == Cardinality({j \in 0 .. Dist(real[r], tail[r]) - 1 : buf[r][Slot(real[r] + j)] = t})
+\* The tasks in ring r's live range [real, tail), oldest first.
+LiveSeq(r) == [j \in 1 .. Dist(real[r], tail[r]) |-> buf[r][Slot(real[r] + j - 1)]]
 
-\* Copies of t held by thief q's steal: the unread claimed source slots, the
-\* loaded-not-stored value, the written-not-published destination slots, and
-\* the first task.
+\* Thief q's copy in progress: the offsets it has written to its own ring
+\* and not yet published.
 Written(q) ==
     CASE pc[q] \in {"st_load", "st_store"} -> k[q] - 1
       [] pc[q] = "st_pub"                  -> n[q] - 1
       [] OTHER                             -> 0
-Held(q, t) ==
-      Cardinality({j \in Unread(q) : buf[vic[q]][Slot(hr[q] + j)] = t})
-    + (IF pc[q] = "st_store" /\ tmp[q] = t THEN 1 ELSE 0)
-    + Cardinality({j \in 0 .. Written(q) - 1 : buf[q][Slot(dt[q] + j)] = t})
-    + (IF first[q] = t THEN 1 ELSE 0)
 
-Sum3(f(_)) == f(0) + f(1) + f(2)
+\* What thief q's steal holds: the unread claimed source slots, the loaded
+\* but not stored value, the written but not published destination slots,
+\* and the first task (returned to the caller at the end).
+UnreadSeq(q) == LET U == Unread(q) IN
+    IF U = {} THEN <<>>
+    ELSE [j \in 1 .. Cardinality(U) |-> buf[vic[q]][Slot(hr[q] + SetMin(U) + j - 1)]]
+HeldSeq(q) ==
+      UnreadSeq(q)
+    \o (IF pc[q] = "st_store" THEN <<tmp[q]>> ELSE <<>>)
+    \o [j \in 1 .. Written(q) |-> buf[q][Slot(dt[q] + j - 1)]]
+    \o (IF first[q] # None THEN <<first[q]>> ELSE <<>>)
 
-Copies(t) ==
-      (IF t >= next[Owner(t)] THEN 1 ELSE 0)     \* not pushed yet (or in the pusher's hand)
-    + Sum3(LAMBDA r : InRing(r, t))
-    + Held(1, t) + Held(2, t)
-    + glob[t] + done[t]
+\* Tasks not pushed yet (or in the pusher's hand, between load and publish).
+Unborn == {t \in Tasks : t >= next[Owner(t)]}
 
-\* Every task is in exactly one place.
-ExactlyOnce == \A t \in Tasks : Copies(t) = 1
+Places == LiveSeq(0) \o LiveSeq(1) \o LiveSeq(2) \o HeldSeq(1) \o HeldSeq(2)
+
+RECURSIVE SumF(_, _)
+SumF(f, S) == IF S = {} THEN 0 ELSE LET x == CHOOSE x \in S : TRUE IN f[x] + SumF(f, S \ {x})
+
+\* Every task is in exactly one place: T places in all, and every task in one
+\* of them (so no task twice, none lost).
+ExactlyOnce ==
+    /\ Cardinality(Unborn) + Len(Places) + SumF(glob, Tasks) + SumF(done, Tasks) = T
+    /\ Unborn \cup {Places[i] : i \in 1 .. Len(Places)}
+          \cup {t \in Tasks : glob[t] > 0} \cup {t \in Tasks : done[t] > 0} = Tasks
 
 \* steal <= real <= tail in wrapping arithmetic, and tail - steal <= CAP.
 HeadOrder == \A r \in R :

@@ -9,7 +9,7 @@ import (
 
 // The owner pushes and pops at the bottom (newest first); thieves steal
 // from the top (oldest first) and retry when they lose a race.
-func Example() {
+func ExampleDeque() {
 	d, err := deque.New[string](2) // tiny ring: it grows as needed
 	if err != nil {
 		panic(err)

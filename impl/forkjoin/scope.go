@@ -41,7 +41,7 @@ func (w *Worker) Scope(body func(s *Scope)) error {
 		return err
 	}
 	st := &scopeState{owner: w}
-	st.pending.Store(1) // the body
+	st.pending.Store(1) // the body; not shared yet, relaxed
 	pe := callScope(body, &Scope{st: st, w: w})
 	st.jobDone(w.pool, pe)
 	w.waitUntil(&st.latch)
@@ -58,6 +58,8 @@ func (s *Scope) Spawn(f func(s *Scope)) error {
 	if f == nil {
 		return ErrNilFunc
 	}
+	// Ordering: relaxed would do for the increment (the count is only
+	// read by the decrement that reaches zero); Go gives seq_cst.
 	if s.st.pending.Add(1) == 1 {
 		// It was zero: the scope is over. Leave the count alone; no one
 		// reads it any more.
@@ -76,6 +78,8 @@ func (st *scopeState) jobDone(p *Pool, pe *PanicError) {
 		}
 		st.mu.Unlock()
 	}
+	// Ordering: acq_rel. Release publishes this job's effects; the add
+	// that reaches zero acquires all the others' before setting the latch.
 	if st.pending.Add(-1) == 0 {
 		owner := st.owner
 		if st.latch.set() {

@@ -105,7 +105,8 @@ func (s *sleep) init(n int, timeout time.Duration) {
 		s.workers[i].wake = make(chan struct{}, 1)
 	}
 	s.timeout = timeout
-	// Start the JEC odd: no announcement stands.
+	// Start the JEC odd: no announcement stands. Before the workers
+	// start: no ordering needed.
 	s.counters.Store(uint64(jecOne))
 }
 
@@ -236,6 +237,7 @@ func (s *sleep) sleep(st *idleState, l *latch, w *Worker) {
 	// whose newJobs we could have missed if the 32-bit JEC wrapped all the
 	// way around while we were sleepy.
 	if w.pool.injector.nonEmpty() {
+		// Un-register. Ordering: seq_cst (the counters' single order).
 		s.counters.Add(^uint64(sleeperOne - 1))
 		ws.mu.Unlock()
 		st.wakeFully()
@@ -267,6 +269,7 @@ func (s *sleep) block(ws *workerSleep) {
 	ws.mu.Lock()
 	if ws.blocked {
 		// Nobody came: un-count ourselves.
+		// Ordering: seq_cst (the counters' single order).
 		ws.blocked = false
 		s.counters.Add(^uint64(sleeperOne - 1))
 	} else {

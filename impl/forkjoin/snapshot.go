@@ -52,7 +52,8 @@ type Snapshot struct {
 	Injected int64  // Runs waiting in the injection queue
 }
 
-// Snapshot returns the pool's current state.
+// Snapshot returns the pool's current state. Every load in it is relaxed:
+// diagnostics, never a decision.
 func (p *Pool) Snapshot() Snapshot {
 	c := p.sleep.load()
 	s := Snapshot{Sleepers: c.sleepers(), JEC: c.jec(), Injected: p.injector.n.Load()}

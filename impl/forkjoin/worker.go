@@ -38,6 +38,8 @@ func (w *Worker) Index() int { return w.index }
 // Pool returns the pool the worker belongs to.
 func (w *Worker) Pool() *Pool { return w.pool }
 
+// setState records what the worker is doing, for Snapshot and WorkerState.
+// Ordering: relaxed (diagnostics only; nothing is decided on it).
 func (w *Worker) setState(s State) { w.state.Store(int32(s)) }
 
 // main is the worker goroutine: find work and run it until Close.
@@ -93,7 +95,7 @@ func (w *Worker) steal() *job {
 			j, res := v.deque.Steal()
 			switch res {
 			case deque.Success:
-				w.steals.Add(1)
+				w.steals.Add(1) // relaxed: a statistic
 				return j
 			case deque.Retry:
 				retry = true
@@ -123,15 +125,18 @@ func (w *Worker) push(j *job) {
 // execute runs a job found by findWork and completes it.
 func (w *Worker) execute(j *job) {
 	w.setState(StateRunning)
-	w.depth.Add(1)
+	w.depth.Add(1) // relaxed: see the depth field
 	j.run(w)
-	w.depth.Add(-1)
-	w.ran.Add(1)
+	w.depth.Add(-1) // relaxed
+	w.ran.Add(1)    // relaxed: a statistic
 	j.complete(w.pool)
 }
 
 // check refuses misuse: a closed pool, or a worker not inside a job.
 func (w *Worker) check() error {
+	// Ordering: relaxed for both. Close happens after every Run returned,
+	// so a legitimate caller never sees closed; these loads only turn
+	// misuse into an error, and a stale answer just misses some misuse.
 	if w.pool.closed.Load() {
 		return ErrClosed
 	}

@@ -97,7 +97,7 @@ func (g *Global[T]) grow(extra int) {
 	if need <= len(g.buf) {
 		return
 	}
-	c := max(len(g.buf), minGlobalCap/2)
+	c := max(len(g.buf), minGlobalCap)
 	for c < need {
 		c *= 2
 	}

@@ -250,6 +250,10 @@ func TestPopDuringStealMovesOnlyReal(t *testing.T) {
 		r.Push(x, &inj)
 	}
 	start, n := claimOnly(t, r) // claims 0..4
+	// Claimed tasks are no longer takeable: Len counts from the real head.
+	if r.Len() != 5 {
+		t.Fatalf("Len during a steal = %d, want 5", r.Len())
+	}
 	if got := r.Pop(); got == nil || got.id != 5 {
 		t.Fatalf("pop during steal = %v, want 5", got)
 	}

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"math/bits"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -86,7 +87,7 @@ func TestRemoteWakeBurstsNoLostWakeup(t *testing.T) {
 				for _, w := range ws {
 					w.Wake()
 				}
-				waitQuietly()
+				runtime.Gosched()
 			}
 		}
 	}()
@@ -97,10 +98,4 @@ func TestRemoteWakeBurstsNoLostWakeup(t *testing.T) {
 		m := rt.Metrics()
 		return m.Parked == 4 && m.Searching == 0 && bits.OnesCount64(m.ParkedBitmap) == 4
 	})
-}
-
-func waitQuietly() {
-	for i := 0; i < 100; i++ {
-		_ = i
-	}
 }

@@ -207,7 +207,8 @@ func (rt *Runtime) now() int64 { return int64(time.Since(rt.start)) }
 // cancelled (their Wait returns ErrCancelled), every worker goroutine
 // exits. It is idempotent and safe to call concurrently. It returns
 // ctx.Err() if ctx ends before the workers have exited; the shutdown still
-// completes in the background.
+// completes in the background. Called from inside a task it can only
+// return through ctx: it waits for the worker that runs the caller.
 func (rt *Runtime) Shutdown(ctx context.Context) error {
 	rt.shutdownOnce.Do(func() {
 		// Publishes shutdown; release (workers, spawners, wakers

@@ -188,7 +188,6 @@ func TestConcurrentWakesScheduleOnce(t *testing.T) {
 	const rounds = 200
 	var inPoll, polls, overlap atomic.Int32
 	wakerCh := make(chan Waker, 1)
-	release := make(chan struct{})
 	h, err := rt.Spawn(TaskFunc(func(cx *Context) Poll {
 		if inPoll.Add(1) != 1 {
 			overlap.Add(1)
@@ -207,7 +206,6 @@ func TestConcurrentWakesScheduleOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := <-wakerCh
-	close(release)
 	var wg sync.WaitGroup
 	for g := 0; g < 4; g++ {
 		wg.Add(1)

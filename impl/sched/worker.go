@@ -145,8 +145,10 @@ func (w *worker) execute(t *task) {
 	ready, err := w.poll(t, cx)
 	cx.t = nil
 	if ready {
-		t.finish(err)
+		// Count before finish publishes the result, so a Metrics read
+		// after Wait returned includes this task.
 		w.m.completed.Add(1) // counter; relaxed
+		t.finish(err)
 		return
 	}
 	if t.transitionAfterPending(cx.yielded) {

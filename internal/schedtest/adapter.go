@@ -47,7 +47,9 @@ type Ctx interface {
 type Waker interface{ Wake() }
 
 // Handle wraps a *sched.JoinHandle.
-type Handle interface{ Wait(ctx context.Context) error }
+type Handle interface {
+	Wait(ctx context.Context) error
+}
 
 // Metrics is the part of sched.Metrics the suite checks, plus the dump.
 type Metrics struct {
@@ -69,6 +71,10 @@ type Impl struct {
 	// PanicValue reports whether err is (or wraps) the package's
 	// *PanicError, and its Value.
 	PanicValue func(err error) (value any, ok bool)
+	// SpawnNilFunc spawns a nil TaskFunc (a typed nil inside the Task
+	// interface) on a runtime New returned. The contract's "Spawn with
+	// nil" covers it: it must fail with ErrNilTask, not panic later.
+	SpawnNilFunc func(rt Runtime) (Handle, error)
 
 	ErrInvalidConfig    error
 	ErrNilTask          error

@@ -60,6 +60,8 @@ func checkNilTask(t *testing.T, impl Impl) {
 	expectNil("Spawn(nil)", h, err)
 	h, err = e.rt.Go(nil)
 	expectNil("Go(nil)", h, err)
+	h, err = impl.SpawnNilFunc(e.rt)
+	expectNil("Spawn(TaskFunc(nil))", h, err)
 	e.waitOK(e.spawn(func(cx Ctx) Poll {
 		h, err := cx.Spawn(nil)
 		expectNil("Context.Spawn(nil)", h, err)

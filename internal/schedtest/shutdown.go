@@ -148,7 +148,7 @@ func checkShutdownConcurrent(e *env) {
 	for range each {
 		hs = append(hs,
 			e.spawn(func(cx Ctx) Poll { return cx.Yield() }), // runs until cancelled
-			e.spawn(func(Ctx) Poll { return Pending }),      // waits for a wake that never comes
+			e.spawn(func(Ctx) Poll { return Pending }),       // waits for a wake that never comes
 			e.spawn(func(cx Ctx) Poll {
 				if err := cx.Sleep(time.Hour); err != nil {
 					e.t.Errorf("Sleep: %v", err)

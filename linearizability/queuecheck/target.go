@@ -26,12 +26,6 @@ type Overflow interface {
 	PushBatch(tasks []int)
 }
 
-// Direct forwards overflow to the target's global queue unrecorded.
-type Direct struct{ T Target }
-
-func (d Direct) Push(task int)         { d.T.GlobalPush(task) }
-func (d Direct) PushBatch(tasks []int) { d.T.GlobalPushBatch(tasks) }
-
 // Task is the element type the targets store: a heap object carrying its id.
 type Task struct{ ID int }
 

@@ -48,8 +48,9 @@ func NewRingAt[T any](start uint32) *Ring[T] {
 // Push appends t. It returns how many tasks went to overflow: 0 when the ring
 // had room, MaxSteal when it was full (the oldest MaxSteal tasks moved to
 // overflow, in order, in one PushBatch call, and t was then stored in the
-// ring). Here no steal is ever in flight, so Push never returns 1. A nil t is
-// a caller error and panics.
+// ring). Here no steal is ever in flight, so Push never returns 1. The
+// overflow call is made with the ring locked, so no steal sees the ring
+// between the move and the store of t. A nil t is a caller error and panics.
 func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 	if t == nil {
 		panic("queue: Push of a nil task")

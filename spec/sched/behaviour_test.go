@@ -29,6 +29,9 @@ func TestBehaviour(t *testing.T) {
 			}
 			return pe.Value, true
 		},
+		SpawnNilFunc: func(rt schedtest.Runtime) (schedtest.Handle, error) {
+			return handle(rt.(runtimeAdapter).rt.Spawn(sched.TaskFunc(nil)))
+		},
 		ErrInvalidConfig:    sched.ErrInvalidConfig,
 		ErrNilTask:          sched.ErrNilTask,
 		ErrShutdown:         sched.ErrShutdown,

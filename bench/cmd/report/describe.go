@@ -25,6 +25,7 @@ var peerDocs = []described{
 	{"impl-channel", "impl/sched, the work-stealing scheduler, with 4 workers, the default configuration and the channel parker."},
 	{"impl-futex", "impl/sched with the futex parker (Linux only; workers locked to OS threads)."},
 	{"sequential", "ForkJoinFib only: the recursion with no fork."},
+	{"forkjoin", "ForkJoinFib only: impl/forkjoin, a Chase-Lev deque per worker, with 4 workers and its default configuration."},
 	{"impl", "QueuePushPop only: impl/queue's lock-free ring."},
 	{"chan", "QueuePushPop only: a buffered channel with the ring's capacity (256)."},
 }

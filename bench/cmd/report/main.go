@@ -36,7 +36,7 @@ func main() {
 		count     = flag.Int("count", 6, "runs of each benchmark (go test -count); 6 is the fewest with a 95% CI of the median")
 		bench     = flag.String("bench", ".", "benchmarks to run (go test -bench)")
 		benchtime = flag.String("benchtime", "", "go test -benchtime, empty for go test's default")
-		tags      = flag.String("tags", "", "go test -tags, e.g. forkjoin")
+		tags      = flag.String("tags", "", "go test -tags")
 		timeout   = flag.String("timeout", "60m", "go test -timeout")
 		in        = flag.String("in", "", "build the page from this saved go test -bench output instead of running")
 		raw       = flag.String("raw", "results/latest.txt", "where to keep the raw output of the run (empty: do not keep)")

@@ -17,7 +17,7 @@ const rerunText = "Run on a quiet machine (nothing else using the cores), from t
 	"peer is measured in the same run), keeps the raw output in `bench/results/latest.txt`, and " +
 	"rewrites this page and `docs/performance.svg`. Six runs are the fewest for which a 95% " +
 	"confidence interval of the median exists. Other flags: `-bench REGEXP` to run a subset, " +
-	"`-benchtime D`, `-tags forkjoin` for the fork-join runtime's rows, `-in FILE` to build " +
+	"`-benchtime D`, `-tags T`, `-in FILE` to build " +
 	"the page from saved output without running anything.\n\n" +
 	"To compare peers or two commits by hand, the raw output is in benchstat's format, with the " +
 	"peer as a sub-benchmark key:\n\n" +

@@ -1,0 +1,266 @@
+package tla
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TLC's exit codes (tlc2.output.EC.ExitStatus).
+const (
+	exitPass     = 0
+	exitDeadlock = 11
+	exitSafety   = 12
+	exitLiveness = 13
+	exitParse    = 150
+)
+
+// perConfigTimeout bounds one TLC run; the table as a whole is meant to take
+// a few minutes on two cores.
+const perConfigTimeout = 8 * time.Minute
+
+// expectation is one row of expectations.tsv.
+type expectation struct {
+	spec      string // module name, without .tla
+	config    string // configuration name, without .cfg
+	exit      int    // expected TLC exit code
+	states    int    // expected number of distinct states
+	tolerance int    // allowed deviation of states, in percent
+	workers   int    // TLC -workers
+	line      int
+}
+
+func readExpectations(t *testing.T) []expectation {
+	t.Helper()
+	f, err := os.Open("expectations.tsv")
+	if err != nil {
+		t.Fatalf("open expectations table: %v", err)
+	}
+	defer f.Close()
+	var rows []expectation
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fs := strings.Split(line, "\t")
+		if len(fs) < 6 {
+			t.Fatalf("expectations.tsv:%d: want 6 tab-separated fields, got %d", n, len(fs))
+		}
+		e := expectation{spec: fs[0], config: fs[1], line: n}
+		ints := []*int{&e.exit, &e.states, &e.tolerance, &e.workers}
+		for i, p := range ints {
+			v, err := strconv.Atoi(fs[2+i])
+			if err != nil {
+				t.Fatalf("expectations.tsv:%d: field %d: %v", n, 3+i, err)
+			}
+			*p = v
+		}
+		rows = append(rows, e)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// TestTableCoversConfigs checks that every .cfg file has exactly one row and
+// every row names an existing spec and configuration. It runs without TLC.
+func TestTableCoversConfigs(t *testing.T) {
+	rows := readExpectations(t)
+	seen := map[string]bool{}
+	for _, e := range rows {
+		if seen[e.config] {
+			t.Errorf("expectations.tsv:%d: configuration %s listed twice", e.line, e.config)
+		}
+		seen[e.config] = true
+		for _, f := range []string{e.spec + ".tla", e.config + ".cfg"} {
+			if _, err := os.Stat(f); err != nil {
+				t.Errorf("expectations.tsv:%d: %v", e.line, err)
+			}
+		}
+		switch e.exit {
+		case exitPass, exitSafety, exitLiveness:
+		default:
+			t.Errorf("expectations.tsv:%d: expected exit %d is not pass/safety/liveness", e.line, e.exit)
+		}
+		if e.exit == exitLiveness && e.workers != 1 {
+			t.Errorf("expectations.tsv:%d: liveness configurations run with -workers 1", e.line)
+		}
+	}
+	cfgs, _ := filepath.Glob("*.cfg")
+	for _, c := range cfgs {
+		name := strings.TrimSuffix(c, ".cfg")
+		if !seen[name] {
+			t.Errorf("%s has no row in expectations.tsv", c)
+		}
+	}
+}
+
+var statesRE = regexp.MustCompile(`([0-9,]+) states generated, ([0-9,]+) distinct states found`)
+
+// TestTLC runs TLC over every configuration in expectations.tsv and compares
+// exit code and distinct-state count with the table.
+func TestTLC(t *testing.T) {
+	jar := os.Getenv("TLA2TOOLS_JAR")
+	if jar == "" {
+		t.Skip("\n" + strings.Repeat("!", 72) + "\n" +
+			"!!! TLA2TOOLS_JAR is not set: the TLC model-checking layer did NOT run.\n" +
+			"!!! Nothing about the TLA+ specifications was checked by this test.\n" +
+			"!!! Set TLA2TOOLS_JAR=/path/to/tla2tools.jar (TLC 2.20, Java 17) to run it.\n" +
+			strings.Repeat("!", 72))
+	}
+	if _, err := os.Stat(jar); err != nil {
+		t.Fatalf("TLA2TOOLS_JAR=%s: %v", jar, err)
+	}
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Fatalf("TLA2TOOLS_JAR is set but java is not on PATH: %v", err)
+	}
+	rows := readExpectations(t)
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].spec < rows[j].spec })
+	start := time.Now()
+	for _, e := range rows {
+		t.Run(e.config, func(t *testing.T) { runConfig(t, java, jar, e) })
+	}
+	t.Logf("all TLC configurations: %s", time.Since(start).Round(time.Second))
+}
+
+func runConfig(t *testing.T, java, jar string, e expectation) {
+	// TLC works in a private copy so that nothing is written into tla/.
+	dir := t.TempDir()
+	for _, f := range []string{e.spec + ".tla", e.config + ".cfg"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), perConfigTimeout)
+	defer cancel()
+	args := []string{"-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC",
+		"-workers", strconv.Itoa(e.workers),
+		"-metadir", filepath.Join(dir, "states"),
+		"-noGenerateSpecTE",
+		"-config", e.config + ".cfg", e.spec + ".tla"}
+	cmd := exec.CommandContext(ctx, java, args...)
+	cmd.Dir = dir
+	began := time.Now()
+	out, err := cmd.CombinedOutput()
+	elapsed := time.Since(began)
+	code := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("running TLC: %v", err)
+		}
+		code = ee.ExitCode()
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("%s: TLC did not finish within %s", e.config, perConfigTimeout)
+	}
+	distinct := -1
+	if m := statesRE.FindAllSubmatch(out, -1); len(m) > 0 {
+		distinct, _ = strconv.Atoi(strings.ReplaceAll(string(m[len(m)-1][2]), ",", ""))
+	}
+	t.Logf("%s/%s: exit %d (want %d), %d distinct states (want %d, ±%d%%), %s",
+		e.spec, e.config, code, e.exit, distinct, e.states, e.tolerance, elapsed.Round(100*time.Millisecond))
+
+	var problems []string
+	if code != e.exit {
+		switch {
+		case e.exit != exitPass && code == exitPass:
+			problems = append(problems, fmt.Sprintf(
+				"TLC found no error, but this configuration must fail with exit %d: the check has no teeth", e.exit))
+		case e.exit == exitPass:
+			problems = append(problems, fmt.Sprintf(
+				"TLC exit %d (%s), but this configuration must pass", code, describe(code)))
+		default:
+			problems = append(problems, fmt.Sprintf(
+				"TLC exit %d (%s), want %d (%s)", code, describe(code), e.exit, describe(e.exit)))
+		}
+	}
+	if distinct < 0 {
+		problems = append(problems, "no distinct-state count in TLC's output")
+	} else if !within(distinct, e.states, e.tolerance) {
+		problems = append(problems, fmt.Sprintf(
+			"%d distinct states, table says %d ±%d%%: the model changed; update expectations.tsv if intended",
+			distinct, e.states, e.tolerance))
+	}
+	if len(problems) == 0 {
+		return
+	}
+	path := saveOutput(t, e, out)
+	t.Errorf("%s/%s:\n  %s\nfull TLC output: %s\n%s", e.spec, e.config,
+		strings.Join(problems, "\n  "), path, counterexample(out))
+}
+
+func within(got, want, pct int) bool {
+	d := got - want
+	if d < 0 {
+		d = -d
+	}
+	return d*100 <= want*pct
+}
+
+func describe(code int) string {
+	switch code {
+	case exitPass:
+		return "no error"
+	case exitDeadlock:
+		return "deadlock"
+	case exitSafety:
+		return "invariant violated"
+	case exitLiveness:
+		return "liveness violated"
+	case exitParse:
+		return "parse or semantic error"
+	}
+	return "TLC error"
+}
+
+// saveOutput keeps TLC's full output outside the test's temporary directory,
+// so the counterexample can still be read after the test ends.
+func saveOutput(t *testing.T, e expectation, out []byte) string {
+	f, err := os.CreateTemp("", "tlc-"+e.config+"-*.out")
+	if err != nil {
+		return "(could not save: " + err.Error() + ")"
+	}
+	defer f.Close()
+	if _, err := f.Write(out); err != nil {
+		return "(could not save: " + err.Error() + ")"
+	}
+	return f.Name()
+}
+
+// counterexample returns the part of TLC's output from the first error on,
+// capped, so the trace shows in the test log.
+func counterexample(out []byte) string {
+	s := string(out)
+	i := strings.Index(s, "Error:")
+	if i < 0 {
+		i = strings.Index(s, "Model checking completed")
+	}
+	if i < 0 {
+		i = 0
+	}
+	s = s[i:]
+	const max = 12000
+	if len(s) > max {
+		s = s[:max] + "\n... (trace truncated; see the full output file)"
+	}
+	return s
+}
