@@ -14,6 +14,7 @@ import (
 	"github.com/anishathalye/porcupine"
 	"github.com/wsched/wsched/impl/deque"
 	"github.com/wsched/wsched/model"
+	specdeque "github.com/wsched/wsched/spec/deque"
 )
 
 // dequeModel is model.Deque as a porcupine model. An operation's Input is
@@ -38,6 +39,49 @@ var dequeModel = porcupine.Model{
 
 var dequeHashSeed = maphash.MakeSeed()
 
+// dequeTarget is the deque under test: impl/deque or its lock-based twin
+// spec/deque. The same rounds run against both; spec/deque passing is what
+// shows the check itself is right.
+type dequeTarget interface {
+	Push(v *int)
+	Pop() (*int, bool)
+	Steal() (*int, model.DequeOutcome)
+}
+
+type implDeque struct{ *deque.Deque[int] }
+
+func (d implDeque) Steal() (*int, model.DequeOutcome) {
+	p, res := d.Deque.Steal()
+	return p, map[deque.StealResult]model.DequeOutcome{
+		deque.Success: model.DequeOK, deque.Empty: model.DequeEmpty, deque.Retry: model.DequeRetry,
+	}[res]
+}
+
+type specDeque struct{ *specdeque.Deque[int] }
+
+func (d specDeque) Steal() (*int, model.DequeOutcome) {
+	p, res := d.Deque.Steal()
+	return p, map[specdeque.StealResult]model.DequeOutcome{
+		specdeque.Success: model.DequeOK, specdeque.Empty: model.DequeEmpty, specdeque.Retry: model.DequeRetry,
+	}[res]
+}
+
+func newImplDeque(capacity int) dequeTarget {
+	d, err := deque.New[int](capacity)
+	if err != nil {
+		panic(err)
+	}
+	return implDeque{d}
+}
+
+func newSpecDeque(capacity int) dequeTarget {
+	d, err := specdeque.New[int](capacity)
+	if err != nil {
+		panic(err)
+	}
+	return specDeque{d}
+}
+
 // dequeRecorder stamps operations with a logical clock: a call takes a
 // number before it starts and another after it returns, so two operations
 // overlap in the history exactly when they may have overlapped in time.
@@ -54,7 +98,7 @@ func (r *dequeRecorder) record(client int, call int64, op model.DequeOp) {
 	r.mu.Unlock()
 }
 
-func (r *dequeRecorder) push(d *deque.Deque[int], v int) {
+func (r *dequeRecorder) push(d dequeTarget, v int) {
 	call := r.clock.Add(1)
 	p := new(int)
 	*p = v
@@ -62,7 +106,7 @@ func (r *dequeRecorder) push(d *deque.Deque[int], v int) {
 	r.record(0, call, model.DequeOp{Kind: model.DequePush, Value: v})
 }
 
-func (r *dequeRecorder) pop(d *deque.Deque[int]) {
+func (r *dequeRecorder) pop(d dequeTarget) {
 	call := r.clock.Add(1)
 	p, ok := d.Pop()
 	op := model.DequeOp{Kind: model.DequePop, Outcome: model.DequeEmpty}
@@ -77,13 +121,13 @@ func (r *dequeRecorder) pop(d *deque.Deque[int]) {
 // leaving out an Empty: dropping an operation that changes nothing keeps the
 // rest of a history exactly as checkable. Thieves spin, so without the cap
 // Empty results would swamp the history.
-func (r *dequeRecorder) steal(d *deque.Deque[int], client int, recordEmpty bool) deque.StealResult {
+func (r *dequeRecorder) steal(d dequeTarget, client int, recordEmpty bool) model.DequeOutcome {
 	call := r.clock.Add(1)
 	p, res := d.Steal()
 	switch {
-	case res == deque.Success:
+	case res == model.DequeOK:
 		r.record(client, call, model.DequeOp{Kind: model.DequeSteal, Value: *p})
-	case res == deque.Empty && recordEmpty:
+	case res == model.DequeEmpty && recordEmpty:
 		r.record(client, call, model.DequeOp{Kind: model.DequeSteal, Outcome: model.DequeEmpty})
 	}
 	return res
@@ -93,11 +137,7 @@ func (r *dequeRecorder) steal(d *deque.Deque[int], client int, recordEmpty bool)
 // a fresh deque of the given capacity, then drains the deque so the next
 // round starts from the model's initial state. It returns the history. Each
 // thief records at most maxEmpty Empty results.
-func dequeRound(capacity, thieves, maxEmpty int, owner func(r *dequeRecorder, d *deque.Deque[int])) []porcupine.Operation {
-	d, err := deque.New[int](capacity)
-	if err != nil {
-		panic(err)
-	}
+func dequeRound(d dequeTarget, thieves, maxEmpty int, owner func(r *dequeRecorder, d dequeTarget)) []porcupine.Operation {
 	r := &dequeRecorder{}
 	var done atomic.Bool
 	var wg sync.WaitGroup
@@ -108,7 +148,7 @@ func dequeRound(capacity, thieves, maxEmpty int, owner func(r *dequeRecorder, d 
 			empties := 0
 			for {
 				res := r.steal(d, c, empties < maxEmpty)
-				if res == deque.Empty {
+				if res == model.DequeEmpty {
 					if done.Load() {
 						return
 					}
@@ -125,18 +165,23 @@ func dequeRound(capacity, thieves, maxEmpty int, owner func(r *dequeRecorder, d 
 	owner(r, d)
 	done.Store(true)
 	wg.Wait()
-	for d.Len() > 0 {
+	// Drain: Pop until empty. The final Pop -> empty is checked like the
+	// rest.
+	for {
+		before := len(r.ops)
 		r.pop(d)
+		if r.ops[before].Input.(model.DequeOp).Outcome == model.DequeEmpty {
+			break
+		}
 	}
-	r.pop(d) // one final Pop -> empty, checked like the rest
 	return r.ops
 }
 
 // lastElementOwner keeps the deque at zero or one element most of the time,
 // so the owner's Pop and a thief's Steal race for the last element over and
 // over.
-func lastElementOwner(rng *rand.Rand, n int) func(*dequeRecorder, *deque.Deque[int]) {
-	return func(r *dequeRecorder, d *deque.Deque[int]) {
+func lastElementOwner(rng *rand.Rand, n int) func(*dequeRecorder, dequeTarget) {
+	return func(r *dequeRecorder, d dequeTarget) {
 		v := 0
 		for range n {
 			for range 1 + rng.IntN(2) {
@@ -151,8 +196,8 @@ func lastElementOwner(rng *rand.Rand, n int) func(*dequeRecorder, *deque.Deque[i
 // growthOwner pushes bursts onto a ring that starts tiny, so growth (and
 // wrap-around) happens while thieves are stealing, and pops part of each
 // burst back.
-func growthOwner(rng *rand.Rand, n int) func(*dequeRecorder, *deque.Deque[int]) {
-	return func(r *dequeRecorder, d *deque.Deque[int]) {
+func growthOwner(rng *rand.Rand, n int) func(*dequeRecorder, dequeTarget) {
+	return func(r *dequeRecorder, d dequeTarget) {
 		v := 0
 		for range n {
 			burst := 1 + rng.IntN(24)
@@ -174,10 +219,12 @@ func checkDequeHistory(t *testing.T, name string, ops []porcupine.Operation) {
 	}
 }
 
-// dequeBudget is how long each scenario keeps starting new rounds. Rounds
-// are the unit of checking (each one a separate porcupine history of a few
-// thousand operations), so the test runs as many as fit: many without -race,
-// fewer with it. WSCHED_LONG=1 runs for two minutes per scenario.
+// dequeBudget is how long each scenario keeps starting new rounds against
+// impl/deque (spec/deque gets a fifth of it: it only has to show the check
+// is right). Rounds are the unit of checking (each one a separate porcupine
+// history of a few thousand operations), so the test runs as many as fit:
+// many without -race, fewer with it. WSCHED_LONG=1 runs for two minutes per
+// scenario.
 func dequeBudget() time.Duration {
 	if os.Getenv("WSCHED_LONG") != "" {
 		return 2 * time.Minute
@@ -185,12 +232,12 @@ func dequeBudget() time.Duration {
 	return 10 * time.Second
 }
 
-func runDequeRounds(t *testing.T, stream uint64, round func(rng *rand.Rand) []porcupine.Operation) {
+func runDequeRounds(t *testing.T, budget time.Duration, stream uint64, round func(rng *rand.Rand) []porcupine.Operation) {
 	seed := uint64(time.Now().UnixNano())
 	rng := rand.New(rand.NewPCG(seed, stream))
 	start := time.Now()
 	rounds, ops := 0, 0
-	for time.Since(start) < dequeBudget() {
+	for time.Since(start) < budget {
 		h := round(rng)
 		checkDequeHistory(t, fmt.Sprintf("%s-seed%d-round%d", t.Name(), seed, rounds), h)
 		rounds++
@@ -199,14 +246,33 @@ func runDequeRounds(t *testing.T, stream uint64, round func(rng *rand.Rand) []po
 	t.Logf("seed %d: %d rounds, %d operations checked", seed, rounds, ops)
 }
 
+// lastElementRound keeps the deque at zero to two elements, two thieves.
+func lastElementRound(newDeque func(int) dequeTarget) func(*rand.Rand) []porcupine.Operation {
+	return func(rng *rand.Rand) []porcupine.Operation {
+		return dequeRound(newDeque(4), 2, 500, lastElementOwner(rng, 1000))
+	}
+}
+
+// growthRound starts from a one-slot ring, three thieves.
+func growthRound(newDeque func(int) dequeTarget) func(*rand.Rand) []porcupine.Operation {
+	return func(rng *rand.Rand) []porcupine.Operation {
+		return dequeRound(newDeque(1), 3, 500, growthOwner(rng, 40))
+	}
+}
+
 func TestDequeLinearizableLastElement(t *testing.T) {
-	runDequeRounds(t, 1, func(rng *rand.Rand) []porcupine.Operation {
-		return dequeRound(4, 2, 500, lastElementOwner(rng, 1000))
-	})
+	runDequeRounds(t, dequeBudget(), 1, lastElementRound(newImplDeque))
 }
 
 func TestDequeLinearizableGrowth(t *testing.T) {
-	runDequeRounds(t, 2, func(rng *rand.Rand) []porcupine.Operation {
-		return dequeRound(1, 3, 500, growthOwner(rng, 40))
+	runDequeRounds(t, dequeBudget(), 2, growthRound(newImplDeque))
+}
+
+func TestDequeLinearizableSpec(t *testing.T) {
+	t.Run("LastElement", func(t *testing.T) {
+		runDequeRounds(t, dequeBudget()/5, 3, lastElementRound(newSpecDeque))
+	})
+	t.Run("Growth", func(t *testing.T) {
+		runDequeRounds(t, dequeBudget()/5, 4, growthRound(newSpecDeque))
 	})
 }

@@ -139,10 +139,12 @@ func TestDequeExactlyOnceBursts(t *testing.T) {
 	})
 }
 
-// TestDequeExactlyOnceLastElement: the deque holds one or two elements at a
-// time, so almost every Pop races a thief for the last element.
+// TestDequeExactlyOnceLastElement: the owner pushes one or two elements and
+// pops as many back, so the deque is almost always empty or nearly so, and
+// the owner's Pop races a thief for the last element over and over.
 func TestDequeExactlyOnceLastElement(t *testing.T) {
 	runDequeExactlyOnce(t, dequeStressItems()*2/5, 2, 2, func(rng *rand.Rand) (int, int) {
-		return 1 + rng.IntN(2), 1
+		n := 1 + rng.IntN(2)
+		return n, n
 	})
 }

@@ -44,8 +44,8 @@ func measureGlobalWait(e *schedEnv, flood *atomic.Int64) int64 {
 // and must still be polled within globalWaitBound local polls.
 func TestSchedFairnessYieldFlood(t *testing.T) { forSizes(t, []int{1}, schedFairnessYieldFlood) }
 
-func schedFairnessYieldFlood(t *testing.T, _ int) {
-	e := newSchedEnv(t, sched.Config{Workers: 1})
+func schedFairnessYieldFlood(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	var flood atomic.Int64
 	var stop atomic.Bool
 	var floodHs []*sched.JoinHandle
@@ -81,8 +81,8 @@ func schedFairnessYieldFlood(t *testing.T, _ int) {
 // of tasks that wake each other through the LIFO slot.
 func TestSchedFairnessLIFOFlood(t *testing.T) { forSizes(t, []int{1}, schedFairnessLIFOFlood) }
 
-func schedFairnessLIFOFlood(t *testing.T, _ int) {
-	e := newSchedEnv(t, sched.Config{Workers: 1})
+func schedFairnessLIFOFlood(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	var flood atomic.Int64
 	const pairs = 2
 	pps := make([]*pingPong, pairs)

@@ -152,21 +152,42 @@ func fjTree(w *forkjoin.Worker, rng uint64, depth int, leaves *atomic.Int64) {
 	}
 	switch (rng >> 40) % 8 {
 	case 0: // wide: a scope of many spawns, each a small subtree
-		w.Scope(func(s *forkjoin.Scope) {
+		fjMust(w.Scope(func(s *forkjoin.Scope) {
 			for i := range 16 {
-				s.Spawn(func(s *forkjoin.Scope) { fjTree(s.Worker(), rng+uint64(i), min(depth-1, 2), leaves) })
+				fjMust(s.Spawn(func(s *forkjoin.Scope) { fjTree(s.Worker(), rng+uint64(i), min(depth-1, 2), leaves) }))
 			}
-		})
+		}))
 	case 1, 2: // deep: a chain with a leaf on one side
-		w.Join(
+		fjMust(w.Join(
 			func(w *forkjoin.Worker) { fjTree(w, rng, depth-1, leaves) },
 			func(w *forkjoin.Worker) { fjTree(w, rng^1, 0, leaves) },
-		)
+		))
 	default: // balanced
-		w.Join(
+		fjMust(w.Join(
 			func(w *forkjoin.Worker) { fjTree(w, rng, depth-1, leaves) },
 			func(w *forkjoin.Worker) { fjTree(w, rng^0xdead, depth-1, leaves) },
-		)
+		))
+	}
+}
+
+// fjChain joins down a chain of the given depth, a leaf on the right of
+// every level: depth+1 leaves.
+func fjChain(w *forkjoin.Worker, depth int, leaves *atomic.Int64) {
+	if depth == 0 {
+		leaves.Add(1)
+		return
+	}
+	fjMust(w.Join(
+		func(w *forkjoin.Worker) { fjChain(w, depth-1, leaves) },
+		func(*forkjoin.Worker) { leaves.Add(1) },
+	))
+}
+
+// fjMust panics on a misuse error; the panic reaches Run as a *PanicError
+// and fails the test.
+func fjMust(err error) {
+	if err != nil {
+		panic(err)
 	}
 }
 
@@ -213,7 +234,15 @@ func TestForkJoinTreesNoLostJobs(t *testing.T) {
 					r, depth := rng.Uint64(), 4+rng.IntN(9)
 					want := fjTreeSeq(r, depth)
 					var leaves atomic.Int64
-					if err := p.Run(func(w *forkjoin.Worker) { fjTree(w, r, depth, &leaves) }); err != nil {
+					job := func(w *forkjoin.Worker) { fjTree(w, r, depth, &leaves) }
+					if rng.IntN(16) == 0 {
+						// A deep chain: every level's leaf is up for
+						// stealing while the chain goes on.
+						depth = 500 + rng.IntN(2000)
+						want = int64(depth) + 1
+						job = func(w *forkjoin.Worker) { fjChain(w, depth, &leaves) }
+					}
+					if err := p.Run(job); err != nil {
 						errs <- err
 						return
 					}

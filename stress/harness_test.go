@@ -75,10 +75,16 @@ func schedWatchdog() time.Duration {
 // alive by the thousand, not allocator noise.
 const heapSlack = 32 << 20
 
-// forSizes runs body as a subtest for each worker count.
-func forSizes(t *testing.T, sizes []int, body func(t *testing.T, workers int)) {
+// scenario is the signature of every scheduler scenario. cfg sets the
+// workers and may set the parker and stealing; the scenario forces
+// ParkTimeout to 0.
+type scenario func(t *testing.T, cfg sched.Config)
+
+// forSizes runs body as a subtest for each worker count, with the default
+// parker and stealing on.
+func forSizes(t *testing.T, sizes []int, body scenario) {
 	for _, w := range sizes {
-		t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) { body(t, w) })
+		t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) { body(t, sched.Config{Workers: w}) })
 	}
 }
 
@@ -87,7 +93,7 @@ func forSizes(t *testing.T, sizes []int, body func(t *testing.T, workers int)) {
 var schedScenarios = []struct {
 	name  string
 	sizes []int
-	run   func(t *testing.T, workers int)
+	run   scenario
 }{
 	{"SpawnStormOutside", stressSizes, schedSpawnStormOutside},
 	{"SpawnStormInside", stressSizes, schedSpawnStormInside},
@@ -111,6 +117,53 @@ var schedScenarios = []struct {
 	{"PanicStorm", stressSizes, schedPanicStorm},
 }
 
+// schedVariants are the configurations besides the default that the
+// variant test runs a few scenarios under: the futex parker (Linux only; a
+// different park/unpark path, workers locked to OS threads) and stealing
+// switched off (idle workers must not spin on rings they may not take from,
+// and owners must still find everything).
+var schedVariants = []struct {
+	name string
+	cfg  sched.Config
+}{
+	{"futex", sched.Config{Parker: sched.ParkerFutex}},
+	{"nosteal", sched.Config{DisableStealing: true}},
+	{"futex-nosteal", sched.Config{Parker: sched.ParkerFutex, DisableStealing: true}},
+}
+
+// variantScenarios are the scenarios that exercise parking, waking and
+// stealing hardest.
+var variantScenarios = []struct {
+	name string
+	run  scenario
+}{
+	{"IdleChurn", schedIdleChurn},
+	{"SpawnTrees", schedSpawnTrees},
+	{"SpawnBurstOverflow", schedSpawnBurstOverflow},
+	{"WakeFromOutside", schedWakeFromOutside},
+	{"TimerIntoParkedRuntime", schedTimerIntoParkedRuntime},
+	{"ShutdownUnderLoad", schedShutdownUnderLoad},
+}
+
+// TestSchedVariants runs the variantScenarios with 4 workers under each of
+// schedVariants.
+func TestSchedVariants(t *testing.T) {
+	for _, v := range schedVariants {
+		t.Run(v.name, func(t *testing.T) {
+			if v.cfg.Parker == sched.ParkerFutex && runtime.GOOS != "linux" {
+				t.Skip("the futex parker is Linux only")
+			}
+			for _, sc := range variantScenarios {
+				t.Run(sc.name, func(t *testing.T) {
+					cfg := v.cfg
+					cfg.Workers = 4
+					sc.run(t, cfg)
+				})
+			}
+		})
+	}
+}
+
 // TestSchedSoak runs every scheduler scenario, round after round, for
 // WSCHED_STRESS_DURATION (for example "10m"), printing one progress line per
 // round on stderr. Without the variable it does nothing: the scenarios'
@@ -126,6 +179,7 @@ func TestSchedSoak(t *testing.T) {
 			for _, sc := range schedScenarios {
 				t.Run(sc.name, func(t *testing.T) { forSizes(t, sc.sizes, sc.run) })
 			}
+			TestSchedVariants(t)
 		})
 		fmt.Fprintf(os.Stderr, "wsched stress: round %d %s, %v of %v\n", round,
 			map[bool]string{true: "ok", false: "FAILED"}[ok], time.Since(began).Round(time.Second), d)

@@ -16,8 +16,8 @@ import (
 // waiting for it. A lost wakeup at any of these hangs the round.
 func TestSchedIdleChurn(t *testing.T) { forSizes(t, stressSizes, schedIdleChurn) }
 
-func schedIdleChurn(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedIdleChurn(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	rounds := 1000 * stressScale()
 	const burst = 40
 
@@ -43,7 +43,7 @@ func schedIdleChurn(t *testing.T, workers int) {
 		e.hang("the waiter's first poll")
 	}
 
-	allParked := func() bool { return e.rt.Metrics().Parked == workers }
+	allParked := func() bool { return e.rt.Metrics().Parked == e.workers }
 	for r := range rounds {
 		e.until(allParked, fmt.Sprintf("every worker parked before round %d", r))
 		switch r % 4 {

@@ -22,8 +22,8 @@ import (
 // starts after Shutdown has returned.
 func TestSchedShutdownUnderLoad(t *testing.T) { forSizes(t, stressSizes, schedShutdownUnderLoad) }
 
-func schedShutdownUnderLoad(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedShutdownUnderLoad(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	each := 1000 * stressScale()
 	var after atomic.Bool // set once Shutdown has returned
 	var lateBodies atomic.Int32
@@ -53,7 +53,7 @@ func schedShutdownUnderLoad(t *testing.T, workers int) {
 		})))
 		add(&any, e.spawn(body(func(*sched.Context) sched.Poll { return sched.Ready })))
 	}
-	for range 4 * workers {
+	for range 4 * e.workers {
 		add(&any, e.spawn(body(func(cx *sched.Context) sched.Poll {
 			h, err := cx.Spawn(e.task(body(func(*sched.Context) sched.Poll { return sched.Ready })))
 			if err != nil {
@@ -111,8 +111,8 @@ func schedShutdownUnderLoad(t *testing.T, workers int) {
 // on; a later Shutdown returns nil once the poll has returned.
 func TestSchedShutdownBlockedPoll(t *testing.T) { forSizes(t, stressSizes, schedShutdownBlockedPoll) }
 
-func schedShutdownBlockedPoll(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedShutdownBlockedPoll(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	entered, release := make(chan struct{}), make(chan struct{})
 	h := e.spawn(func(*sched.Context) sched.Poll {
 		close(entered)
@@ -147,8 +147,8 @@ func schedShutdownBlockedPoll(t *testing.T, workers int) {
 // its value, and every other task completes exactly once.
 func TestSchedPanicStorm(t *testing.T) { forSizes(t, stressSizes, schedPanicStorm) }
 
-func schedPanicStorm(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedPanicStorm(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	n := 4000 * stressScale()
 	ran := make(once, n)
 	hs := make([]*sched.JoinHandle, n)
@@ -196,14 +196,14 @@ func TestSchedShutdownRacesRemote(t *testing.T) {
 	forSizes(t, stressSizes, schedShutdownRacesRemote)
 }
 
-func schedShutdownRacesRemote(t *testing.T, workers int) {
+func schedShutdownRacesRemote(t *testing.T, cfg sched.Config) {
 	for range 3 {
-		t.Run("", func(t *testing.T) { shutdownRacesRemoteOnce(t, workers) })
+		t.Run("", func(t *testing.T) { shutdownRacesRemoteOnce(t, cfg) })
 	}
 }
 
-func shutdownRacesRemoteOnce(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func shutdownRacesRemoteOnce(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	const waiters = 64
 	wakers := make([]sched.Waker, waiters)
 	var published atomic.Int32

@@ -15,8 +15,8 @@ import (
 // Every body runs exactly once and every handle returns nil.
 func TestSchedSpawnStormOutside(t *testing.T) { forSizes(t, stressSizes, schedSpawnStormOutside) }
 
-func schedSpawnStormOutside(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedSpawnStormOutside(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	spawners, per := 8, 3000*stressScale()
 	ran := make(once, spawners*per)
 	hs := make([]*sched.JoinHandle, len(ran))
@@ -50,8 +50,8 @@ func schedSpawnStormOutside(t *testing.T, workers int) {
 // batches, while idle workers steal.
 func TestSchedSpawnStormInside(t *testing.T) { forSizes(t, stressSizes, schedSpawnStormInside) }
 
-func schedSpawnStormInside(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedSpawnStormInside(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	roots, perRoot, perPoll := 16, 1500*stressScale(), 7
 	ran := make(once, roots*perRoot)
 	var mu sync.Mutex
@@ -98,8 +98,8 @@ func schedSpawnStormInside(t *testing.T, workers int) {
 // root; a lost or duplicated task breaks a counter.
 func TestSchedSpawnTrees(t *testing.T) { forSizes(t, stressSizes, schedSpawnTrees) }
 
-func schedSpawnTrees(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedSpawnTrees(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	const maxNodes = 1 << 16
 	budget := 6000 * stressScale() // nodes per tree, roughly
 	var nextID atomic.Int64
@@ -175,8 +175,8 @@ func schedSpawnTrees(t *testing.T, workers int) {
 // else drains the ring during the poll, so overflow is certain.
 func TestSchedSpawnBurstOverflow(t *testing.T) { forSizes(t, stressSizes, schedSpawnBurstOverflow) }
 
-func schedSpawnBurstOverflow(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedSpawnBurstOverflow(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	bursts, perBurst := 8, 1500*stressScale()
 	ran := make(once, bursts*perBurst)
 	hs := make([][]*sched.JoinHandle, bursts)
@@ -206,7 +206,7 @@ func schedSpawnBurstOverflow(t *testing.T, workers int) {
 		steals += w.Steals
 	}
 	t.Logf("overflows %d, steals %d", overflows, steals)
-	if workers == 1 && overflows == 0 {
+	if e.workers == 1 && overflows == 0 {
 		t.Errorf("one worker spawned %d tasks in one poll and its ring never overflowed\n%s", perBurst, e.rt.Metrics())
 	}
 }

@@ -50,10 +50,10 @@ func sleeper(t *testing.T, ds []time.Duration) func(cx *sched.Context) sched.Pol
 // total).
 func TestSchedTimersMixed(t *testing.T) { forSizes(t, stressSizes, schedTimersMixed) }
 
-func schedTimersMixed(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedTimersMixed(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	tasks := 3000 * stressScale()
-	rng := rand.New(rand.NewPCG(uint64(workers), 11))
+	rng := rand.New(rand.NewPCG(uint64(e.workers), 11))
 	hs := make([]*sched.JoinHandle, tasks)
 	wantPolls := 0
 	for i := range hs {
@@ -76,11 +76,11 @@ func schedTimersMixed(t *testing.T, workers int) {
 // must still wake (the budget ends each tick), and not early.
 func TestSchedTimersUnderFlood(t *testing.T) { forSizes(t, []int{1, 2}, schedTimersUnderFlood) }
 
-func schedTimersUnderFlood(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedTimersUnderFlood(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	var stop atomic.Bool
 	var flood []*sched.JoinHandle
-	for range 8 * workers {
+	for range 8 * e.workers {
 		flood = append(flood, e.spawn(func(cx *sched.Context) sched.Poll {
 			if stop.Load() {
 				return sched.Ready
@@ -105,9 +105,9 @@ func TestSchedTimerIntoParkedRuntime(t *testing.T) {
 	forSizes(t, stressSizes, schedTimerIntoParkedRuntime)
 }
 
-func schedTimerIntoParkedRuntime(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
-	allParked := func() bool { return e.rt.Metrics().Parked == workers }
+func schedTimerIntoParkedRuntime(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
+	allParked := func() bool { return e.rt.Metrics().Parked == e.workers }
 	for r := range 100 {
 		e.until(allParked, fmt.Sprintf("every worker parked before round %d", r))
 		d := []time.Duration{time.Millisecond, 2 * time.Millisecond}[r%2]
@@ -122,8 +122,8 @@ func TestSchedNegativeSleepUnderLoad(t *testing.T) {
 	forSizes(t, []int{2}, schedNegativeSleepUnderLoad)
 }
 
-func schedNegativeSleepUnderLoad(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedNegativeSleepUnderLoad(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	hs := make([]*sched.JoinHandle, 500)
 	for i := range hs {
 		hs[i] = e.spawn(func(cx *sched.Context) sched.Poll {

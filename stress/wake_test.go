@@ -14,8 +14,8 @@ import (
 // yields+1 times, and the per-task counts are exact.
 func TestSchedYieldStorm(t *testing.T) { forSizes(t, stressSizes, schedYieldStorm) }
 
-func schedYieldStorm(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedYieldStorm(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	tasks, yields := 64, int32(1000*stressScale())
 	polls := make(once, tasks)
 	hs := make([]*sched.JoinHandle, tasks)
@@ -67,8 +67,8 @@ func (p *pingPong) side(me int) func(cx *sched.Context) sched.Poll {
 // progress, then they are stopped.
 func TestSchedPingPong(t *testing.T) { forSizes(t, stressSizes, schedPingPong) }
 
-func schedPingPong(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedPingPong(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	const pairs = 4
 	pps := make([]*pingPong, pairs)
 	var pairHs []*sched.JoinHandle
@@ -114,8 +114,8 @@ func schedPingPong(t *testing.T, workers int) {
 // Ready (no wake lost), and is polled at most once per wake plus once.
 func TestSchedWakeFromOutside(t *testing.T) { forSizes(t, stressSizes, schedWakeFromOutside) }
 
-func schedWakeFromOutside(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedWakeFromOutside(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	tasks, events, senders := 200, int32(200*stressScale()), 8
 	got := make(once, tasks)
 	polls := make(once, tasks)
@@ -162,8 +162,8 @@ func schedWakeFromOutside(t *testing.T, workers int) {
 // checks), reaches Ready, and is polled at most once per wake plus once.
 func TestSchedWakerManyAtOnce(t *testing.T) { forSizes(t, stressSizes, schedWakerManyAtOnce) }
 
-func schedWakerManyAtOnce(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedWakerManyAtOnce(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	goroutines, per := 32, 1000*stressScale()
 	inside, insidePer := 8, 100
 	total := int64(goroutines*per + inside*insidePer)
@@ -224,8 +224,8 @@ func schedWakerManyAtOnce(t *testing.T, workers int) {
 // handle returns nil.
 func TestSchedWakesRaceCompletion(t *testing.T) { forSizes(t, stressSizes, schedWakesRaceCompletion) }
 
-func schedWakesRaceCompletion(t *testing.T, workers int) {
-	e := newSchedEnv(t, sched.Config{Workers: workers})
+func schedWakesRaceCompletion(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
 	tasks := 5000 * stressScale()
 	polls := make(once, tasks)
 	wakers := make([]sched.Waker, tasks)

@@ -142,9 +142,11 @@ PushOvf(p) ==
               /\ real' = [real EXCEPT ![p] = (hr[p] + H) % M]
               /\ glob' = [t \in Tasks |-> glob[t] +
                             Cardinality({j \in 0 .. H - 1 : buf[p][Slot(hr[p] + j)] = t})]
+              /\ buf' = [buf EXCEPT ![p] = [i \in 0 .. CAP - 1 |->
+                            IF i \in {Slot(hr[p] + j) : j \in 0 .. H - 1} THEN None ELSE @[i]]]
               /\ Goto(p, "push_store")
-         ELSE Goto(p, "push_load") /\ UNCHANGED <<steal, real, glob>>
-    /\ UNCHANGED <<tail, buf, done, next, locals, clobber>>
+         ELSE Goto(p, "push_load") /\ UNCHANGED <<steal, real, glob, buf>>
+    /\ UNCHANGED <<tail, done, next, locals, clobber>>
 
 PushStore(p) ==
     /\ pc[p] = "push_store"
@@ -173,7 +175,8 @@ PopLoad(p) ==
     /\ Goto(p, IF real[p] = tail[p] THEN "idle" ELSE "pop_cas")
     /\ UNCHANGED <<steal, real, tail, buf, glob, done, next, vic, n, dt, k, tmp, first, clobber>>
 
-\* CAS the packed head; the slot read that follows is folded in (own slot).
+\* CAS the packed head; the take of the slot (Swap(nil)) that follows is
+\* folded in: own slot, outside every claim once the CAS succeeded.
 PopCas(p) ==
     /\ pc[p] = "pop_cas"
     /\ IF steal[p] = hs[p] /\ real[p] = hr[p]
@@ -183,9 +186,10 @@ PopCas(p) ==
                             ELSE steal
               /\ LET t == buf[p][Slot(hr[p])] IN
                  done' = IF t = None THEN done ELSE [done EXCEPT ![t] = @ + 1]
+              /\ buf' = [buf EXCEPT ![p][Slot(hr[p])] = None]
               /\ Goto(p, "idle")
-         ELSE Goto(p, "pop_load") /\ UNCHANGED <<steal, real, done>>
-    /\ UNCHANGED <<tail, buf, glob, next, locals, clobber>>
+         ELSE Goto(p, "pop_load") /\ UNCHANGED <<steal, real, done, buf>>
+    /\ UNCHANGED <<tail, glob, next, locals, clobber>>
 
 -----------------------------------------------------------------------------
 (* Thieves: StealInto(src = vic, dst = own ring) *)
@@ -193,7 +197,7 @@ PopCas(p) ==
 StealBegin(p) ==
     /\ pc[p] = "idle" /\ p \in Thieves
     /\ \E v \in Victims(p) : vic' = [vic EXCEPT ![p] = v]
-    /\ Goto(p, "st_head")
+    /\ Goto(p, "st_room")
     /\ UNCHANGED <<steal, real, tail, buf, glob, done, next, hs, hr, n, dt, k, tmp, first, clobber>>
 
 \* Load src head; refuse if a steal from src is already in flight.
@@ -204,24 +208,31 @@ StHead(p) ==
        /\ Goto(p, IF steal[v] # real[v] /\ ~NoStealInFlightCheck THEN "idle" ELSE "st_tail")
     /\ UNCHANGED <<steal, real, tail, buf, glob, done, next, vic, n, dt, k, tmp, first, clobber>>
 
-\* Load src tail; size the batch: ceil(avail/2) capped at H.
+\* Load src tail; size the batch, ceil(avail/2) capped at H, and refuse
+\* unless dst has room for all but the first.  avail > CAP means head and
+\* tail come from different moments: give up (the claim CAS would fail).
 StTail(p) ==
     /\ pc[p] = "st_tail"
-    /\ LET avail == Dist(hr[p], tail[vic[p]]) IN
-       IF avail = 0 \/ avail > CAP
+    /\ LET avail == Dist(hr[p], tail[vic[p]])
+           want == Min2(avail - avail \div 2, H)
+           room == n[p]
+       IN
+       IF avail = 0 \/ avail > CAP \/ (want - 1 > room /\ ~NoDstRoomCheck)
          THEN Goto(p, "idle") /\ UNCHANGED n
-         ELSE /\ n' = [n EXCEPT ![p] = Min2(avail - avail \div 2, H)]
-              /\ Goto(p, "st_room")
+         ELSE /\ n' = [n EXCEPT ![p] = want]
+              /\ Goto(p, "st_claim")
     /\ UNCHANGED <<steal, real, tail, buf, glob, done, next, hs, hr, vic, dt, k, tmp, first, clobber>>
 
-\* Load dst (own) head; refuse unless n-1 more tasks fit under dst's steal + CAP.
-\* The own tail is read here too (only this thread writes it).
+\* Read the own tail (only this thread writes it) and load the own head:
+\* room = CAP - (tail - steal), the positions that may still be written.
+\* (Go: StealInto's dst.tail.Load and roomAt.)  The room is kept in n until
+\* the batch is sized.
 StRoom(p) ==
     /\ pc[p] = "st_room"
     /\ dt' = [dt EXCEPT ![p] = tail[p]]
-    /\ Goto(p, IF Dist(steal[p], tail[p]) + (n[p] - 1) > CAP /\ ~NoDstRoomCheck
-               THEN "idle" ELSE "st_claim")
-    /\ UNCHANGED <<steal, real, tail, buf, glob, done, next, hs, hr, vic, n, k, tmp, first, clobber>>
+    /\ n' = [n EXCEPT ![p] = CAP - Dist(steal[p], tail[p])]
+    /\ Goto(p, "st_head")
+    /\ UNCHANGED <<steal, real, tail, buf, glob, done, next, hs, hr, vic, k, tmp, first, clobber>>
 
 \* Phase 1: claim.  CAS src head (s, r) -> (s, r+n).  A lost race gives up
 \* (Go retries a bounded number of times; a retry is a fresh attempt here).
@@ -238,15 +249,17 @@ StClaim(p) ==
 StFirst(p) ==
     /\ pc[p] = "st_first"
     /\ first' = [first EXCEPT ![p] = buf[vic[p]][Slot(hr[p])]]
+    /\ buf' = [buf EXCEPT ![vic[p]][Slot(hr[p])] = None]      \* take: Swap(nil)
     /\ k' = [k EXCEPT ![p] = 1]
     /\ Goto(p, IF n[p] > 1 THEN "st_load" ELSE "st_rel_load")
-    /\ UNCHANGED <<steal, real, tail, buf, glob, done, next, hs, hr, vic, n, dt, tmp, clobber>>
+    /\ UNCHANGED <<steal, real, tail, glob, done, next, hs, hr, vic, n, dt, tmp, clobber>>
 
 StLoad(p) ==
     /\ pc[p] = "st_load"
     /\ tmp' = [tmp EXCEPT ![p] = buf[vic[p]][Slot(hr[p] + k[p])]]
+    /\ buf' = [buf EXCEPT ![vic[p]][Slot(hr[p] + k[p])] = None]   \* take: Swap(nil)
     /\ Goto(p, "st_store")
-    /\ UNCHANGED <<steal, real, tail, buf, glob, done, next, hs, hr, vic, n, dt, k, first, clobber>>
+    /\ UNCHANGED <<steal, real, tail, glob, done, next, hs, hr, vic, n, dt, k, first, clobber>>
 
 StStore(p) ==
     /\ pc[p] = "st_store"
@@ -356,8 +369,8 @@ TypeOK ==
 \* and outside a thief's written-not-published slots, are never read again
 \* before being rewritten (every read is of a live or claimed slot), so
 \* states that differ only there behave alike.  TLC's VIEW.
-StealLocalsLive(p) == pc[p] \in {"st_tail", "st_room", "st_claim", "st_first", "st_load",
-                                  "st_store", "st_pub", "st_rel_load", "st_rel_cas"}
+StealLocalsLive(p) == pc[p] \in {"st_room", "st_head", "st_tail", "st_claim", "st_first",
+                                  "st_load", "st_store", "st_pub", "st_rel_load", "st_rel_cas"}
 HeadLive(p) == pc[p] \in {"pop_cas", "push_ovf", "st_tail", "st_room", "st_claim",
                            "st_first", "st_load", "st_store", "st_pub", "st_rel_cas"}
 MaskL(f, p) == IF StealLocalsLive(p) THEN f[p] ELSE 0

@@ -94,12 +94,12 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 		panic("queue: Push of a nil task")
 	}
 	tail := r.tail.Load() // only the owner writes tail: relaxed
+	moved := 0
 	for {
 		h := r.head.Load() // observes released steals, so their slot clears happen before we reuse a slot: acquire
 		steal, real := unpack(h)
 		if tail-steal < Capacity {
-			r.store(tail, t)
-			return 0
+			break
 		}
 		if steal != real {
 			// Full, and a thief is still copying [steal, real). Those
@@ -110,21 +110,22 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 		}
 		chaos.Point()
 		if r.overflowHalf(h, real, overflow) {
-			r.store(tail, t)
-			return MaxSteal
+			moved = MaxSteal
+			break
 		}
 		// A thief claimed between our load and our CAS. The ring is no
 		// longer full from its point of view; look again.
 		chaos.Point()
 	}
-}
-
-// store writes t into the free position tail and publishes it. Owner only.
-func (r *Ring[T]) store(tail uint32, t *T) {
+	// Position tail is free. (The store is written out here rather than in
+	// a function of its own: generic atomic.Pointer operations cost the
+	// inliner enough that such a function would stay a call on the hot
+	// path.)
 	r.buf[tail&mask].Store(t) // the slot is free; made visible by the tail store below: relaxed
 	chaos.Point()
 	r.tail.Store(tail + 1) // publishes the slot write to thieves and to Len: release (seq_cst if a wake check follows)
 	chaos.Point()
+	return moved
 }
 
 // overflowHalf moves the oldest MaxSteal tasks to overflow in one batch.
@@ -155,10 +156,16 @@ func (r *Ring[T]) overflowHalf(h uint64, real uint32, overflow Injector[T]) bool
 func (r *Ring[T]) take(pos uint32) *T {
 	t := r.buf[pos&mask].Swap(nil) // ordered after the claim by its acquire; the clear is published by a later head CAS or tail store: relaxed
 	if t == nil {
-		panic("queue: claimed slot is empty")
+		claimedSlotEmpty()
 	}
 	return t
 }
+
+// claimedSlotEmpty reports a broken invariant: a consumer found nil in a
+// slot it had claimed. Kept out of line so the hot paths stay small.
+//
+//go:noinline
+func claimedSlotEmpty() { panic("queue: claimed slot is empty") }
 
 // Pop removes and returns the oldest task, or nil when the ring is empty.
 // Owner only.
@@ -180,7 +187,12 @@ func (r *Ring[T]) Pop() *T {
 		}
 		chaos.Point()
 		if r.head.CompareAndSwap(h, next) { // claims position real against thieves; keeps the take after the claim: acquire
-			return r.take(real)
+			// take, written out for the inliner as in Push.
+			t := r.buf[real&mask].Swap(nil) // ordered after the claim by its acquire; only the owner reuses the slot: relaxed
+			if t == nil {
+				claimedSlotEmpty()
+			}
+			return t
 		}
 		chaos.Point()
 	}
@@ -267,6 +279,9 @@ func (r *Ring[T]) moveClaimed(start, n uint32, dst *Ring[T], dstTail uint32) *T 
 	for i := uint32(1); i < n; i++ {
 		t := r.take(start + i)
 		dst.buf[(dstTail+i-1)&mask].Store(t) // a free slot of dst; made visible by the dst tail store: relaxed
+		if i%16 == 0 {
+			chaos.Point() // the copy is the longest window of a steal: let the owner push and pop inside it
+		}
 	}
 	if n > 1 {
 		chaos.Point()

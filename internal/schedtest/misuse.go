@@ -218,3 +218,30 @@ func checkNewShutdownNoLeak(t *testing.T, impl Impl) {
 	}
 	checkNoLeak(t, baseline)
 }
+
+// checkCrossRuntimeWake: a task of one runtime wakes, through
+// Context.Wake, a task of another runtime; the wake must reach the other
+// runtime (it cannot use this worker's queues).
+func checkCrossRuntimeWake(t *testing.T, impl Impl) {
+	e := start(t, impl, 2)
+	other := start(t, impl, 2)
+	var released atomic.Bool
+	wch := make(chan Waker, 1)
+	h := other.spawn(func(cx Ctx) Poll {
+		if released.Load() {
+			return Ready
+		}
+		select {
+		case wch <- cx.Waker():
+		default:
+		}
+		return Pending
+	})
+	w := recv(e, wch, "the other runtime's task to wait")
+	e.waitOK(e.spawn(func(cx Ctx) Poll {
+		released.Store(true)
+		cx.Wake(w)
+		return Ready
+	}), "the waking task")
+	other.waitOK(h, "the task woken from another runtime")
+}

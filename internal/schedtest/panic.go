@@ -41,6 +41,12 @@ func checkPanic(e *env) {
 		panic(wrapped)
 	}), "panic with an error in the second poll", wrapped)
 
+	goPanic, err := e.rt.Go(e.counted(func() { panic("from a Go func") }))
+	if err != nil {
+		e.t.Fatalf("Go: %v", err)
+	}
+	expectPanic(goPanic, "panic in a Go func", "from a Go func")
+
 	var wokenPolls atomic.Int32
 	expectPanic(e.spawn(func(cx Ctx) Poll {
 		wokenPolls.Add(1)
@@ -75,8 +81,8 @@ func checkPanic(e *env) {
 		e.t.Errorf("task that panicked after waking itself polled %d times, want 1", n)
 	}
 	e.shutdownClean()
-	if m := e.rt.Metrics(); m.Completed != n+3 || m.Cancelled != 0 {
+	if m := e.rt.Metrics(); m.Completed != n+4 || m.Cancelled != 0 {
 		e.t.Errorf("Metrics: Completed %d Cancelled %d, want %d 0 (panicked tasks count as completed)\n%s",
-			m.Completed, m.Cancelled, n+3, m.Dump)
+			m.Completed, m.Cancelled, n+4, m.Dump)
 	}
 }

@@ -41,6 +41,7 @@ var single = []struct {
 	{"WaitContext", checkWaitContext},
 	{"NegativeSleep", checkNegativeSleep},
 	{"ZeroWaker", checkZeroWaker},
+	{"CrossRuntimeWake", checkCrossRuntimeWake},
 	{"NewShutdownNoLeak", checkNewShutdownNoLeak},
 }
 
