@@ -177,18 +177,21 @@ func dequeRound(d dequeTarget, thieves, maxEmpty int, owner func(r *dequeRecorde
 	return r.ops
 }
 
-// lastElementOwner keeps the deque at zero or one element most of the time,
-// so the owner's Pop and a thief's Steal race for the last element over and
-// over.
+// lastElementOwner pushes one or two elements and pops as many back, so the
+// deque holds at most two and the owner's Pop and a thief's Steal race for
+// the last element over and over.
 func lastElementOwner(rng *rand.Rand, n int) func(*dequeRecorder, dequeTarget) {
 	return func(r *dequeRecorder, d dequeTarget) {
 		v := 0
 		for range n {
-			for range 1 + rng.IntN(2) {
+			k := 1 + rng.IntN(2)
+			for range k {
 				v++
 				r.push(d, v)
 			}
-			r.pop(d)
+			for range k {
+				r.pop(d)
+			}
 		}
 	}
 }

@@ -165,16 +165,27 @@ func TestSchedVariants(t *testing.T) {
 }
 
 // TestSchedSoak runs every scheduler scenario, round after round, for
-// WSCHED_STRESS_DURATION (for example "10m"), printing one progress line per
-// round on stderr. Without the variable it does nothing: the scenarios'
-// own tests have run each once.
+// WSCHED_STRESS_DURATION, printing one progress line per round on stderr
+// (go test shows it with -v) and stopping at the first failing round:
+//
+//	WSCHED_STRESS_DURATION=10m go test -race -v -timeout 0 -run TestSchedSoak ./stress
+//
+// Without the variable it is skipped: the scenarios' own tests have each
+// run once. If go test's -timeout would strike first, the soak stops a
+// round early instead.
 func TestSchedSoak(t *testing.T) {
 	d := stressDuration(t)
 	if d == 0 {
 		t.Skip("set WSCHED_STRESS_DURATION (e.g. 10m) to run the scheduler scenarios repeatedly")
 	}
 	began := time.Now()
-	for round := 1; time.Since(began) < d; round++ {
+	end := began.Add(d)
+	if deadline, ok := t.Deadline(); ok && deadline.Add(-2*time.Minute).Before(end) {
+		end = deadline.Add(-2 * time.Minute)
+		fmt.Fprintf(os.Stderr, "wsched stress: go test -timeout ends the soak at %v (pass -timeout 0 for the full %v)\n",
+			time.Until(end).Round(time.Second), d)
+	}
+	for round := 1; time.Now().Before(end); round++ {
 		ok := t.Run(fmt.Sprintf("round=%d", round), func(t *testing.T) {
 			for _, sc := range schedScenarios {
 				t.Run(sc.name, func(t *testing.T) { forSizes(t, sc.sizes, sc.run) })

@@ -267,11 +267,17 @@ TfDec(w) ==
 (* evicts the previous LIFO task to the ring), or run for ever.  A push   *)
 (* notifies, except a push into an empty LIFO slot (not stealable).       *)
 (***************************************************************************)
+\* A push into the worker's own ring notifies; with stealing disabled only the
+\* ring's (running) owner can take the task, so there is nobody to notify.
+NotifyLocal(w, back) ==
+    IF Stealing THEN CallNotify(w, back)
+    ELSE Goto(w, back) /\ UNCHANGED ret
+
 SpawnRing(w) ==
     /\ spawnLeft > 0
     /\ spawnLeft' = spawnLeft - 1
     /\ ring' = [ring EXCEPT ![w] = @ + 1]
-    /\ CallNotify(w, "run2")
+    /\ NotifyLocal(w, "run2")
     /\ UNCHANGED lifo
 
 SpawnLifo(w) ==
@@ -281,7 +287,7 @@ SpawnLifo(w) ==
          THEN /\ lifo' = [lifo EXCEPT ![w] = 1]
               /\ Goto(w, "run2") /\ UNCHANGED <<ring, ret>>
          ELSE /\ ring' = [ring EXCEPT ![w] = @ + 1]   \* old LIFO task evicted to the ring
-              /\ CallNotify(w, "run2") /\ UNCHANGED lifo
+              /\ NotifyLocal(w, "run2") /\ UNCHANGED lifo
 
 Run(w) ==
     /\ pc[w] \in {"run", "run2"}
@@ -338,7 +344,10 @@ SpCancel(w) ==
 (* final check.                                                           *)
 (***************************************************************************)
 \* The label after the transition: which final check, if any.
-ChkSet(w) == IF SeedFinalCheck THEN {G} ELSE {G} \cup (W \ {w})
+\* With stealing disabled other workers' rings are not work for w (only their
+\* owners take from them, and an owner with a non-empty ring is running), so
+\* the corrected check looks at the global queue only; w's own ring is empty.
+ChkSet(w) == IF SeedFinalCheck \/ ~Stealing THEN {G} ELSE {G} \cup (W \ {w})
 
 AfterTransition(w, wasLast) ==
     IF NoFinalCheck THEN "pk_sleep"

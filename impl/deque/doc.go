@@ -9,8 +9,8 @@
 //
 // The deque stores pointers: a Deque[T] holds *T values. Each buffer slot is
 // an atomic.Pointer[T], so a thief that reads a slot while the owner rewrites
-// it is not a data race, and Push does not allocate. A nil *T is an ordinary
-// element; emptiness is reported separately.
+// it is not a data race, and Push allocates only when the ring grows. A nil
+// *T is an ordinary element; emptiness is reported separately.
 //
 // The buffer is a power-of-two circular array that doubles when full. A grown
 // buffer never reuses the old one: thieves that loaded the old buffer keep

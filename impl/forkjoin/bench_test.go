@@ -73,3 +73,36 @@ func BenchmarkFib30(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRunEmpty: the cost of entering the pool from outside and coming
+// back (inject, wake a worker, run nothing, signal).
+func BenchmarkRunEmpty(b *testing.B) {
+	p, err := forkjoin.New(forkjoin.Config{Workers: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	for b.Loop() {
+		if err := p.Run(func(*forkjoin.Worker) {}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkJoinEmpty: one Join of two empty functions inside a job, the
+// per-Join overhead when nobody steals.
+func BenchmarkJoinEmpty(b *testing.B) {
+	p, err := forkjoin.New(forkjoin.Config{Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	noop := func(*forkjoin.Worker) {}
+	p.Run(func(w *forkjoin.Worker) {
+		for b.Loop() {
+			if err := w.Join(noop, noop); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

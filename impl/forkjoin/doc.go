@@ -36,6 +36,7 @@
 //
 // It is not the task scheduler (impl/sched): jobs here are plain functions
 // run to completion on the worker's stack, with no wakers, no timers and no
-// I/O. A job that blocks blocks its worker. There is no fairness between
+// I/O. A job that blocks blocks its worker, and a job must not call
+// runtime.Goexit (it would end the worker). There is no fairness between
 // Runs beyond the order of the injection queue.
 package forkjoin

@@ -79,7 +79,7 @@ func (cx *Context) Sleep(d time.Duration) error {
 
 // Spawn spawns t onto this worker's ring, where idle workers can steal it.
 func (cx *Context) Spawn(t Task) (*JoinHandle, error) {
-	if t == nil {
+	if isNil(t) {
 		return nil, ErrNilTask
 	}
 	return cx.w.spawnLocal(t, nil)

@@ -34,3 +34,13 @@ func (e *PanicError) Unwrap() error {
 	}
 	return nil
 }
+
+// isNil reports whether t is no task at all: a nil interface or a nil
+// TaskFunc, whose Poll would only panic on the worker.
+func isNil(t Task) bool {
+	if t == nil {
+		return true
+	}
+	f, ok := t.(TaskFunc)
+	return ok && f == nil
+}

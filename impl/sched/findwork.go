@@ -19,7 +19,8 @@ func (w *worker) findWork() *task {
 	if t := w.popBuffer(); t != nil {
 		return t
 	}
-	if w.pollTick%w.interval == 0 {
+	if w.sinceGlobal >= w.interval {
+		w.sinceGlobal = 0
 		if t := w.pollGlobal(); t != nil {
 			return t
 		}

@@ -89,7 +89,7 @@ func newParker(k ParkerKind) (park.Parker, error) {
 // Spawn spawns t from any goroutine: it goes to the global queue and a
 // parked worker is notified.
 func (rt *Runtime) Spawn(t Task) (*JoinHandle, error) {
-	if t == nil {
+	if isNil(t) {
 		return nil, ErrNilTask
 	}
 	return rt.spawnRemote(t, nil)

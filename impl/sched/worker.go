@@ -36,17 +36,21 @@ type worker struct {
 	// Owner-only state.
 	cx        Context
 	rand      fastrand.Rand
-	searching bool   // holds a searching credit in the idle state
-	pollTick  uint32 // counts polls; the global-queue fairness clock
-	lifoPolls int    // LIFO polls in this tick
-	interval  uint32 // current global-queue interval, in polls
-	avgPoll   float64
-	woke      bool // parked and woke since the last tick: count an empty wake
-	buf       [globalBufferSize]*task
-	bufHead   int
-	bufLen    int
-	scratch   [globalBatchMax]*task
-	expired   []*task
+	searching bool // holds a searching credit in the idle state
+	// sinceGlobal counts polls since the global queue last had its turn
+	// ahead of the local queues: the fairness clock. It counts down to the
+	// interval rather than testing pollCount%interval, because the interval
+	// is re-tuned every tick and a modulo test can then skip whole ticks.
+	sinceGlobal uint32
+	lifoPolls   int    // LIFO polls in this tick
+	interval    uint32 // current global-queue interval, in polls
+	avgPoll     float64
+	woke        bool // parked and woke since the last tick: count an empty wake
+	buf         [globalBufferSize]*task
+	bufHead     int
+	bufLen      int
+	scratch     [globalBatchMax]*task
+	expired     []*task
 
 	state atomic.Uint32
 	m     workerCounters
@@ -137,7 +141,7 @@ func (w *worker) execute(t *task) {
 		}
 	}
 	t.transitionToRunning()
-	w.pollTick++
+	w.sinceGlobal++
 	w.m.polls.Add(1) // counter; relaxed
 	cx := &w.cx
 	cx.t = t
