@@ -247,6 +247,7 @@ func runDequeRounds(t *testing.T, budget time.Duration, stream uint64, round fun
 		ops += len(h)
 	}
 	t.Logf("seed %d: %d rounds, %d operations checked", seed, rounds, ops)
+	t.Logf("METRIC histories=%d operations=%d", rounds, ops)
 }
 
 // lastElementRound keeps the deque at zero to two elements, two thieves.

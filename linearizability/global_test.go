@@ -95,6 +95,7 @@ func testGlobalLinearizable(t *testing.T, name string, newTarget func(uint32, in
 		}
 	}
 	t.Logf("%s: %d histories, %d operations (seed %d, chaos=%v) in %v", name, n, ops, s, chaosTag, time.Since(started).Round(time.Millisecond))
+	t.Logf("METRIC histories=%d operations=%d", n, ops)
 }
 
 // TestGlobalLinearizableImpl checks concurrent histories of impl/queue's

@@ -121,9 +121,11 @@ func TestIdleLinearizable(t *testing.T) {
 	if os.Getenv("WSCHED_LONG") != "" {
 		rounds = 200
 	}
+	checked := 0
 	for r := 0; r < rounds; r++ {
 		workers, notifiers := 2+r%3, 1+r%2
 		ops := idleRound(t, workers, notifiers, 300)
+		checked += len(ops)
 		m := idlePorcupineModel(workers)
 		res, info := porcupine.CheckOperationsVerbose(m, ops, 30*time.Second)
 		switch res {
@@ -142,4 +144,5 @@ func TestIdleLinearizable(t *testing.T) {
 			t.Fatalf("round %d: porcupine gave up (%v) on %d ops", r, res, len(ops))
 		}
 	}
+	t.Logf("METRIC histories=%d operations=%d", rounds, checked)
 }

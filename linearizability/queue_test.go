@@ -312,6 +312,7 @@ func testQueueLinearizable(t *testing.T, name string, newTarget func(uint32, int
 		}
 	}
 	t.Logf("%s: %d histories, %d operations (seed %d, chaos=%v) in %v, porcupine %v", name, n, st.ops, s, chaosTag, time.Since(start).Round(time.Millisecond), checking.Round(time.Millisecond))
+	t.Logf("METRIC histories=%d operations=%d", n, st.ops)
 	t.Logf("%s: steals %d (chained %d, failed %d of which contended %d), overflow of half %d, overflow of one %d",
 		name, st.steals, st.chained, st.stealFails, st.contendedFails, st.overflowHalf, st.overflowOne)
 	// The scripts make these certain over a run; if they stop happening,

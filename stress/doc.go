@@ -12,8 +12,23 @@
 //
 //	go test -race -tags chaos ./stress
 //
-// The default run is sized to finish in well under a minute on two cores.
-// WSCHED_LONG=1 runs the same tests with many more tasks.
+// The default run is sized to finish in about a minute on two cores. These
+// environment variables change that:
+//
+//	WSCHED_LONG=1              every test with about 8x more tasks
+//	WSCHED_STRESS_SCALE=n      the scheduler scenarios with n times the tasks
+//	WSCHED_STRESS_DURATION=d   TestSchedSoak repeats every scheduler scenario
+//	                           until d (e.g. 10m) has passed, one progress line
+//	                           per round (needs -v to show, -timeout 0 to last)
+//	WSCHED_WATCHDOG=d          how long a scenario may make no progress before
+//	                           it fails with a dump of every worker's state
+//	WSCHED_STRICT=1            also run the checks of known, documented hazards
+//	                           (a task that blocks inside its poll waiting for a
+//	                           task stuck behind it), which fail today
+//
+// For example, a ten-minute soak with chaos:
+//
+//	WSCHED_STRESS_DURATION=10m go test -race -tags chaos -v -timeout 0 -run TestSchedSoak ./stress
 //
 // This package holds no benchmarks and no timing assertions; a test here
 // fails only on a broken property or a hang.

@@ -265,6 +265,7 @@ func (e *schedEnv) shutdown() {
 func (e *schedEnv) checkAccounting() {
 	e.t.Helper()
 	m := e.rt.Metrics()
+	e.t.Logf("METRIC tasks=%d polls=%d", m.Spawned, m.TotalPolls())
 	if m.Spawned != m.Completed+m.Cancelled {
 		e.t.Errorf("Spawned %d != Completed %d + Cancelled %d\n%s", m.Spawned, m.Completed, m.Cancelled, m)
 	}

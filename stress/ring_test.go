@@ -205,6 +205,7 @@ func runRingConservation(t *testing.T, cfg ringConfig) {
 	if g.Len() != 0 {
 		t.Errorf("Global still holds %d tasks", g.Len())
 	}
+	t.Logf("METRIC queue_items=%d", cfg.tasks)
 	t.Logf("%d tasks; overflows %d; steals A %d (%d tasks), B %d (%d), C %d (%d)",
 		cfg.tasks, overflows.Load(), steals[0].Load(), stolen[0].Load(),
 		steals[1].Load(), stolen[1].Load(), steals[2].Load(), stolen[2].Load())
@@ -308,6 +309,7 @@ func TestGlobalConservation(t *testing.T) {
 	if g.Len() != 0 {
 		t.Fatalf("Global.Len = %d after draining", g.Len())
 	}
+	t.Logf("METRIC queue_items=%d", len(l.items))
 }
 
 // TestGlobalBatchesStayWhole: producers push batches of batchLen while one

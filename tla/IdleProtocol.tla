@@ -11,10 +11,14 @@
 (* without an unpark token only wakes spuriously, and spurious wakes are   *)
 (* bounded and never fair.                                                 *)
 (*                                                                         *)
-(* The constants with the Seed prefix switch one mechanism back to the     *)
-(* way the design documents of the original runtime write it; the         *)
-(* constants with the No/By/Before names break one rule of the corrected   *)
-(* design.  All FALSE is the corrected design that impl/ implements.       *)
+(* The constants with the Seed prefix (and RemoteLIFO) switch one         *)
+(* mechanism back to the way the design documents of the original runtime *)
+(* write it; NoRule2Notify, NoFinalCheck and DecBeforeBit break one rule  *)
+(* of the corrected design.  With all of them FALSE:                      *)
+(*   SignedNs = TRUE   is the design impl/idle implements (IdleGo.cfg);    *)
+(*   both FALSE        is IDLE_DESIGN.md taken literally (fails);          *)
+(*   ClaimWaitsToken   is the other fix of that failure (IdleFixed.cfg).   *)
+(* docs/tla.md maps every action to the Go function it stands for.        *)
 (***************************************************************************)
 EXTENDS Integers, FiniteSets
 

@@ -178,6 +178,9 @@ func runConfig(t *testing.T, java, jar string, e expectation) {
 	}
 	t.Logf("%s/%s: exit %d (want %d), %d distinct states (want %d, ±%d%%), %s",
 		e.spec, e.config, code, e.exit, distinct, e.states, e.tolerance, elapsed.Round(100*time.Millisecond))
+	if distinct >= 0 {
+		t.Logf("METRIC tlc_configs=1 tlc_distinct_states=%d", distinct)
+	}
 
 	var problems []string
 	if code != e.exit {

@@ -2,7 +2,7 @@
 // copy of the module and runs a command there.
 //
 //	go run ./cmd/mutant -list
-//	go run ./cmd/mutant -check
+//	go run ./cmd/mutant -check       # originals still match; caught-by lines parse
 //	go run ./cmd/mutant ring-no-dst-room -- go test -race -count=1 ./impl/queue
 //
 // With a command it prints KILLED when the command fails on the mutated copy
@@ -43,18 +43,28 @@ func main() {
 	switch {
 	case *list:
 		for _, m := range cat {
-			fmt.Printf("%-32s %-28s %v\n  %s\n", m.ID, m.File, m.CaughtBy, m.What)
+			fmt.Printf("%-32s %-5s %s\n  %s\n", m.ID, m.Scope, m.File, m.What)
+			for _, c := range m.CaughtBy {
+				fmt.Printf("  caught by %s\n", c)
+			}
+			if m.Problem != "" {
+				fmt.Printf("  PROBLEM: %s\n", m.Problem)
+			}
 		}
 		return
 	case *check:
 		bad := 0
 		for _, m := range cat {
-			if err := m.Check(root); err != nil {
+			err := m.Check(root)
+			if err == nil {
+				err = m.Validate()
+			}
+			if err != nil {
 				fmt.Println(err)
 				bad++
 			}
 		}
-		fmt.Printf("%d mutants, %d stale\n", len(cat), bad)
+		fmt.Printf("%d mutants, %d stale or malformed\n", len(cat), bad)
 		if bad > 0 {
 			os.Exit(1)
 		}

@@ -4,6 +4,8 @@
 //	go run ./cmd/verify              # every layer
 //	go run ./cmd/verify -only stress # one layer
 //	go run ./cmd/verify -long        # each layer for longer
+//	go run ./cmd/verify -mutants     # the kill matrix: every mutant x layer
+//	go run ./cmd/verify -mutants -fast   # each mutant's caught-by commands (CI)
 //
 // The layers are: vet and build; the package tests with rapid; the porcupine
 // linearizability checks; the stress suite under the race detector; the
@@ -18,6 +20,21 @@
 // view, rapid's fail file, the TLC trace, the stress dump. Every command's
 // full output is kept in a log directory whose path is printed.
 //
+// -long sets WSCHED_LONG=1 for every test (the stress scenarios run 8 times
+// larger, porcupine runs more and longer rounds), gives rapid 2000 cases per
+// property instead of 100, and lifts go test's timeout.
+//
+// -mutants runs the mutant catalog (mutants/*.mutant): each mutant is applied
+// to a temporary copy of the module and the unit, porcupine, stress and chaos
+// layers run there, each restricted to the packages that import the mutated
+// one; the result is a kill matrix, mutant x layer. With -fast only the go
+// test commands named by each mutant's caught-by line run, up to the first
+// that kills it (-every runs them all, to confirm each entry). -mutant SUBSTR
+// picks mutants by id and, without -fast, -only LAYER picks one column of the
+// matrix. Either way
+// the run fails if a mutant is stale (its original text no longer matches
+// the code) or no check killed it.
+//
 // The exit status is non-zero when any layer failed.
 package main
 
@@ -26,14 +43,50 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/wsched/wsched/internal/mutant"
 )
 
 func main() {
 	only := flag.String("only", "", "run one layer: build, unit, porcupine, stress, chaos, tlc")
 	long := flag.Bool("long", false, "run each layer for longer")
+	mutants := flag.Bool("mutants", false, "run the mutant catalog and print the kill matrix")
+	fast := flag.Bool("fast", false, "with -mutants: run only each mutant's caught-by commands")
+	every := flag.Bool("every", false, "with -mutants -fast: run every caught-by entry, not only up to the first kill")
+	which := flag.String("mutant", "", "with -mutants: only mutants whose id contains this")
+	cell := flag.Duration("cell-timeout", 0, "with -mutants: time limit per go test run (default 3m with -fast, 8m without)")
 	flag.Parse()
+
+	if *mutants {
+		root, err := os.Getwd()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "verify:", err)
+			os.Exit(2)
+		}
+		logDir, err := os.MkdirTemp("", "wsched-verify-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "verify:", err)
+			os.Exit(2)
+		}
+		opt := mutantOptions{fast: *fast, every: *every, filter: *which, only: *only, limit: *cell}
+		if opt.only != "" && !slices.Contains(mutant.Layers, opt.only) {
+			fmt.Fprintf(os.Stderr, "verify: -mutants -only takes one of %s\n", strings.Join(mutant.Layers, ", "))
+			os.Exit(2)
+		}
+		if opt.limit == 0 {
+			opt.limit = 8 * time.Minute
+			if opt.fast {
+				opt.limit = 3 * time.Minute
+			}
+		}
+		if !runMutants(root, opt, logDir) {
+			os.Exit(1)
+		}
+		return
+	}
 
 	jar := os.Getenv("TLA2TOOLS_JAR")
 	all := layers(jar)

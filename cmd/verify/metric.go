@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -9,15 +10,26 @@ import (
 
 // metrics sums the "METRIC name=value" lines that tests log, so a pass can
 // say how much was checked: rapid cases, histories and operations checked,
-// tasks executed, TLC distinct states. A test logs, for example,
+// tasks executed, TLC distinct states. rapid's own "[rapid] OK, passed N
+// tests" line counts as rapid_cases=N rapid_properties=1. A test logs, for
+// example,
 //
 //	t.Logf("METRIC histories=%d operations=%d", h, ops)
 //
 // and verify adds the values up per layer.
 type metrics map[string]int64
 
+// rapidOK is what rapid logs after a property passed.
+var rapidOK = regexp.MustCompile(`\[rapid\] OK, passed (\d+) tests`)
+
 func (m *metrics) scan(out string) {
 	for _, line := range strings.Split(out, "\n") {
+		if r := rapidOK.FindStringSubmatch(line); r != nil {
+			n, _ := strconv.ParseInt(r[1], 10, 64)
+			m.add("rapid_cases", n)
+			m.add("rapid_properties", 1)
+			continue
+		}
 		i := strings.Index(line, "METRIC ")
 		if i < 0 {
 			continue
@@ -31,12 +43,16 @@ func (m *metrics) scan(out string) {
 			if err != nil {
 				continue
 			}
-			if *m == nil {
-				*m = metrics{}
-			}
-			(*m)[k] += n
+			m.add(k, n)
 		}
 	}
+}
+
+func (m *metrics) add(k string, n int64) {
+	if *m == nil {
+		*m = metrics{}
+	}
+	(*m)[k] += n
 }
 
 func (m metrics) String() string {

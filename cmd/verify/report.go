@@ -59,5 +59,8 @@ func (r result) summary() string {
 	if len(parts) == 0 && r.status == statusFail {
 		return r.why
 	}
+	if len(parts) == 0 && r.status == statusPass {
+		return fmt.Sprintf("%d commands passed", len(r.logs))
+	}
 	return strings.Join(parts, "; ")
 }

@@ -36,6 +36,7 @@ type result struct {
 	metrics  metrics
 	evidence []string
 	logs     []string
+	logDir   string // where failing tests' output is saved
 
 	gofmtDirty bool // gofmt -l listed a file
 }
@@ -50,11 +51,21 @@ type testEvent struct {
 }
 
 // evidencePattern finds the files a failing check points at: porcupine's
-// HTML view, rapid's fail files, TLC traces and stress dumps.
-var evidencePattern = regexp.MustCompile(`\S+(\.html|\.fail|\.trace|\.dump|_TTrace_\S*\.tla|\.out)\b|testdata/rapid/\S+`)
+// HTML view, TLC's saved output and traces, dumps. rapid's fail files are
+// found by rapidFailPattern, relative to their package.
+var evidencePattern = regexp.MustCompile(`[^\s"'=]+(\.html|\.trace|\.dump|_TTrace_\S*\.tla|\.out)\b`)
+
+// rapidFailPattern matches rapid's reproduction line:
+//
+//	To reproduce, specify -run="TestX" -rapid.failfile="testdata/rapid/TestX/TestX-2026....fail" (or -rapid.seed=123)
+var rapidFailPattern = regexp.MustCompile(`-run="([^"]*)" -rapid\.failfile="([^"]+)"(?: \(or -rapid\.seed=(\d+)\))?|-run="([^"]*)" -rapid\.seed=(\d+)`)
+
+// stressDumpMarker is the first line of sched.Metrics.String(), which the
+// stress watchdog and accounting checks print when they fail.
+const stressDumpMarker = "runtime: spawned="
 
 func run(l layer, long bool, logDir string) result {
-	r := result{layer: l, status: statusPass}
+	r := result{layer: l, status: statusPass, logDir: logDir}
 	if l.skipWhen != nil {
 		if why := l.skipWhen(); why != "" {
 			r.status, r.why = statusSkip, why
@@ -62,15 +73,27 @@ func run(l layer, long bool, logDir string) result {
 			return r
 		}
 	}
-	cmds := l.cmds
-	if long && l.long != nil {
-		cmds = l.long
+	cmds, limit, env := l.cmds, l.limit, os.Environ()
+	if long {
+		if l.long != nil {
+			cmds = l.long
+		}
+		if l.longFn != nil {
+			c, err := l.longFn()
+			if err != nil {
+				r.status, r.why = statusFail, "listing packages for -long: "+err.Error()
+				return r
+			}
+			cmds = c
+		}
+		limit *= longLimit
+		env = append(env, longEnv...)
 	}
 	start := time.Now()
 	for i, argv := range cmds {
 		logPath := filepath.Join(logDir, fmt.Sprintf("%s-%d.log", l.name, i))
 		r.logs = append(r.logs, logPath)
-		ok, why := runOne(argv, l.limit, logPath, &r)
+		ok, why := runOne(argv, env, limit, logPath, &r)
 		if !ok {
 			r.status = statusFail
 			if why != "" {
@@ -79,20 +102,42 @@ func run(l layer, long bool, logDir string) result {
 		}
 	}
 	r.took = time.Since(start)
-	if r.status == statusPass && r.packages > 0 && r.passed == 0 && len(r.skipped) > 0 {
-		// Every test skipped: the layer did not run, whatever the exit code says.
-		r.status = statusSkip
-		r.why = "every test in the layer skipped"
-	}
+	r.classify()
 	sort.Strings(r.evidence)
 	r.evidence = dedup(r.evidence)
 	return r
 }
 
+// classify turns a layer that passed without running a single test into a
+// skip: a pass must mean that something was checked.
+func (r *result) classify() {
+	if r.status == statusPass && isJSONLayer(r.layer) && r.passed == 0 {
+		r.status = statusSkip
+		if len(r.skipped) > 0 {
+			r.why = "every test in the layer skipped: " + strings.Join(r.skipped, ", ")
+		} else {
+			r.why = "no test ran"
+		}
+	}
+}
+
+func isJSONLayer(l layer) bool {
+	for _, argv := range l.cmds {
+		if isJSON(argv) {
+			return true
+		}
+	}
+	return false
+}
+
 // runOne runs one command, streaming a progress line per finished package and
 // writing everything to logPath. It reports whether the command passed.
-func runOne(argv []string, limit time.Duration, logPath string, r *result) (bool, string) {
+func runOne(argv, env []string, limit time.Duration, logPath string, r *result) (bool, string) {
 	fmt.Printf("      $ %s\n", strings.Join(argv, " "))
+	for len(argv) > 1 && strings.Contains(argv[0], "=") && !strings.HasPrefix(argv[0], "-") {
+		env = append(env[:len(env):len(env)], argv[0]) // later entries win
+		argv = argv[1:]
+	}
 	logf, err := os.Create(logPath)
 	if err != nil {
 		return false, err.Error()
@@ -101,7 +146,8 @@ func runOne(argv []string, limit time.Duration, logPath string, r *result) (bool
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = os.Environ()
+	cmd.Env = env
+	cmd.WaitDelay = 10 * time.Second
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {
@@ -164,13 +210,14 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 		case "output":
 			r.metrics.scan(ev.Output)
 			collectEvidence(ev.Output, r)
+			collectRapid(ev.Package, ev.Output, r)
 			if ev.Test != "" {
 				b := outputs[key]
 				if b == nil {
 					b = &strings.Builder{}
 					outputs[key] = b
 				}
-				if b.Len() < 64<<10 {
+				if b.Len() < 4<<20 {
 					b.WriteString(ev.Output)
 				}
 			}
@@ -191,6 +238,7 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 				r.failed = append(r.failed, name)
 				if b := outputs[key]; b != nil {
 					fmt.Printf("      --- FAIL %s\n%s", name, indent(tail(b.String(), 40)))
+					saveFailure(r, name, b.String())
 				}
 			case "skip":
 				r.skipped = append(r.skipped, name)
@@ -203,11 +251,46 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 	}
 }
 
+// saveFailure writes a failing test's whole output beside the logs and
+// names it as evidence; when it holds a scheduler Metrics dump it says so.
+func saveFailure(r *result, name, out string) {
+	if r.logDir == "" {
+		return
+	}
+	p := filepath.Join(r.logDir, r.layer.name+"-"+strings.NewReplacer("/", "_", " ", "_").Replace(name)+".txt")
+	if os.WriteFile(p, []byte(out), 0o644) != nil {
+		return
+	}
+	what := "failing test output"
+	if strings.Contains(out, stressDumpMarker) {
+		what = "stress dump (Metrics and goroutine stacks)"
+	}
+	r.evidence = append(r.evidence, fmt.Sprintf("%s of %s: %s", what, name, p))
+}
+
+// collectRapid turns rapid's reproduction line into evidence: the fail
+// file relative to the module root, the seed, and the command to replay it.
+func collectRapid(pkg, s string, r *result) {
+	for _, m := range rapidFailPattern.FindAllStringSubmatch(s, -1) {
+		dir := "./" + strings.TrimPrefix(strings.TrimPrefix(pkg, modulePath), "/")
+		if m[2] != "" {
+			ev := fmt.Sprintf("rapid fail file: %s", filepath.Join(dir, m[2]))
+			if m[3] != "" {
+				ev += " (seed " + m[3] + ")"
+			}
+			ev += fmt.Sprintf("; replay: go test -run='%s' %s -rapid.failfile=%s", m[1], dir, m[2])
+			r.evidence = append(r.evidence, ev)
+		} else {
+			r.evidence = append(r.evidence, fmt.Sprintf("rapid seed %s; replay: go test -run='%s' %s -rapid.seed=%s", m[5], m[4], dir, m[5]))
+		}
+	}
+}
+
 func collectEvidence(s string, r *result) {
 	for _, m := range evidencePattern.FindAllString(s, -1) {
 		m = strings.Trim(m, `"'(),:`)
-		if _, err := os.Stat(m); err == nil || strings.HasPrefix(m, "testdata/rapid") {
-			r.evidence = append(r.evidence, m)
+		if _, err := os.Stat(m); err == nil {
+			r.evidence = append(r.evidence, describeEvidence(m))
 		}
 	}
 }
@@ -236,4 +319,59 @@ func dedup(xs []string) []string {
 		}
 	}
 	return out
+}
+
+// describeEvidence names what kind of evidence a file is.
+func describeEvidence(path string) string {
+	switch {
+	case strings.HasSuffix(path, ".html"):
+		return "porcupine HTML view (open in a browser): " + path
+	case strings.Contains(path, "_TTrace_") || strings.HasSuffix(path, ".trace"):
+		return "TLC trace: " + path
+	case strings.HasSuffix(path, ".out") && strings.Contains(filepath.Base(path), "tlc-"):
+		return "TLC output with the counterexample: " + path
+	}
+	return path
+}
+
+// splitByDep splits the packages matching patterns into those whose test
+// binary links dep and the others, as ./-relative paths.
+func splitByDep(dep string, patterns ...string) (with, without []string, err error) {
+	args := append([]string{"list", "-test", "-f", "{{.ImportPath}} {{join .Deps \" \"}}"}, patterns...)
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		// The test binary's main package is "p.test"; a package without
+		// tests has none, and is listed by its import path alone.
+		pkg, isTest := strings.CutSuffix(f[0], ".test")
+		if strings.Contains(f[0], "[") || (!isTest && len(f) > 1 && strings.HasSuffix(f[1], "]")) {
+			continue
+		}
+		rel := "./" + strings.TrimPrefix(strings.TrimPrefix(pkg, modulePath), "/")
+		if seen[rel] {
+			continue
+		}
+		links := false
+		for _, d := range f[1:] {
+			links = links || d == dep
+		}
+		if isTest {
+			seen[rel] = true
+			if links {
+				with = append(with, rel)
+			} else {
+				without = append(without, rel)
+			}
+		}
+	}
+	sort.Strings(with)
+	sort.Strings(without)
+	return with, without, nil
 }

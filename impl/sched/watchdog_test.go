@@ -11,10 +11,10 @@ import (
 
 // hangTimeout is how long a test may wait for its tasks before the
 // watchdog calls it a hang. Generous: under -race on 2 shared cores a
-// healthy test needs well under a second. WSCHED_HANG_TIMEOUT (a
+// healthy test needs well under a second. WSCHED_WATCHDOG (a
 // time.Duration) overrides it.
 var hangTimeout = func() time.Duration {
-	if d, err := time.ParseDuration(os.Getenv("WSCHED_HANG_TIMEOUT")); err == nil && d > 0 {
+	if d, err := time.ParseDuration(os.Getenv("WSCHED_WATCHDOG")); err == nil && d > 0 {
 		return d
 	}
 	return 10 * time.Second

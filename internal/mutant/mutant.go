@@ -13,13 +13,27 @@ import (
 
 // Mutant is one deliberate bug.
 type Mutant struct {
-	ID          string   // file name without .mutant
-	File        string   // path relative to the module root
-	What        string   // one line: what the bug is
-	CaughtBy    []string // the layers expected to catch it
-	Original    string   // exact text in File, occurring once
-	Replacement string   // what replaces it
-	Source      string   // the catalog file this came from
+	ID          string  // file name without .mutant
+	File        string  // path relative to the module root
+	What        string  // one line: what the bug is
+	CaughtBy    []Catch // the checks that catch it
+	Scope       string  // "impl" (the default) or "spec": which tree File is in
+	Original    string  // exact text in File, occurring once
+	Replacement string  // what replaces it
+	Source      string  // the catalog file this came from
+
+	// Problem says why the catalog entry cannot be run as written (a
+	// caught-by line that is not machine-readable), or is "". The mutant
+	// can still be applied by hand; Validate reports the problem.
+	Problem string
+}
+
+// Validate reports the entry's problem, if any, as an error.
+func (m *Mutant) Validate() error {
+	if m.Problem != "" {
+		return fmt.Errorf("mutant %s: %s", m.ID, m.Problem)
+	}
+	return nil
 }
 
 // Parse reads one catalog file. The format is a few "key: value" header lines
@@ -72,7 +86,13 @@ func Parse(path string) (*Mutant, error) {
 			case "what":
 				m.What = v
 			case "caught-by":
-				m.CaughtBy = strings.Fields(strings.ReplaceAll(v, ",", " "))
+				cs, err := ParseCatches(v)
+				if err != nil && m.Problem == "" {
+					m.Problem = err.Error()
+				}
+				m.CaughtBy = append(m.CaughtBy, cs...)
+			case "scope":
+				m.Scope = v
 			default:
 				return nil, fmt.Errorf("%s: unknown header %q", path, k)
 			}
@@ -88,6 +108,15 @@ func Parse(path string) (*Mutant, error) {
 		return nil, fmt.Errorf("%s: 'file' and 'what' are required", path)
 	case len(orig) == 0:
 		return nil, fmt.Errorf("%s: empty original section", path)
+	}
+	if len(m.CaughtBy) == 0 && m.Problem == "" {
+		m.Problem = "no caught-by entry; name at least one layer:package:test-regexp that kills it"
+	}
+	if m.Scope == "" {
+		m.Scope = "impl"
+	}
+	if top, _, _ := strings.Cut(m.File, "/"); top != m.Scope {
+		return nil, fmt.Errorf("%s: scope %q but the file is in %s/ (set 'scope: %s')", path, m.Scope, top, top)
 	}
 	m.Original = strings.Join(orig, "\n")
 	m.Replacement = strings.Join(repl, "\n")

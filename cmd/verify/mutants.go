@@ -1,0 +1,512 @@
+package main
+
+// The mutant catalog run: -mutants applies each mutant of mutants/ to a
+// private copy of the module and runs the check layers there, restricted to
+// the packages that import the mutated one (directly, or through their
+// tests); -mutants -fast runs only the go test commands each mutant's
+// caught-by line names.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/wsched/wsched/internal/mutant"
+)
+
+const modulePath = "github.com/wsched/wsched"
+
+// cellStatus is the outcome of one mutant under one check.
+type cellStatus byte
+
+const (
+	cellNotRun   cellStatus = '-' // the layer has no package that sees the mutant, or -fast did not name it
+	cellKilled   cellStatus = 'K' // a test failed: the check caught the bug
+	cellSurvived cellStatus = '.' // every test passed
+	cellTimeout  cellStatus = 'T' // nothing failed before the time limit: no test's own watchdog fired
+	cellBuild    cellStatus = 'B' // the mutated copy does not compile: the mutant is broken, not caught
+	cellNoTests  cellStatus = '?' // the command ran no test at all (a caught-by regexp matching nothing)
+)
+
+func (c cellStatus) killed() bool { return c == cellKilled }
+
+func (c cellStatus) word() string {
+	switch c {
+	case cellKilled:
+		return "KILLED"
+	case cellSurvived:
+		return "SURVIVED"
+	case cellTimeout:
+		return "TIMEOUT"
+	case cellBuild:
+		return "BUILD FAILED"
+	case cellNoTests:
+		return "NO TESTS RAN"
+	}
+	return "not run"
+}
+
+// mutantOptions are the -mutants flags.
+type mutantOptions struct {
+	fast   bool          // only the catalog's caught-by commands
+	every  bool          // with fast: run every caught-by entry, not only up to the first kill
+	filter string        // run only mutants whose ID contains this
+	only   string        // full matrix: run only this layer
+	limit  time.Duration // per cell
+}
+
+// mutantRow is one mutant's line of the kill matrix.
+type mutantRow struct {
+	m       *mutant.Mutant
+	cells   map[string]cellStatus // by layer
+	failed  map[string][]string   // by layer: the tests that failed
+	entries []entryResult         // -fast: one per caught-by entry run
+	err     error                 // stale, malformed, or could not be copied
+	took    time.Duration
+}
+
+type entryResult struct {
+	c      mutant.Catch
+	status cellStatus
+	took   time.Duration
+	failed []string
+}
+
+func (r *mutantRow) killers() []string {
+	var ls []string
+	for _, l := range mutant.Layers {
+		if r.cells[l].killed() {
+			ls = append(ls, l)
+		}
+	}
+	return ls
+}
+
+// runMutants runs the catalog and prints the kill matrix. It returns false
+// when a mutant is stale, malformed, or killed by no layer.
+func runMutants(root string, opt mutantOptions, logDir string) bool {
+	start := time.Now()
+	cat, err := mutant.Catalog(filepath.Join(root, "mutants"))
+	if err == nil && len(cat) == 0 {
+		err = mutant.ErrNoCatalog
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "verify:", err)
+		return false
+	}
+	var todo []*mutant.Mutant
+	for _, m := range cat {
+		if opt.filter == "" || strings.Contains(m.ID, opt.filter) {
+			todo = append(todo, m)
+		}
+	}
+	mode := "full matrix: every layer, restricted to the packages that see the mutated file"
+	var deps depGraph
+	if opt.fast {
+		mode = "fast: each mutant's caught-by commands"
+		if !opt.every {
+			mode += ", up to the first that kills it"
+		}
+	} else {
+		deps, err = loadDeps(root)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "verify: go list:", err)
+			return false
+		}
+	}
+	fmt.Printf("verify -mutants (%s): %d mutants; per-cell limit %v\n", mode, len(todo), opt.limit)
+	mdir := filepath.Join(logDir, "mutants")
+	if err := os.MkdirAll(mdir, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "verify:", err)
+		return false
+	}
+
+	var rows []*mutantRow
+	for i, m := range todo {
+		fmt.Printf("\n[%d/%d] %s  (%s, %s)\n", i+1, len(todo), m.ID, m.Scope, m.File)
+		row := &mutantRow{m: m, cells: map[string]cellStatus{}, failed: map[string][]string{}}
+		rows = append(rows, row)
+		t0 := time.Now()
+		row.err = runOneMutant(root, m, opt, deps, mdir, row)
+		row.took = time.Since(t0)
+		if row.err != nil {
+			fmt.Printf("      ERROR: %v\n", row.err)
+		} else {
+			fmt.Printf("      -> killed by [%s] in %s\n", strings.Join(row.killers(), " "), row.took.Round(100*time.Millisecond))
+		}
+	}
+	ok := printMatrix(os.Stdout, rows, opt, time.Since(start))
+	fmt.Printf("cell logs: %s\n", mdir)
+	return ok
+}
+
+func runOneMutant(root string, m *mutant.Mutant, opt mutantOptions, deps depGraph, logDir string, row *mutantRow) error {
+	if err := m.Check(root); err != nil {
+		return err
+	}
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	dir, err := mutant.CopyModule(root)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if err := m.Apply(dir); err != nil {
+		return err
+	}
+	logPath := func(name string) string {
+		return filepath.Join(logDir, m.ID+"-"+strings.NewReplacer("/", "_", ":", "_", "^", "", "$", "", "|", "+", "*", "").Replace(name)+".log")
+	}
+	if opt.fast {
+		for _, c := range m.CaughtBy {
+			argv := c.Args("-trimpath", "-count=1", "-json", fmt.Sprintf("-timeout=%s", goTestTimeout(opt.limit)))
+			cr := runCell(dir, argv, opt.limit, logPath(c.String()))
+			row.entries = append(row.entries, entryResult{c: c, status: cr.status, took: cr.took, failed: cr.failed})
+			fmt.Printf("      %-9s %-13s %6.1fs  %s%s\n", c.Layer, cr.status.word(), cr.took.Seconds(), c, failedSuffix(cr.failed))
+			if prev := row.cells[c.Layer]; prev != cellKilled {
+				row.cells[c.Layer] = cr.status
+			}
+			row.failed[c.Layer] = append(row.failed[c.Layer], cr.failed...)
+			if cr.status.killed() && !opt.every {
+				break
+			}
+		}
+		return nil
+	}
+	mutated := modulePath + "/" + filepath.ToSlash(filepath.Dir(m.File))
+	for _, l := range mutant.Layers {
+		if opt.only != "" && l != opt.only {
+			continue
+		}
+		pkgs := deps.affected(mutated, layerPackages(l))
+		if len(pkgs) == 0 {
+			row.cells[l] = cellNotRun
+			fmt.Printf("      %-9s %-13s          (no package of the layer imports %s)\n", l, "not run", short(mutated))
+			continue
+		}
+		argv := []string{"go", "test", "-race"}
+		if l == "chaos" {
+			argv = append(argv, "-tags", "chaos")
+		}
+		argv = append(argv, "-trimpath", "-count=1", "-json", fmt.Sprintf("-timeout=%s", goTestTimeout(opt.limit)))
+		argv = append(argv, pkgs...)
+		cr := runCell(dir, argv, opt.limit, logPath(l))
+		row.cells[l] = cr.status
+		row.failed[l] = cr.failed
+		fmt.Printf("      %-9s %-13s %6.1fs  %s%s\n", l, cr.status.word(), cr.took.Seconds(), strings.Join(pkgs, " "), failedSuffix(cr.failed))
+	}
+	return nil
+}
+
+func failedSuffix(failed []string) string {
+	if len(failed) == 0 {
+		return ""
+	}
+	if len(failed) > 4 {
+		failed = append(failed[:4:4], fmt.Sprintf("and %d more", len(failed)-4))
+	}
+	return "  [failed: " + strings.Join(failed, ", ") + "]"
+}
+
+// goTestTimeout is the -timeout given to go test: shorter than the cell's
+// limit, so that go test's own alarm (which dumps every goroutine) strikes
+// before the cell is cut off.
+func goTestTimeout(limit time.Duration) time.Duration {
+	if limit > 2*time.Minute {
+		return limit - 30*time.Second
+	}
+	return limit * 3 / 4
+}
+
+// layerPackages is each layer's package set, as cmd/verify's layers run it.
+func layerPackages(l string) []string {
+	switch l {
+	case "unit":
+		return []string{"./impl/...", "./spec/...", "./model/...", "./internal/..."}
+	case "porcupine":
+		return []string{"./linearizability"}
+	case "stress":
+		return []string{"./stress"}
+	case "chaos":
+		return []string{"./stress", "./linearizability"}
+	}
+	return nil
+}
+
+// cellResult is what one go test -json run on a mutated copy said.
+type cellResult struct {
+	status cellStatus
+	took   time.Duration
+	failed []string
+}
+
+func runCell(dir string, argv []string, limit time.Duration, logPath string) cellResult {
+	start := time.Now()
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return cellResult{status: cellBuild, failed: []string{err.Error()}}
+	}
+	defer logf.Close()
+	fmt.Fprintf(logf, "$ (cd %s && %s)\n", dir, strings.Join(argv, " "))
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = os.Environ()
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	cmd.WaitDelay = 10 * time.Second
+	if err := cmd.Start(); err != nil {
+		return cellResult{status: cellBuild, failed: []string{err.Error()}}
+	}
+	var sum testSummary
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sum = summarize(pr, logf)
+	}()
+	err = cmd.Wait()
+	pw.Close()
+	<-done
+	r := cellResult{took: time.Since(start), failed: sum.failed}
+	if len(r.failed) == 0 {
+		for _, c := range sum.crashed {
+			r.failed = append(r.failed, c+" (crashed)")
+		}
+	}
+	r.status = sum.classify(err != nil, ctx.Err() != nil)
+	fmt.Fprintf(logf, "verify: %s after %v\n", r.status.word(), r.took)
+	return r
+}
+
+// testSummary is what classify needs from a go test -json stream.
+type testSummary struct {
+	ran         int      // top-level tests that passed or failed
+	failed      []string // top-level tests that failed
+	buildFailed bool     // a package did not compile
+	goTimeout   bool     // go test's -timeout alarm fired ("panic: test timed out")
+	pkgFailed   bool     // a test binary failed (possibly without naming a test)
+	crashed     []string // tests running when the binary died: a panic, or a watchdog that exits
+}
+
+// summarize reads go test -json output, copying it to log.
+func summarize(in io.Reader, log io.Writer) testSummary {
+	var s testSummary
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		fmt.Fprintln(log, line)
+		var ev testEvent
+		if json.Unmarshal([]byte(line), &ev) != nil || ev.Action == "" {
+			if strings.Contains(line, "[build failed]") || strings.Contains(line, "[setup failed]") {
+				s.buildFailed = true
+			}
+			continue
+		}
+		switch ev.Action {
+		case "build-fail":
+			s.buildFailed = true
+		case "output":
+			if strings.Contains(ev.Output, "panic: test timed out after") {
+				s.goTimeout = true
+			}
+			if ev.Test != "" && (strings.HasPrefix(ev.Output, "panic: ") || strings.Contains(ev.Output, "WATCHDOG")) {
+				name := short(ev.Package) + "." + ev.Test
+				if len(s.crashed) == 0 || s.crashed[len(s.crashed)-1] != name {
+					s.crashed = append(s.crashed, name)
+				}
+			}
+			if ev.Test == "" && (strings.Contains(ev.Output, "[build failed]") || strings.Contains(ev.Output, "[setup failed]")) {
+				s.buildFailed = true
+			}
+		case "pass", "fail":
+			if ev.Test == "" {
+				s.pkgFailed = s.pkgFailed || ev.Action == "fail"
+				continue
+			}
+			if strings.Contains(ev.Test, "/") {
+				continue
+			}
+			s.ran++
+			if ev.Action == "fail" {
+				s.failed = append(s.failed, short(ev.Package)+"."+ev.Test)
+			}
+		}
+	}
+	return s
+}
+
+// classify turns a run's summary into a cell. A failed test is a kill,
+// including a test whose own watchdog gave up waiting; go test's -timeout
+// alarm or the cell's limit is not: nothing in the test noticed the bug, it
+// only ran out of time.
+func (s testSummary) classify(exitErr, cellTimedOut bool) cellStatus {
+	switch {
+	case s.buildFailed:
+		return cellBuild
+	case s.goTimeout || cellTimedOut:
+		return cellTimeout
+	case len(s.failed) > 0:
+		return cellKilled
+	case exitErr && s.pkgFailed:
+		return cellKilled // a test binary crashed outside any one test
+	case exitErr:
+		return cellBuild
+	case s.ran == 0:
+		return cellNoTests
+	}
+	return cellSurvived
+}
+
+// printMatrix prints the kill matrix and the verdict; it reports whether the
+// catalog passed.
+func printMatrix(w io.Writer, rows []*mutantRow, opt mutantOptions, total time.Duration) bool {
+	fmt.Fprintf(w, "\nKill matrix (K killed, . survived, T timed out without a watchdog firing, B does not compile, ? no test ran, - not run)\n\n")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "mutant\tscope\t%s\tkilled by\ttime\n", strings.Join(mutant.Layers, "\t"))
+	var dead, lone, spec []string
+	var bad []string
+	var falseClaims []string
+	for _, r := range rows {
+		if r.err != nil {
+			fmt.Fprintf(tw, "%s\t%s\t%s\tERROR\t%s\n", r.m.ID, r.m.Scope, strings.Repeat("!\t", len(mutant.Layers)-1)+"!", r.took.Round(time.Second))
+			bad = append(bad, r.err.Error())
+			continue
+		}
+		var cells []string
+		for _, l := range mutant.Layers {
+			c := r.cells[l]
+			if c == 0 {
+				c = cellNotRun
+			}
+			cells = append(cells, string(c))
+		}
+		k := r.killers()
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.m.ID, r.m.Scope, strings.Join(cells, "\t"), len(k), r.took.Round(time.Second))
+		switch {
+		case len(k) == 0:
+			dead = append(dead, r.m.ID)
+		case len(k) == 1:
+			lone = append(lone, r.m.ID+" ("+k[0]+")")
+		}
+		if r.m.Scope != "impl" {
+			spec = append(spec, r.m.ID)
+		}
+		for _, e := range r.entries {
+			if !e.status.killed() {
+				falseClaims = append(falseClaims, fmt.Sprintf("%s: %s %s", r.m.ID, e.c, e.status.word()))
+			}
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\n%d mutants in %s", len(rows), total.Round(time.Second))
+	if len(spec) > 0 {
+		fmt.Fprintf(w, " (%d target spec/, not impl/: %s)", len(spec), strings.Join(spec, ", "))
+	}
+	fmt.Fprintln(w)
+	if opt.fast && !opt.every {
+		fmt.Fprintln(w, "fast mode stops at the first entry that kills a mutant: the matrix shows at least one killer, not all of them")
+	}
+	if len(lone) > 0 {
+		sort.Strings(lone)
+		fmt.Fprintf(w, "killed by one layer only (the goal is two): %s\n", strings.Join(lone, ", "))
+	}
+	for _, c := range falseClaims {
+		fmt.Fprintf(w, "caught-by entry that did not kill its mutant: %s\n", c)
+	}
+	for _, b := range bad {
+		fmt.Fprintf(w, "FAIL: %s\n", b)
+	}
+	for _, d := range dead {
+		fmt.Fprintf(w, "FAIL: %s survived every layer that ran\n", d)
+	}
+	ok := len(bad) == 0 && len(dead) == 0
+	if ok {
+		fmt.Fprintln(w, "PASS: every mutant killed, none stale")
+	}
+	return ok
+}
+
+// depGraph maps each package of the module to the module packages it or its
+// tests import, directly or not.
+type depGraph map[string]map[string]bool
+
+func loadDeps(root string) (depGraph, error) {
+	cmd := exec.Command("go", "list", "-test", "-f", "{{.ImportPath}}\t{{join .Deps \" \"}}", "./...")
+	cmd.Dir = root
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	g := depGraph{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, deps, _ := strings.Cut(line, "\t")
+		pkg := basePackage(path)
+		if pkg == "" {
+			continue
+		}
+		if g[pkg] == nil {
+			g[pkg] = map[string]bool{}
+		}
+		for _, d := range strings.Fields(deps) {
+			if d = basePackage(d); d != "" && d != pkg {
+				g[pkg][d] = true
+			}
+		}
+	}
+	return g, nil
+}
+
+// basePackage strips go list -test's decorations ("p [p.test]", "p_test",
+// "p.test") and returns "" for packages outside the module.
+func basePackage(p string) string {
+	p, _, _ = strings.Cut(p, " ")
+	p = strings.TrimSuffix(p, ".test")
+	p = strings.TrimSuffix(p, "_test")
+	if p != modulePath && !strings.HasPrefix(p, modulePath+"/") {
+		return ""
+	}
+	return p
+}
+
+// affected returns the ./-relative packages matching patterns (a ./x/...
+// pattern or a ./x package) that are the mutated package or import it.
+func (g depGraph) affected(mutated string, patterns []string) []string {
+	var out []string
+	for pkg, deps := range g {
+		rel := "./" + strings.TrimPrefix(strings.TrimPrefix(pkg, modulePath), "/")
+		if !matchesAny(rel, patterns) {
+			continue
+		}
+		if pkg == mutated || deps[mutated] {
+			out = append(out, rel)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func matchesAny(rel string, patterns []string) bool {
+	for _, p := range patterns {
+		if base, ok := strings.CutSuffix(p, "/..."); ok {
+			if rel == base || strings.HasPrefix(rel, base+"/") {
+				return true
+			}
+		} else if rel == p {
+			return true
+		}
+	}
+	return false
+}

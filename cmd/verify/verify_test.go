@@ -1,0 +1,204 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// events builds a go test -json stream.
+func events(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
+
+func ev(action, pkg, test, output string) string {
+	return fmt.Sprintf(`{"Action":%q,"Package":%q,"Test":%q,"Output":%q}`, action, pkg, test, output)
+}
+
+const pkgQ = "github.com/wsched/wsched/impl/queue"
+
+func consumeString(t *testing.T, l layer, stream string) result {
+	t.Helper()
+	r := result{layer: l, status: statusPass, logDir: t.TempDir()}
+	consume(strings.NewReader(stream), &strings.Builder{}, &r, "go", true)
+	return r
+}
+
+func jsonLayer() layer {
+	return layer{name: "unit", title: "unit", cmds: [][]string{{"go", "test", "-json", "./x"}}}
+}
+
+func TestMetricsSumMETRICLinesAndRapid(t *testing.T) {
+	var m metrics
+	m.scan("    queue_test.go:315: METRIC histories=40 operations=12000\n")
+	m.scan("METRIC histories=2 operations=500 junk not=a-number\n")
+	m.scan("    ring_rapid_test.go:15: [rapid] OK, passed 100 tests (1.2s)\n")
+	m.scan("    state_test.go:15: [rapid] OK, passed 2000 tests (9s)\n")
+	m.scan("no metric here=5\n")
+	want := metrics{"histories": 42, "operations": 12500, "rapid_cases": 2100, "rapid_properties": 2}
+	if len(m) != len(want) {
+		t.Fatalf("got %v, want %v", m, want)
+	}
+	for k, v := range want {
+		if m[k] != v {
+			t.Errorf("%s = %d, want %d", k, m[k], v)
+		}
+	}
+	if s := m.String(); !strings.Contains(s, "12,500 operations") || !strings.Contains(s, "2,100 rapid_cases") {
+		t.Errorf("String() = %q", s)
+	}
+}
+
+func TestConsumeCountsAndMetrics(t *testing.T) {
+	r := consumeString(t, jsonLayer(), events(
+		ev("run", pkgQ, "TestA", ""),
+		ev("output", pkgQ, "TestA", "    a_test.go:1: METRIC tasks=10\n"),
+		ev("pass", pkgQ, "TestA", ""),
+		ev("output", pkgQ, "TestB/sub", "    b_test.go:1: METRIC tasks=5\n"),
+		ev("pass", pkgQ, "TestB/sub", ""),
+		ev("pass", pkgQ, "TestB", ""),
+		ev("output", pkgQ, "TestC", "    c_test.go:1: needs WSCHED_X\n"),
+		ev("skip", pkgQ, "TestC", ""),
+		ev("pass", pkgQ, "", ""),
+	))
+	r.classify()
+	if r.status != statusPass || r.packages != 1 || r.passed != 2 || len(r.skipped) != 1 {
+		t.Fatalf("status %s, packages %d, passed %d, skipped %v", r.status, r.packages, r.passed, r.skipped)
+	}
+	if r.metrics["tasks"] != 15 {
+		t.Errorf("tasks = %d, want 15 (subtests count too)", r.metrics["tasks"])
+	}
+}
+
+func TestEverySkippedIsSkippedNotPassed(t *testing.T) {
+	r := consumeString(t, jsonLayer(), events(
+		ev("output", "github.com/wsched/wsched/tla", "TestTLC", "    tla_test.go:118: TLA2TOOLS_JAR is not set\n"),
+		ev("skip", "github.com/wsched/wsched/tla", "TestTLC", ""),
+		ev("pass", "github.com/wsched/wsched/tla", "", ""),
+	))
+	r.classify()
+	if r.status != statusSkip {
+		t.Fatalf("status %s, want %s", r.status, statusSkip)
+	}
+	if !strings.Contains(r.summary(), "TestTLC") {
+		t.Errorf("summary %q does not name the skipped test", r.summary())
+	}
+	// No test at all (a -run that matches nothing) is not a pass either.
+	r = consumeString(t, jsonLayer(), events(
+		ev("output", pkgQ, "", "testing: warning: no tests to run\n"),
+		ev("pass", pkgQ, "", ""),
+	))
+	r.classify()
+	if r.status != statusSkip {
+		t.Fatalf("no tests ran: status %s, want %s", r.status, statusSkip)
+	}
+	// A failure stays a failure.
+	r = consumeString(t, jsonLayer(), events(ev("skip", pkgQ, "TestA", ""), ev("fail", pkgQ, "", "")))
+	r.status = statusFail
+	r.classify()
+	if r.status != statusFail {
+		t.Fatalf("status %s, want FAIL", r.status)
+	}
+}
+
+func TestEvidenceFromFailures(t *testing.T) {
+	dir := t.TempDir()
+	html := filepath.Join(dir, "wsched-lin-queue-123.html")
+	tlcOut := filepath.Join(dir, "tlc-NoFinalCheck-77.out")
+	for _, p := range []string{html, tlcOut} {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const rapidLine = "    ring_rapid_test.go:15: [rapid] failed after 3 tests: boom\n" +
+		"        To reproduce, specify -run=\"TestRingRapid\" -rapid.failfile=\"testdata/rapid/TestRingRapid/TestRingRapid-20261121-1.fail\" (or -rapid.seed=4242)\n"
+	r := consumeString(t, jsonLayer(), events(
+		ev("output", pkgQ, "TestRingRapid", rapidLine),
+		ev("fail", pkgQ, "TestRingRapid", ""),
+		ev("output", "github.com/wsched/wsched/linearizability", "TestQ", "porcupine says Illegal.\nHTML view: "+html+"\n"),
+		ev("fail", "github.com/wsched/wsched/linearizability", "TestQ", ""),
+		ev("output", "github.com/wsched/wsched/tla", "TestTLC/NoFinalCheck", "full TLC output: "+tlcOut+"\n"),
+		ev("output", "github.com/wsched/wsched/stress", "TestSchedIdleChurn", "waiting (watchdog 1m0s)\nmetrics:\nruntime: spawned=10 completed=9 cancelled=0 polls=9 global=1 timers=0\n"),
+		ev("fail", "github.com/wsched/wsched/stress", "TestSchedIdleChurn", ""),
+		ev("fail", pkgQ, "", ""),
+	))
+	all := strings.Join(r.evidence, "\n")
+	for _, want := range []string{
+		"rapid fail file: impl/queue/testdata/rapid/TestRingRapid/TestRingRapid-20261121-1.fail (seed 4242)",
+		"-run='TestRingRapid' ./impl/queue -rapid.failfile=testdata/rapid/TestRingRapid/TestRingRapid-20261121-1.fail",
+		"porcupine HTML view (open in a browser): " + html,
+		"TLC output with the counterexample: " + tlcOut,
+		"stress dump (Metrics and goroutine stacks) of stress.TestSchedIdleChurn",
+		"failing test output of impl/queue.TestRingRapid",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("evidence lacks %q; got:\n%s", want, all)
+		}
+	}
+	if len(r.failed) != 3 {
+		t.Errorf("failed = %v", r.failed)
+	}
+}
+
+func TestCellClassification(t *testing.T) {
+	run := func(stream string, exitErr, cellTimedOut bool) cellStatus {
+		s := summarize(strings.NewReader(stream), &strings.Builder{})
+		return s.classify(exitErr, cellTimedOut)
+	}
+	pass := events(ev("pass", pkgQ, "TestA", ""), ev("pass", pkgQ, "", ""))
+	fail := events(ev("output", pkgQ, "TestA", "watchdog: no progress\n"), ev("fail", pkgQ, "TestA", ""), ev("fail", pkgQ, "", ""))
+	alarm := events(ev("output", pkgQ, "TestA", "panic: test timed out after 2m0s\n"), ev("fail", pkgQ, "TestA", ""), ev("fail", pkgQ, "", ""))
+	build := "# github.com/wsched/wsched/impl/queue\nimpl/queue/ring.go:1: undefined: x\n" +
+		events(ev("output", pkgQ, "", "FAIL\tgithub.com/wsched/wsched/impl/queue [build failed]\n"), ev("fail", pkgQ, "", ""))
+	crash := events(ev("output", pkgQ, "", "fatal error: concurrent map writes\n"), ev("fail", pkgQ, "", ""))
+	none := events(ev("output", pkgQ, "", "testing: warning: no tests to run\n"), ev("pass", pkgQ, "", ""))
+	for _, c := range []struct {
+		name         string
+		stream       string
+		exit, cellTO bool
+		want         cellStatus
+	}{
+		{"pass", pass, false, false, cellSurvived},
+		{"test failed (its watchdog fired)", fail, true, false, cellKilled},
+		{"go test -timeout alarm", alarm, true, false, cellTimeout},
+		{"cell limit", pass, true, true, cellTimeout},
+		{"build failure", build, true, false, cellBuild},
+		{"binary crashed outside a test", crash, true, false, cellKilled},
+		{"no test matched", none, false, false, cellNoTests},
+	} {
+		if got := run(c.stream, c.exit, c.cellTO); got != c.want {
+			t.Errorf("%s: %c (%s), want %c (%s)", c.name, got, got.word(), c.want, c.want.word())
+		}
+	}
+}
+
+func TestDepGraphAffected(t *testing.T) {
+	const m = modulePath
+	if got := basePackage(m + "/impl/queue_test [" + m + "/impl/queue.test]"); got != m+"/impl/queue" {
+		t.Errorf("basePackage = %q", got)
+	}
+	if got := basePackage("sync/atomic"); got != "" {
+		t.Errorf("basePackage(std) = %q", got)
+	}
+	g := depGraph{
+		m + "/impl/queue":        {},
+		m + "/impl/sched":        {m + "/impl/queue": true},
+		m + "/linearizability":   {m + "/impl/queue": true, m + "/model": true},
+		m + "/stress":            {m + "/impl/sched": true, m + "/impl/queue": true},
+		m + "/spec/queue":        {m + "/linearizability/queuecheck": true},
+		m + "/internal/mutant":   {},
+		m + "/impl/deque":        {},
+		m + "/linearizability/x": {m + "/impl/queue": true},
+	}
+	got := strings.Join(g.affected(m+"/impl/queue", layerPackages("unit")), " ")
+	if got != "./impl/queue ./impl/sched" {
+		t.Errorf("unit packages seeing impl/queue: %q", got)
+	}
+	got = strings.Join(g.affected(m+"/impl/queue", layerPackages("chaos")), " ")
+	if got != "./linearizability ./stress" {
+		t.Errorf("chaos packages seeing impl/queue: %q", got)
+	}
+	if got := g.affected(m+"/impl/deque", layerPackages("porcupine")); len(got) != 0 {
+		t.Errorf("porcupine packages seeing impl/deque: %q", got)
+	}
+}

@@ -1,0 +1,99 @@
+package mutant
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Layers are the check layers a caught-by entry may name, in the order
+// cmd/verify runs them. Each is one go test invocation:
+//
+//	unit       go test -race                 (package tests, rapid)
+//	porcupine  go test -race                 (./linearizability)
+//	stress     go test -race                 (./stress)
+//	chaos      go test -race -tags chaos     (./stress, ./linearizability;
+//	                                          an entry may name any package)
+var Layers = []string{"unit", "porcupine", "stress", "chaos"}
+
+// Catch is one machine-readable caught-by entry, written
+//
+//	layer:package:test-regexp
+//
+// for example "stress:./stress:^TestRingConservation$". It names a go test
+// command that fails when the mutant is applied: the layer says which
+// flags (see Layers), the package is a ./-relative package path, and the
+// regexp is go test's -run argument.
+type Catch struct {
+	Layer string
+	Pkg   string
+	Run   string
+}
+
+func (c Catch) String() string { return c.Layer + ":" + c.Pkg + ":" + c.Run }
+
+// Args is the go test command line the entry names, without -json.
+// Extra flags (for example -count=1, -timeout) go after "test".
+func (c Catch) Args(extra ...string) []string {
+	args := []string{"go", "test", "-race"}
+	if c.Layer == "chaos" {
+		args = append(args, "-tags", "chaos")
+	}
+	args = append(args, extra...)
+	return append(args, "-run", c.Run, c.Pkg)
+}
+
+// ParseCatches reads the value of a caught-by line: entries separated by
+// spaces.
+func ParseCatches(v string) ([]Catch, error) {
+	var cs []Catch
+	for _, f := range strings.Fields(v) {
+		c, err := parseCatch(f)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	return cs, nil
+}
+
+func parseCatch(f string) (Catch, error) {
+	parts := strings.SplitN(f, ":", 3)
+	if len(parts) != 3 {
+		return Catch{}, fmt.Errorf("caught-by entry %q: want layer:package:test-regexp", f)
+	}
+	c := Catch{Layer: parts[0], Pkg: parts[1], Run: parts[2]}
+	known := false
+	for _, l := range Layers {
+		known = known || l == c.Layer
+	}
+	switch {
+	case !known:
+		return Catch{}, fmt.Errorf("caught-by entry %q: unknown layer %q (want one of %s)", f, c.Layer, strings.Join(Layers, ", "))
+	case !strings.HasPrefix(c.Pkg, "./") || strings.Contains(c.Pkg, "..."):
+		return Catch{}, fmt.Errorf("caught-by entry %q: package %q must be one ./-relative package", f, c.Pkg)
+	case c.Run == "":
+		return Catch{}, fmt.Errorf("caught-by entry %q: empty test regexp", f)
+	}
+	if _, err := regexp.Compile(c.Run); err != nil {
+		return Catch{}, fmt.Errorf("caught-by entry %q: %v", f, err)
+	}
+	// chaos may name any package: it is that package's tests with the
+	// yield points compiled in.
+	if want := LayerOf(c.Pkg); c.Layer != "chaos" && want != c.Layer {
+		return Catch{}, fmt.Errorf("caught-by entry %q: package %s belongs to layer %s", f, c.Pkg, want)
+	}
+	return c, nil
+}
+
+// LayerOf says which layer runs the tests of the ./-relative package pkg
+// without the chaos tag.
+func LayerOf(pkg string) string {
+	switch pkg {
+	case "./linearizability":
+		return "porcupine"
+	case "./stress":
+		return "stress"
+	}
+	return "unit"
+}
