@@ -26,8 +26,11 @@ const (
 )
 
 // perConfigTimeout bounds one TLC run; the table as a whole is meant to take
-// a few minutes on two cores.
-const perConfigTimeout = 8 * time.Minute
+// a few minutes on two cores. Long rows get longLimit.
+const (
+	perConfigTimeout = 8 * time.Minute
+	longLimit        = 20 * time.Minute
+)
 
 // expectation is one row of expectations.tsv.
 type expectation struct {
@@ -37,6 +40,7 @@ type expectation struct {
 	states    int    // expected number of distinct states
 	tolerance int    // allowed deviation of states, in percent
 	workers   int    // TLC -workers
+	long      bool   // run only with WSCHED_LONG=1 (a larger model, minutes)
 	line      int
 }
 
@@ -66,6 +70,15 @@ func readExpectations(t *testing.T) []expectation {
 				t.Fatalf("expectations.tsv:%d: field %d: %v", n, 3+i, err)
 			}
 			*p = v
+		}
+		if len(fs) > 6 {
+			switch fs[6] {
+			case "long":
+				e.long = true
+			case "":
+			default:
+				t.Fatalf("expectations.tsv:%d: field 7 is %q, want \"long\" or nothing", n, fs[6])
+			}
 		}
 		rows = append(rows, e)
 	}
@@ -138,6 +151,9 @@ func TestTLC(t *testing.T) {
 }
 
 func runConfig(t *testing.T, java, jar string, e expectation) {
+	if e.long && os.Getenv("WSCHED_LONG") != "1" {
+		t.Skipf("%s is a long model (a minute or more); set WSCHED_LONG=1 to run it", e.config)
+	}
 	// TLC works in a private copy so that nothing is written into tla/.
 	dir := t.TempDir()
 	for _, f := range []string{e.spec + ".tla", e.config + ".cfg"} {
@@ -149,7 +165,11 @@ func runConfig(t *testing.T, java, jar string, e expectation) {
 			t.Fatal(err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), perConfigTimeout)
+	limit := perConfigTimeout
+	if e.long {
+		limit = longLimit
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	args := []string{"-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC",
 		"-workers", strconv.Itoa(e.workers),
@@ -170,7 +190,7 @@ func runConfig(t *testing.T, java, jar string, e expectation) {
 		code = ee.ExitCode()
 	}
 	if ctx.Err() != nil {
-		t.Fatalf("%s: TLC did not finish within %s", e.config, perConfigTimeout)
+		t.Fatalf("%s: TLC did not finish within %s", e.config, limit)
 	}
 	distinct := -1
 	if m := statesRE.FindAllSubmatch(out, -1); len(m) > 0 {

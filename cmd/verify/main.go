@@ -57,6 +57,7 @@ func main() {
 	fast := flag.Bool("fast", false, "with -mutants: run only each mutant's caught-by commands")
 	every := flag.Bool("every", false, "with -mutants -fast: run every caught-by entry, not only up to the first kill")
 	which := flag.String("mutant", "", "with -mutants: only mutants whose id contains this")
+	catalog := flag.String("catalog", "", "with -mutants: read the mutants from this directory instead of mutants/")
 	cell := flag.Duration("cell-timeout", 0, "with -mutants: time limit per go test run (default 3m with -fast, 8m without)")
 	flag.Parse()
 
@@ -71,7 +72,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "verify:", err)
 			os.Exit(2)
 		}
-		opt := mutantOptions{fast: *fast, every: *every, filter: *which, only: *only, limit: *cell}
+		opt := mutantOptions{fast: *fast, every: *every, filter: *which, only: *only, dir: *catalog, limit: *cell}
 		if opt.only != "" && !slices.Contains(mutant.Layers, opt.only) {
 			fmt.Fprintf(os.Stderr, "verify: -mutants -only takes one of %s\n", strings.Join(mutant.Layers, ", "))
 			os.Exit(2)

@@ -61,6 +61,7 @@ type mutantOptions struct {
 	every  bool          // with fast: run every caught-by entry, not only up to the first kill
 	filter string        // run only mutants whose ID contains this
 	only   string        // full matrix: run only this layer
+	dir    string        // the catalog; mutants/ under the module root when empty
 	limit  time.Duration // per cell
 }
 
@@ -95,7 +96,11 @@ func (r *mutantRow) killers() []string {
 // when a mutant is stale, malformed, or killed by no layer.
 func runMutants(root string, opt mutantOptions, logDir string) bool {
 	start := time.Now()
-	cat, err := mutant.Catalog(filepath.Join(root, "mutants"))
+	dir := opt.dir
+	if dir == "" {
+		dir = filepath.Join(root, "mutants")
+	}
+	cat, err := mutant.Catalog(dir)
 	if err == nil && len(cat) == 0 {
 		err = mutant.ErrNoCatalog
 	}

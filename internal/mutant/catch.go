@@ -18,19 +18,27 @@ var Layers = []string{"unit", "porcupine", "stress", "chaos"}
 
 // Catch is one machine-readable caught-by entry, written
 //
-//	layer:package:test-regexp
+//	layer:package:test-regexp[:xN]
 //
 // for example "stress:./stress:^TestRingConservation$". It names a go test
 // command that fails when the mutant is applied: the layer says which
 // flags (see Layers), the package is a ./-relative package path, and the
-// regexp is go test's -run argument.
+// regexp is go test's -run argument. A trailing ":xN" runs the tests N
+// times (-count=N), for a bug that shows only in some runs.
 type Catch struct {
 	Layer string
 	Pkg   string
 	Run   string
+	Count int // 0: once
 }
 
-func (c Catch) String() string { return c.Layer + ":" + c.Pkg + ":" + c.Run }
+func (c Catch) String() string {
+	s := c.Layer + ":" + c.Pkg + ":" + c.Run
+	if c.Count > 0 {
+		s += fmt.Sprintf(":x%d", c.Count)
+	}
+	return s
+}
 
 // Args is the go test command line the entry names, without -json.
 // Extra flags (for example -count=1, -timeout) go after "test".
@@ -40,6 +48,9 @@ func (c Catch) Args(extra ...string) []string {
 		args = append(args, "-tags", "chaos")
 	}
 	args = append(args, extra...)
+	if c.Count > 0 {
+		args = append(args, fmt.Sprintf("-count=%d", c.Count)) // after extra: the last -count wins
+	}
 	return append(args, "-run", c.Run, c.Pkg)
 }
 
@@ -63,6 +74,13 @@ func parseCatch(f string) (Catch, error) {
 		return Catch{}, fmt.Errorf("caught-by entry %q: want layer:package:test-regexp", f)
 	}
 	c := Catch{Layer: parts[0], Pkg: parts[1], Run: parts[2]}
+	if m := countSuffix.FindStringSubmatch(c.Run); m != nil {
+		c.Run = m[1]
+		fmt.Sscan(m[2], &c.Count)
+		if c.Count < 1 || c.Count > 100 {
+			return Catch{}, fmt.Errorf("caught-by entry %q: count must be 1..100", f)
+		}
+	}
 	known := false
 	for _, l := range Layers {
 		known = known || l == c.Layer
@@ -85,6 +103,8 @@ func parseCatch(f string) (Catch, error) {
 	}
 	return c, nil
 }
+
+var countSuffix = regexp.MustCompile(`^(.*):x([0-9]+)$`)
 
 // LayerOf says which layer runs the tests of the ./-relative package pkg
 // without the chaos tag.

@@ -82,9 +82,9 @@ func TestParseRejectsMalformed(t *testing.T) {
 }
 
 func TestCaughtByEntries(t *testing.T) {
-	good := "unit:./impl/queue:^TestA$ porcupine:./linearizability:^TestQ(Impl|Spec)$ chaos:./impl/sched:^TestBehaviour$/^ConcurrentWakes$"
+	good := "unit:./impl/queue:^TestA$ porcupine:./linearizability:^TestQ(Impl|Spec)$ chaos:./impl/sched:^TestBehaviour$/^ConcurrentWakes$ stress:./stress:^TestF$:x5"
 	cs, err := ParseCatches(good)
-	if err != nil || len(cs) != 3 {
+	if err != nil || len(cs) != 4 {
 		t.Fatalf("ParseCatches(%q) = %v, %v", good, cs, err)
 	}
 	if got := strings.Join(cs[2].Args("-count=1"), " "); got != "go test -race -tags chaos -count=1 -run ^TestBehaviour$/^ConcurrentWakes$ ./impl/sched" {
@@ -92,6 +92,9 @@ func TestCaughtByEntries(t *testing.T) {
 	}
 	if got := strings.Join(cs[0].Args(), " "); got != "go test -race -run ^TestA$ ./impl/queue" {
 		t.Errorf("unit args: %s", got)
+	}
+	if got := strings.Join(cs[3].Args("-count=1"), " "); got != "go test -race -count=1 -count=5 -run ^TestF$ ./stress" || cs[3].String() != "stress:./stress:^TestF$:x5" {
+		t.Errorf("counted entry: %s (%s)", got, cs[3])
 	}
 	for _, bad := range []string{
 		"rapid porcupine",                    // free text
@@ -104,6 +107,7 @@ func TestCaughtByEntries(t *testing.T) {
 		"unit:./stress:TestRingConservation", // ./stress is the stress layer
 		"stress:./impl/queue:TestA",          // and impl/queue is unit
 		"porcupine:./stress:TestA",           // wrong layer
+		"stress:./stress:TestA:x0",           // count out of range
 	} {
 		if _, err := ParseCatches(bad); err == nil {
 			t.Errorf("ParseCatches(%q) accepted", bad)
