@@ -16,7 +16,7 @@
 (* write it; NoRule2Notify, NoFinalCheck and DecBeforeBit break one rule  *)
 (* of the corrected design.  With all of them FALSE:                      *)
 (*   SignedNs = TRUE   is the design impl/idle implements (IdleGo.cfg);    *)
-(*   both FALSE        is IDLE_DESIGN.md taken literally (fails);          *)
+(*   both FALSE        is our first corrected design, literally (fails);  *)
 (*   ClaimWaitsToken   is the other fix of that failure (IdleFixed.cfg).   *)
 (* docs/tla.md maps every action to the Go function it stands for.        *)
 (***************************************************************************)
