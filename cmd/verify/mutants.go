@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -344,8 +345,8 @@ func summarize(in io.Reader, log io.Writer) testSummary {
 				continue
 			}
 			s.ran++
-			if ev.Action == "fail" {
-				s.failed = append(s.failed, short(ev.Package)+"."+ev.Test)
+			if name := short(ev.Package) + "." + ev.Test; ev.Action == "fail" && !slices.Contains(s.failed, name) {
+				s.failed = append(s.failed, name) // once, though -count may fail it again
 			}
 		}
 	}
@@ -423,7 +424,7 @@ func printMatrix(w io.Writer, rows []*mutantRow, opt mutantOptions, total time.D
 	if opt.fast && !opt.every {
 		fmt.Fprintln(w, "fast mode stops at the first entry that kills a mutant: the matrix shows at least one killer, not all of them")
 	}
-	if len(lone) > 0 {
+	if len(lone) > 0 && (!opt.fast || opt.every) {
 		sort.Strings(lone)
 		fmt.Fprintf(w, "killed by one layer only (the goal is two): %s\n", strings.Join(lone, ", "))
 	}

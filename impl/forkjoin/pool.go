@@ -93,6 +93,8 @@ func (p *Pool) Run(f func(*Worker)) error {
 		return ErrNilFunc
 	}
 	p.mu.Lock()
+	// Observes Close, which stores closed under the same mutex; the
+	// mutex orders it, so relaxed would do.
 	if p.closed.Load() {
 		p.mu.Unlock()
 		return ErrClosed

@@ -211,9 +211,11 @@ func (rt *Runtime) now() int64 { return int64(time.Since(rt.start)) }
 // return through ctx: it waits for the worker that runs the caller.
 func (rt *Runtime) Shutdown(ctx context.Context) error {
 	rt.shutdownOnce.Do(func() {
-		// Publishes shutdown; release (workers, spawners, wakers
-		// acquire it). Then every worker gets a token, so a worker
-		// about to sleep returns at once.
+		// Publishes shutdown to workers, spawners and wakers. seq_cst,
+		// not release: it is one side of the Dekker pair with
+		// enterRemote (its increment of remote, then its load of
+		// closed). Then every worker gets a token, so a worker about to
+		// sleep returns at once.
 		rt.closed.Store(true)
 		for _, w := range rt.workers {
 			w.parker.Unpark()
@@ -234,8 +236,10 @@ func (rt *Runtime) workerExited() {
 	if rt.live.Add(-1) != 0 {
 		return
 	}
-	// Wait for admitted remote spawns and wakes to finish their push.
-	// Acquire; they are a few instructions and a mutex away from done.
+	// Wait for admitted remote spawns and wakes to finish their push;
+	// they are a few instructions and a mutex away from done. seq_cst,
+	// not acquire: this load comes after our load of closed, and must see
+	// any enterRemote whose load of closed missed the store (Dekker pair).
 	for rt.remote.Load() != 0 {
 		runtime.Gosched()
 	}
