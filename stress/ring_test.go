@@ -105,13 +105,20 @@ func runRingConservation(t *testing.T, cfg ringConfig) {
 	b := &popper{name: "thief B", r: queue.NewRingAt[item](cfg.start - 1000), last: -1}
 	c := &popper{name: "thief C", r: queue.NewRingAt[item](cfg.start + 77), last: -1}
 	var steals, stolen [3]atomic.Int64
-	var overflows atomic.Int64
+	var overflows, soloOverflows atomic.Int64
+	// pause stops the three thieves between operations for a solo phase
+	// of the owner; paused counts the thieves that have stopped.
+	var pause atomic.Bool
+	var paused atomic.Int32
 
 	var wg sync.WaitGroup
 	wg.Go(func() { // the owner
 		rng := rand.New(rand.NewPCG(cfg.seed, 1))
 		next := 0
-		for l.running() {
+		for round := 0; l.running(); round++ {
+			if round%soloEvery == 0 && cfg.tasks-next > queue.Capacity {
+				next = soloOverflow(l, owner, g, next, &pause, &paused, &soloOverflows)
+			}
 			if next < cfg.tasks {
 				// Bursts larger than the ring make it overflow; bursts
 				// during a steal hit the "full while a steal is in
@@ -136,6 +143,14 @@ func runRingConservation(t *testing.T, cfg ringConfig) {
 	thief := func(i int, me, victim *popper) {
 		rng := rand.New(rand.NewPCG(cfg.seed, uint64(i)+2))
 		for l.running() {
+			if pause.Load() {
+				paused.Add(1)
+				for pause.Load() && !l.stop.Load() {
+					runtime.Gosched()
+				}
+				paused.Add(-1)
+				continue
+			}
 			busy := false
 			first, n := victim.r.StealInto(me.r)
 			if first != nil {
@@ -206,17 +221,53 @@ func runRingConservation(t *testing.T, cfg ringConfig) {
 		t.Errorf("Global still holds %d tasks", g.Len())
 	}
 	t.Logf("METRIC queue_items=%d", cfg.tasks)
-	t.Logf("%d tasks; overflows %d; steals A %d (%d tasks), B %d (%d), C %d (%d)",
-		cfg.tasks, overflows.Load(), steals[0].Load(), stolen[0].Load(),
+	t.Logf("%d tasks; overflows %d (%d in solo phases); steals A %d (%d tasks), B %d (%d), C %d (%d)",
+		cfg.tasks, overflows.Load()+soloOverflows.Load(), soloOverflows.Load(), steals[0].Load(), stolen[0].Load(),
 		steals[1].Load(), stolen[1].Load(), steals[2].Load(), stolen[2].Load())
 	for i := range steals {
 		if steals[i].Load() == 0 {
 			t.Errorf("thief %d never stole: the test did not exercise stealing", i)
 		}
 	}
-	if overflows.Load() == 0 {
-		t.Error("the owner never overflowed: the test did not exercise overflow")
+	if soloOverflows.Load() == 0 {
+		t.Error("no solo phase overflowed: the test did not exercise overflow")
 	}
+}
+
+// soloEvery is how many owner rounds pass between solo phases.
+const soloEvery = 512
+
+// soloOverflow is a solo phase of the owner. With one core and chaos
+// yields, the thieves can keep the ring from ever filling, so overflow would
+// be left to chance; here the thieves are stopped between operations (no
+// steal is in flight once all three have stopped) and the owner pushes until
+// its ring overflows. With no steal in flight, a full ring must move exactly
+// MaxSteal tasks to the Global queue: moving only the new task is the
+// in-flight path and would be a bug here. It returns the next task id.
+func soloOverflow(l *ledger, owner *popper, g *queue.Global[item], next int,
+	pause *atomic.Bool, paused *atomic.Int32, soloOverflows *atomic.Int64) int {
+	pause.Store(true)
+	defer pause.Store(false)
+	for paused.Load() < 3 {
+		if l.stop.Load() {
+			return next
+		}
+		runtime.Gosched()
+	}
+	for range queue.Capacity + 1 {
+		switch k := owner.r.Push(&l.items[next], g); k {
+		case 0:
+		case queue.MaxSteal:
+			soloOverflows.Add(1)
+			return next + 1
+		default:
+			l.fail("solo phase: Push into a full ring with no steal in flight returned %d, want %d", k, queue.MaxSteal)
+			return next + 1
+		}
+		next++
+	}
+	l.fail("solo phase: %d pushes with no consumer running never overflowed the ring", queue.Capacity+1)
+	return next
 }
 
 func TestRingConservation(t *testing.T) {
