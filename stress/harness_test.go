@@ -107,6 +107,7 @@ var schedScenarios = []struct {
 	{"FairnessYieldFlood", []int{1}, schedFairnessYieldFlood},
 	{"FairnessLIFOFlood", []int{1}, schedFairnessLIFOFlood},
 	{"IdleChurn", stressSizes, schedIdleChurn},
+	{"Rendezvous", []int{2, 4, 64}, schedRendezvous},
 	{"TimersMixed", stressSizes, schedTimersMixed},
 	{"TimersUnderFlood", []int{1, 2}, schedTimersUnderFlood},
 	{"TimerIntoParkedRuntime", stressSizes, schedTimerIntoParkedRuntime},
