@@ -19,8 +19,7 @@ func (w *worker) findWork() *task {
 	if t := w.popBuffer(); t != nil {
 		return t
 	}
-	if w.sinceGlobal >= w.interval {
-		w.sinceGlobal = 0
+	if w.globalTurn() {
 		if t := w.pollGlobal(); t != nil {
 			return t
 		}
@@ -37,6 +36,19 @@ func (w *worker) findWork() *task {
 		}
 	}
 	return w.pollGlobal()
+}
+
+// globalTurn reports whether the global queue's turn ahead of the local
+// queues has come, and restarts the fairness clock if so. It counts down
+// to the interval rather than testing polls%interval == 0: the interval is
+// re-tuned every tick, and a modulo test can then skip whole ticks, so a
+// global task could wait far more than the largest interval.
+func (w *worker) globalTurn() bool {
+	if w.sinceGlobal >= w.interval {
+		w.sinceGlobal = 0
+		return true
+	}
+	return false
 }
 
 func (w *worker) popBuffer() *task {
