@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wsched/wsched/internal/schedtest"
 	"os"
 	"runtime"
 	"strconv"
@@ -64,10 +65,7 @@ func stressDuration(t *testing.T) time.Duration {
 // schedWatchdog bounds one round of one scenario. A correct runtime takes
 // a few seconds at most; WSCHED_WATCHDOG overrides the bound.
 func schedWatchdog() time.Duration {
-	if d, err := time.ParseDuration(os.Getenv("WSCHED_WATCHDOG")); err == nil && d > 0 {
-		return d
-	}
-	return 60 * time.Second
+	return schedtest.WatchdogFromEnv(60 * time.Second)
 }
 
 // heapSlack is how far above its starting point the live heap may be after
@@ -227,7 +225,7 @@ func newSchedEnv(t *testing.T, cfg sched.Config) *schedEnv {
 	// If the scenario is stuck where the watchdog's context cannot reach,
 	// dump and die rather than wait for the go test timeout.
 	kill := time.AfterFunc(schedWatchdog()+30*time.Second, func() {
-		fmt.Fprintf(os.Stderr, "%s: stuck beyond its watchdog\n%s\n%s", t.Name(), rt.Metrics(), allStacks())
+		fmt.Fprintf(os.Stderr, "%s: stuck beyond its watchdog\n%s\n%s", t.Name(), rt.Metrics(), schedtest.Stacks())
 		panic("stress: scenario stuck beyond its watchdog")
 	})
 	t.Cleanup(func() {
@@ -238,13 +236,13 @@ func newSchedEnv(t *testing.T, cfg sched.Config) *schedEnv {
 			err := rt.Shutdown(sctx)
 			scancel()
 			if err != nil {
-				t.Errorf("Shutdown at the end: %v\n%s\n%s", err, rt.Metrics(), allStacks())
+				t.Errorf("Shutdown at the end: %v\n%s\n%s", err, rt.Metrics(), schedtest.Stacks())
 				return
 			}
 			e.checkAccounting()
 		}
 		e.rt = nil
-		checkGoroutines(t, baseGoroutines)
+		schedtest.CheckNoLeak(t, baseGoroutines)
 		checkHeap(t, baseHeap)
 	})
 	return e
@@ -285,7 +283,7 @@ func (e *schedEnv) checkAccounting() {
 func (e *schedEnv) hang(format string, args ...any) {
 	e.t.Helper()
 	e.t.Fatalf("%s (watchdog %v)\nmetrics:\n%s\ngoroutines:\n%s",
-		fmt.Sprintf(format, args...), schedWatchdog(), e.rt.Metrics(), allStacks())
+		fmt.Sprintf(format, args...), schedWatchdog(), e.rt.Metrics(), schedtest.Stacks())
 }
 
 // wait waits for h within the watchdog and returns the task's result.
@@ -380,19 +378,6 @@ func (c once) check(t *testing.T, what string, want int32) {
 	}
 }
 
-// checkGoroutines waits for the goroutine count to return to baseline.
-func checkGoroutines(t *testing.T, baseline int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > baseline {
-		if time.Now().After(deadline) {
-			t.Errorf("goroutine leak: %d after Shutdown, %d before New\n%s", runtime.NumGoroutine(), baseline, allStacks())
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // checkHeap requires the live heap, after GC, to be back within heapSlack
 // of where it was before New.
 func checkHeap(t *testing.T, baseline uint64) {
@@ -411,16 +396,4 @@ func liveHeap() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
-}
-
-// allStacks returns every goroutine's stack.
-func allStacks() string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			return string(buf[:n])
-		}
-		buf = make([]byte, 2*len(buf))
-	}
 }

@@ -17,9 +17,10 @@ import (
 // generous: the slowest check takes well under a second. The environment
 // variable WSCHED_WATCHDOG (a time.Duration such as "5s") overrides it, which
 // keeps runs against deliberately broken code short.
-var Watchdog = watchdogFromEnv(60 * time.Second)
+var Watchdog = WatchdogFromEnv(60 * time.Second)
 
-func watchdogFromEnv(def time.Duration) time.Duration {
+// WatchdogFromEnv is WSCHED_WATCHDOG when set to a positive duration, else def.
+func WatchdogFromEnv(def time.Duration) time.Duration {
 	if d, err := time.ParseDuration(os.Getenv("WSCHED_WATCHDOG")); err == nil && d > 0 {
 		return d
 	}
@@ -62,7 +63,7 @@ func start(t *testing.T, impl Impl, workers int) *env {
 	ctx, cancel := context.WithTimeout(context.Background(), Watchdog)
 	e := &env{t: t, impl: impl, rt: rt, workers: workers, ctx: ctx}
 	kill := time.AfterFunc(Watchdog+backstop, func() {
-		fmt.Fprintf(os.Stderr, "%s: stuck beyond the watchdog\n%s\n%s", t.Name(), rt.Metrics().Dump, stacks())
+		fmt.Fprintf(os.Stderr, "%s: stuck beyond the watchdog\n%s\n%s", t.Name(), rt.Metrics().Dump, Stacks())
 		panic("schedtest: check stuck beyond its watchdog")
 	})
 	t.Cleanup(func() {
@@ -74,12 +75,12 @@ func start(t *testing.T, impl Impl, workers int) *env {
 			err := rt.Shutdown(sctx)
 			scancel()
 			if err != nil {
-				t.Errorf("Shutdown in cleanup: %v\nmetrics:\n%s\ngoroutines:\n%s", err, rt.Metrics().Dump, stacks())
+				t.Errorf("Shutdown in cleanup: %v\nmetrics:\n%s\ngoroutines:\n%s", err, rt.Metrics().Dump, Stacks())
 				return
 			}
 			e.checkAccounting()
 		}
-		checkNoLeak(t, baseline)
+		CheckNoLeak(t, baseline)
 	})
 	return e
 }
@@ -117,7 +118,7 @@ func (e *env) checkAccounting() {
 func (e *env) hang(format string, args ...any) {
 	e.t.Helper()
 	e.t.Fatalf("%s (watchdog %v)\nmetrics:\n%s\ngoroutines:\n%s",
-		fmt.Sprintf(format, args...), Watchdog, e.rt.Metrics().Dump, stacks())
+		fmt.Sprintf(format, args...), Watchdog, e.rt.Metrics().Dump, Stacks())
 }
 
 // wait waits for h within the watchdog and returns the task's result.
@@ -207,23 +208,23 @@ func (e *env) goFn(f func()) Handle {
 	return h
 }
 
-// checkNoLeak waits until the goroutine count is back to baseline, and
+// CheckNoLeak waits until the goroutine count is back to baseline, and
 // fails with every stack if it is not within leakDeadline.
-func checkNoLeak(t *testing.T, baseline int) {
+func CheckNoLeak(t *testing.T, baseline int) {
 	t.Helper()
 	deadline := time.Now().Add(leakDeadline)
 	for runtime.NumGoroutine() > baseline {
 		if time.Now().After(deadline) {
 			t.Errorf("goroutines: %d after Shutdown, %d before New\n%s",
-				runtime.NumGoroutine(), baseline, stacks())
+				runtime.NumGoroutine(), baseline, Stacks())
 			return
 		}
 		time.Sleep(time.Millisecond)
 	}
 }
 
-// stacks returns every goroutine's stack.
-func stacks() string {
+// Stacks returns every goroutine's stack.
+func Stacks() string {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)

@@ -43,7 +43,7 @@ func checkInvalidConfig(t *testing.T, impl Impl) {
 		if m := rt.Metrics(); m.Workers != cfg.Workers {
 			t.Errorf("New(%+v): Metrics has %d workers", cfg, m.Workers)
 		}
-		checkNoLeak(t, baseline)
+		CheckNoLeak(t, baseline)
 	}
 }
 
@@ -216,7 +216,7 @@ func checkNewShutdownNoLeak(t *testing.T, impl Impl) {
 		}
 		cancel()
 	}
-	checkNoLeak(t, baseline)
+	CheckNoLeak(t, baseline)
 }
 
 // checkCrossRuntimeWake: a task of one runtime wakes, through
