@@ -102,6 +102,7 @@ var schedScenarios = []struct {
 	{"WakeFromOutside", stressSizes, schedWakeFromOutside},
 	{"WakerManyAtOnce", stressSizes, schedWakerManyAtOnce},
 	{"WakesRaceCompletion", stressSizes, schedWakesRaceCompletion},
+	{"YieldLetsOthersGo", []int{1}, schedYieldLetsOthersGo},
 	{"FairnessYieldFlood", []int{1}, schedFairnessYieldFlood},
 	{"FairnessLIFOFlood", []int{1}, schedFairnessLIFOFlood},
 	{"IdleChurn", stressSizes, schedIdleChurn},

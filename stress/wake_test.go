@@ -31,6 +31,63 @@ func schedYieldStorm(t *testing.T, cfg sched.Config) {
 	polls.check(t, "polls per yielding task", yields+1)
 }
 
+// TestSchedYieldLetsOthersGo: on one worker, a task that yields is never
+// polled twice in a row while another task is runnable, and tasks spawned
+// from outside meanwhile (the global queue) still run. A root task spawns
+// every yielder in one poll, so each is queued before any runs; remote
+// tasks join through the global queue while they yield.
+func TestSchedYieldLetsOthersGo(t *testing.T) {
+	forSizes(t, []int{1}, schedYieldLetsOthersGo)
+}
+
+func schedYieldLetsOthersGo(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
+	yielders, yields := 16, int32(200*stressScale())
+	polls := make(once, yielders)
+	var live atomic.Int32 // yielders spawned and not finished
+	last := -1            // the yielder polled last; one worker, so only its polls touch it
+	var repeats atomic.Int32
+	hs := make([]*sched.JoinHandle, yielders)
+	root := e.spawn(func(cx *sched.Context) sched.Poll {
+		live.Store(int32(yielders))
+		for i := range yielders {
+			h, err := cx.Spawn(e.task(func(cx *sched.Context) sched.Poll {
+				if last == i && live.Load() > 1 {
+					repeats.Add(1)
+				}
+				last = i
+				if polls[i].Add(1) > yields {
+					live.Add(-1)
+					return sched.Ready
+				}
+				return cx.Yield()
+			}))
+			if err != nil {
+				t.Errorf("Spawn: %v", err)
+			}
+			hs[i] = h
+		}
+		return sched.Ready
+	})
+	e.waitAll([]*sched.JoinHandle{root}, "root")
+	remote := make(once, 256)
+	rhs := make([]*sched.JoinHandle, len(remote))
+	for i := range remote {
+		rhs[i] = e.spawn(func(*sched.Context) sched.Poll {
+			remote[i].Add(1)
+			return sched.Ready
+		})
+	}
+	e.waitAll(rhs, "remote task")
+	e.waitAll(hs, "yielding task")
+	e.shutdown()
+	polls.check(t, "polls per yielding task", yields+1)
+	remote.check(t, "runs per remote task", 1)
+	if n := repeats.Load(); n != 0 {
+		t.Errorf("a yielding task was polled twice in a row %d times while others were runnable", n)
+	}
+}
+
 // pingPong is two tasks that take turns through Context.Wake, which puts
 // the other task in the worker's LIFO slot: the pattern the LIFO cap exists
 // for. turn is even when it is a's turn; each side advances it and then

@@ -9,13 +9,22 @@ import (
 // grown; below it, shrinking is not worth a copy.
 const minGlobalCap = 64
 
+// keptGlobalCap is the largest backing array Global keeps when it drains.
+// Up to it (64 Ki slots, 512 KiB) the buffer never shrinks: a program that
+// queues bursts of a few thousand tasks over and over would otherwise copy
+// and reallocate the buffer on every burst, growing it on the way up and
+// halving it on the way down. Above it, the buffer halves whenever it is a
+// quarter full, down to this size, so one huge burst does not pin its
+// memory for ever.
+const keptGlobalCap = 1 << 16
+
 // Global is the injection queue: an unbounded FIFO of task pointers behind
 // one mutex, shared by every worker and by goroutines outside the runtime.
 //
 // The tasks live in a circular buffer buf[head], buf[head+1], ... (indices
-// mod len(buf)), n of them. The buffer doubles when full and halves when a
-// quarter full, so a burst does not pin memory for ever; popped entries are
-// set to nil so finished tasks can be collected.
+// mod len(buf), a power of two), n of them. The buffer doubles when full
+// and, above keptGlobalCap slots, halves when a quarter full; popped
+// entries are set to nil so finished tasks can be collected.
 type Global[T any] struct {
 	mu   sync.Mutex
 	buf  []*T
@@ -35,7 +44,7 @@ func (g *Global[T]) Push(t *T) {
 	}
 	g.mu.Lock()
 	g.grow(1)
-	g.buf[(g.head+g.n)%len(g.buf)] = t
+	g.buf[(g.head+g.n)&(len(g.buf)-1)] = t
 	g.n++
 	g.length.Store(int64(g.n)) // written under the lock; readers only want a snapshot: relaxed
 	g.mu.Unlock()
@@ -55,7 +64,7 @@ func (g *Global[T]) PushBatch(ts []*T) {
 	g.mu.Lock()
 	g.grow(len(ts))
 	for _, t := range ts {
-		g.buf[(g.head+g.n)%len(g.buf)] = t
+		g.buf[(g.head+g.n)&(len(g.buf)-1)] = t
 		g.n++
 	}
 	g.length.Store(int64(g.n)) // written under the lock; readers only want a snapshot: relaxed
@@ -70,12 +79,13 @@ func (g *Global[T]) PopBatch(dst []*T) int {
 	}
 	g.mu.Lock()
 	k := min(len(dst), g.n)
+	m := len(g.buf) - 1 // n > 0, so the buffer exists
 	for i := range k {
-		j := (g.head + i) % len(g.buf)
+		j := (g.head + i) & m
 		dst[i] = g.buf[j]
 		g.buf[j] = nil
 	}
-	g.head = (g.head + k) % max(len(g.buf), 1)
+	g.head = (g.head + k) & m
 	g.n -= k
 	if g.n == 0 {
 		g.head = 0
@@ -104,11 +114,11 @@ func (g *Global[T]) grow(extra int) {
 	g.resize(c)
 }
 
-// shrink halves the buffer while it is at most a quarter full. Caller
-// holds mu.
+// shrink halves a buffer larger than keptGlobalCap while it is at most a
+// quarter full. Caller holds mu.
 func (g *Global[T]) shrink() {
 	c := len(g.buf)
-	for c > minGlobalCap && g.n <= c/4 {
+	for c > keptGlobalCap && g.n <= c/4 {
 		c /= 2
 	}
 	if c != len(g.buf) {
@@ -121,7 +131,7 @@ func (g *Global[T]) shrink() {
 func (g *Global[T]) resize(c int) {
 	buf := make([]*T, c)
 	for i := range g.n {
-		buf[i] = g.buf[(g.head+i)%len(g.buf)]
+		buf[i] = g.buf[(g.head+i)&(len(g.buf)-1)]
 	}
 	g.buf = buf
 	g.head = 0

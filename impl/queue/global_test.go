@@ -75,21 +75,32 @@ func TestGlobalClearsWithoutShrinking(t *testing.T) {
 	}
 }
 
+// A buffer up to keptGlobalCap is kept when the queue drains (no
+// reallocation per burst); a larger one shrinks back to keptGlobalCap.
 func TestGlobalClearsAndShrinks(t *testing.T) {
 	g := NewGlobal[task]()
-	g.PushBatch(tasks(0, 10_000))
-	big := len(g.buf)
+	g.PushBatch(tasks(0, 5_000))
+	small := len(g.buf)
 	buf := make([]*task, 100)
-	for range 99 {
+	for g.PopBatch(buf) > 0 {
+		checkGlobalCleared(t, g)
+	}
+	if len(g.buf) != small {
+		t.Fatalf("drained Global of %d slots shrank to %d; buffers up to %d are kept", small, len(g.buf), keptGlobalCap)
+	}
+	g.PushBatch(tasks(0, 4*keptGlobalCap+1))
+	big := len(g.buf)
+	for g.n > keptGlobalCap {
 		g.PopBatch(buf)
 	}
 	if len(g.buf) >= big || len(g.buf) < g.n {
 		t.Fatalf("buffer of %d slots for %d tasks after draining from %d", len(g.buf), g.n, big)
 	}
 	checkGlobalCleared(t, g)
-	g.PopBatch(buf)
-	if g.n != 0 || len(g.buf) > minGlobalCap {
-		t.Fatalf("drained Global keeps %d slots", len(g.buf))
+	for g.PopBatch(buf) > 0 {
+	}
+	if g.n != 0 || len(g.buf) != keptGlobalCap {
+		t.Fatalf("drained Global keeps %d slots, want %d", len(g.buf), keptGlobalCap)
 	}
 	for i, x := range g.buf {
 		if x != nil {

@@ -65,6 +65,10 @@ type Ring[T any] struct {
 	tail atomic.Uint32
 	_    [cacheLine - 4]byte
 	buf  [Capacity]atomic.Pointer[T]
+	// batch is the owner's scratch space for an overflow: the tasks go
+	// from the ring to batch, then to the overflow queue in one call.
+	// Owner only, like tail; kept here so an overflow allocates nothing.
+	batch [MaxSteal]*T
 }
 
 // NewRing returns an empty ring with every position at 0.
@@ -142,11 +146,12 @@ func (r *Ring[T]) overflowHalf(h uint64, real uint32, overflow Injector[T]) bool
 	if !r.head.CompareAndSwap(h, pack(end, end)) { // claims the batch against thieves; keeps our takes below after the claim: acquire
 		return false
 	}
-	batch := make([]*T, MaxSteal)
+	batch := r.batch[:]
 	for i := range uint32(MaxSteal) {
 		batch[i] = r.take(real + i)
 	}
-	overflow.PushBatch(batch)
+	overflow.PushBatch(batch) // does not keep batch
+	clear(batch)              // the ring holds no reference to tasks it gave away
 	return true
 }
 

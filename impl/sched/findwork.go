@@ -12,6 +12,7 @@ package sched
 //     cap the slot is flushed to the back of the ring;
 //  4. the ring;
 //  5. the global queue;
+//     5b. the tasks that yielded in this tick (deferYield), moved to the ring;
 //  6. stealing from a random victim, if stealing is enabled and this worker
 //     searches (or may become a searcher under the 50% limit);
 //  7. the global queue once more (work published while we stole).
@@ -29,6 +30,9 @@ func (w *worker) findWork() *task {
 	}
 	if t := w.pollGlobal(); t != nil {
 		return t
+	}
+	if w.flushDeferred() {
+		return w.ring.Pop()
 	}
 	if !w.rt.cfg.DisableStealing && (w.searching || w.tryBecomeSearcher()) {
 		if t := w.steal(); t != nil {
@@ -64,17 +68,16 @@ func (w *worker) popBuffer() *task {
 // popLocal takes from the LIFO slot (under the per-tick cap) or the ring.
 func (w *worker) popLocal() *task {
 	if w.lifoPolls < maxLIFOPollsPerTick {
-		// Owner-only slot; see pushLIFO.
-		if t := w.lifo.Load(); t != nil {
-			w.lifo.Store(nil) // owner-only; relaxed
+		if t := w.lifo; t != nil {
+			w.lifo = nil
 			w.lifoPolls++
-			w.m.lifoPolls.Add(1) // counter; relaxed
+			w.pc.lifoPolls++
 			return t
 		}
-	} else if t := w.lifo.Load(); t != nil { // owner-only; relaxed
+	} else if t := w.lifo; t != nil {
 		// Cap reached: flush the slot to the back of the ring, where
 		// the FIFO order (and stealers) see it.
-		w.lifo.Store(nil) // owner-only; relaxed
+		w.lifo = nil
 		w.pushRing(t)
 		w.rt.notifyLocal()
 	}

@@ -15,16 +15,9 @@ type JoinHandle struct {
 // waitChan is a join channel, made only when a Wait has to block.
 type waitChan struct{ ch chan struct{} }
 
-// signalled is stored in task.wait once the task is final; a Wait that
-// finds it does not block.
-var signalled = func() *waitChan {
-	w := &waitChan{ch: make(chan struct{})}
-	close(w.ch)
-	return w
-}()
-
 // doneChan returns the channel that closes when the task is final, making
-// it on first use.
+// it on first use. Only Wait calls it, and only after it saw the task not
+// final; Wait looks at the state again afterwards (see signal).
 func (t *task) doneChan() <-chan struct{} {
 	for {
 		// Observes an existing channel; acquire (we read its ch).
@@ -34,8 +27,9 @@ func (t *task) doneChan() <-chan struct{} {
 		}
 		nw := &waitChan{ch: make(chan struct{})}
 		chaos.Point()
-		// Publishes the channel; acq_rel. Fails if another Wait or
-		// signal got there first: use theirs.
+		// Publishes the channel; seq_cst: one side of the Dekker pair
+		// described at signal. Fails if another Wait got there first:
+		// use theirs.
 		if t.wait.CompareAndSwap(nil, nw) {
 			return nw.ch
 		}
@@ -45,12 +39,16 @@ func (t *task) doneChan() <-chan struct{} {
 // signal wakes every Wait. Called once, by whoever made the task final,
 // after the final state was stored.
 //
-// A Wait that published its channel before this swap is closed here; a
-// Wait that comes later finds signalled. A Wait that published its channel
-// but then checked the state (final) returns without reading the channel.
+// This is a Dekker pair with Wait: the finisher stores the final state,
+// then loads wait; a Wait publishes its channel (CAS), then loads the
+// state. With all four sequentially consistent, either the finisher sees
+// the channel and closes it, or the Wait sees the final state and returns
+// without reading the channel (or both). So the common case, a task nobody
+// waits for yet, costs one plain load here, not a swap.
 func (t *task) signal() {
-	// acq_rel: acquires a Wait's channel, releases signalled.
-	if w := t.wait.Swap(signalled); w != nil && w != signalled {
+	// seq_cst (see above); acquire would do for reading w.ch, the
+	// StoreLoad order with the state store needs seq_cst.
+	if w := t.wait.Load(); w != nil {
 		close(w.ch)
 	}
 }

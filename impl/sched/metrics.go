@@ -7,8 +7,9 @@ import (
 )
 
 // Metrics is a snapshot of the runtime's counters. Values are read one by
-// one while the runtime runs, so they need not add up exactly; after
-// Shutdown they are exact.
+// one while the runtime runs, so they need not add up exactly (a worker
+// publishes its poll, spawn and completion counts once per tick, so they
+// may trail by up to one tick); after Shutdown they are exact.
 type Metrics struct {
 	Workers        []WorkerMetrics
 	GlobalQueueLen int
@@ -37,6 +38,15 @@ type WorkerMetrics struct {
 	GlobalInterval int    // current adaptive interval, in polls
 	RingLen        int
 	LIFOFull       bool
+}
+
+// pollCounts are the counters that move on every poll or spawn. The owner
+// keeps them in plain fields, so the hot path has no atomic add for them,
+// and publishes them into workerCounters at the end of every tick and at
+// exit: a running runtime's Metrics lag by at most one tick's polls; after
+// Shutdown they are exact.
+type pollCounts struct {
+	polls, lifoPolls, spawned, completed uint64
 }
 
 // workerCounters are written by the owner and read by Metrics. Each is an
@@ -80,7 +90,7 @@ func (rt *Runtime) Metrics() Metrics {
 			BudgetYields:   c.budgetYields.Load(),
 			GlobalInterval: int(c.interval.Load()),
 			RingLen:        w.ring.Len(),
-			LIFOFull:       w.lifo.Load() != nil,
+			LIFOFull:       w.lifoFull.Load(),
 		}
 		m.Spawned += c.spawned.Load()
 		m.Completed += c.completed.Load()

@@ -144,15 +144,13 @@ func (rt *Runtime) exitRemote() {
 }
 
 // newTask makes the task record, born scheduled (it goes straight into a
-// queue). This is the one allocation of a spawn.
+// queue; scheduled is state's zero value, and the queue push publishes the
+// record). This is the one allocation of a spawn.
 func (rt *Runtime) newTask(t Task, f func()) *JoinHandle {
-	h := &JoinHandle{}
-	h.t.rt = rt
-	h.t.poll = t
-	h.t.fn = f
-	// Not yet shared: relaxed would do; the queue push publishes it.
-	h.t.state.Store(stateScheduled)
-	return h
+	if f != nil {
+		t = goFunc(f)
+	}
+	return &JoinHandle{t: task{rt: rt, poll: t}}
 }
 
 // notify is Rule 1 of the idle protocol, called after a task was published

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -321,5 +322,41 @@ func TestYieldGoesToBackOfRing(t *testing.T) {
 	}
 	if len(order) != k*rounds {
 		t.Fatalf("%d polls, want %d", len(order), k*rounds)
+	}
+}
+
+// A task that yields runs again only after the global queue had its turn:
+// a task spawned from outside while the yielder polls runs before the
+// yielder's next poll, even though the yielder is the only task in the
+// ring (before yields were deferred, the ring came first and the global
+// task waited a whole fairness interval).
+func TestYieldRunsAfterGlobalQueue(t *testing.T) {
+	rt := start(t, testConfig(1))
+	var order []string // touched only by polls on the single worker
+	var remote *JoinHandle
+	polls := 0
+	h, err := rt.Spawn(TaskFunc(func(cx *Context) Poll {
+		polls++
+		order = append(order, "yielder")
+		if polls == 1 {
+			var err error
+			// From inside a poll, but through the Runtime: the remote
+			// path, into the global queue.
+			remote, err = rt.Go(func() { order = append(order, "remote") })
+			if err != nil {
+				t.Errorf("Go: %v", err)
+			}
+			return cx.Yield()
+		}
+		return Ready
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustNil(t, waitAll(t, rt, []*JoinHandle{h}))
+	mustNil(t, waitAll(t, rt, []*JoinHandle{remote}))
+	shutdown(t, rt)
+	if want := "[yielder remote yielder]"; fmt.Sprint(order) != want {
+		t.Fatalf("poll order %v, want %s", order, want)
 	}
 }

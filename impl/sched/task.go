@@ -42,31 +42,46 @@ func (f TaskFunc) Poll(cx *Context) Poll { return f(cx) }
 // cancelled does nothing. Only the idle -> scheduled transition enqueues, and only the
 // worker that moved scheduled -> running polls, so a task is in at most one
 // queue and never polled by two workers at once.
+//
+// scheduled is the zero value: a task is born scheduled (a spawn puts it
+// straight into a queue), so making the record needs no store to state.
 const (
-	stateIdle      uint32 = iota // waiting for a wake, in no queue
-	stateScheduled               // in exactly one queue (or a LIFO slot, or a worker's buffer)
+	stateScheduled uint32 = iota // in exactly one queue (or a LIFO slot, or a worker's buffer)
+	stateIdle                    // waiting for a wake, in no queue
 	stateRunning                 // being polled
 	stateNotified                // being polled and woken meanwhile: re-run once after the poll
 	stateDone                    // returned Ready or panicked
 	stateCancelled               // cancelled by shutdown
 )
 
-var stateNames = [...]string{"idle", "scheduled", "running", "notified", "done", "cancelled"}
+var stateNames = [...]string{"scheduled", "idle", "running", "notified", "done", "cancelled"}
 
 // task is the runtime's record of one spawned Task, together with its join
 // state. It is embedded in the JoinHandle so that a spawn allocates once.
 type task struct {
 	// state is the state machine above.
+	//
+	// The record is 48 bytes, one size class, and every word but state is
+	// a pointer or an interface: the fields are chosen to keep it there.
 	state atomic.Uint32
 	rt    *Runtime
-	poll  Task   // the task, or nil for a Go func
-	fn    func() // a Go func, run to completion on its first poll
-	// err is the result of a finished task (nil or *PanicError). Written
-	// by the polling worker before the state becomes done; read only
-	// after a load that saw done.
-	err error
+	poll  Task // the task; a Go func is a goFunc
+	// panicked is the panic of a finished task, nil if it returned Ready.
+	// Written by the polling worker before the state becomes done; read
+	// only after a load that saw done.
+	panicked *PanicError
 	// wait is the join channel, made only when a Wait has to block.
 	wait atomic.Pointer[waitChan]
+}
+
+// goFunc is a Go func spawned with Go: it runs to completion on its first
+// poll. A func value converts to the Task interface without allocating.
+type goFunc func()
+
+// Poll runs f and reports Ready.
+func (f goFunc) Poll(*Context) Poll {
+	f()
+	return Ready
 }
 
 // transitionToScheduled is a wake. It reports whether the caller must put
@@ -135,10 +150,9 @@ func (t *task) transitionAfterPending(yielded bool) (requeue bool) {
 	return true
 }
 
-// finish ends a poll that returned Ready or panicked. err is nil or the
-// *PanicError.
-func (t *task) finish(err error) {
-	t.err = err
+// finish ends a poll that returned Ready (p == nil) or panicked.
+func (t *task) finish(p *PanicError) {
+	t.panicked = p
 	// Publishes the result (release) and makes later wakes no-ops; from
 	// running or notified, so a swap rather than a CAS.
 	t.state.Store(stateDone)
@@ -169,7 +183,10 @@ func (t *task) result() (err error, final bool) {
 	// value finish wrote.
 	switch t.state.Load() {
 	case stateDone:
-		return t.err, true
+		if t.panicked != nil {
+			return t.panicked, true
+		}
+		return nil, true
 	case stateCancelled:
 		return ErrCancelled, true
 	}

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/wsched/wsched/model"
 	"pgregory.net/rapid"
@@ -69,7 +70,7 @@ func TestTaskStateMachineMatchesModel(t *testing.T) {
 				}
 				ms = next
 			}
-			if s := tk.state.Load(); s != uint32(ms) {
+			if s := tk.state.Load(); stateNames[s] != ms.String() {
 				rt.Fatalf("state %s, model %v", stateNames[s], ms)
 			}
 			_, final := tk.result()
@@ -78,4 +79,12 @@ func TestTaskStateMachineMatchesModel(t *testing.T) {
 			}
 		}
 	})
+}
+
+// The task record is a spawn's one allocation; its size class is part of
+// the cost of every spawn (see the comment on task).
+func TestTaskRecordSize(t *testing.T) {
+	if n := unsafe.Sizeof(JoinHandle{}); n > 48 {
+		t.Fatalf("JoinHandle is %d bytes, want at most 48", n)
+	}
 }

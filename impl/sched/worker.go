@@ -29,9 +29,10 @@ type worker struct {
 	index  int
 	ring   *queue.Ring[task]
 	parker park.Parker
-	// lifo holds the task this worker's own polls woke last. Only the
-	// owner stores into it; atomic only so Metrics can look.
-	lifo atomic.Pointer[task]
+	// lifo holds the task this worker's own polls woke last.
+	// Owner only; Metrics sees lifoFull, published once per tick.
+	lifo     *task
+	lifoFull atomic.Bool
 
 	// Owner-only state.
 	cx        Context
@@ -51,9 +52,11 @@ type worker struct {
 	bufLen      int
 	scratch     [globalBatchMax]*task
 	expired     []*task
+	deferred    []*task // tasks that yielded in this tick, in order; see deferYield
 
 	state atomic.Uint32
 	m     workerCounters
+	pc    pollCounts // owner-only; published into m by publishCounts
 }
 
 func newWorker(rt *Runtime, i int, p park.Parker) *worker {
@@ -65,6 +68,7 @@ func newWorker(rt *Runtime, i int, p park.Parker) *worker {
 		rand:    fastrand.New(i),
 		avgPoll: float64(initialAvgPoll),
 	}
+	w.deferred = make([]*task, 0, budgetPerTick)
 	w.cx.w = w
 	w.setInterval(uint32(int64(targetGlobalLatency) / int64(initialAvgPoll)))
 	return w
@@ -107,13 +111,18 @@ func (w *worker) tick() {
 		w.execute(t)
 		n++
 		// Observes shutdown between polls: polls already running
-		// finish, queued tasks are left for the drain.
+		// finish, queued tasks are left for the drain (exit publishes
+		// the counts).
 		if rt.closed.Load() {
 			return
 		}
 	}
+	if n > 0 {
+		w.publishCounts()
+	}
 	if n == budgetPerTick {
 		w.m.budgetYields.Add(1) // counter; relaxed
+		w.yieldP()
 	}
 	if w.woke {
 		w.woke = false
@@ -121,11 +130,33 @@ func (w *worker) tick() {
 			w.m.emptyWakes.Add(1) // counter; relaxed
 		}
 	}
+	// Yielders of this tick go to the ring before anything else can look
+	// at it (the next tick, thieves, the park-time re-check). A non-empty
+	// list means n > 0, so this worker does not park now.
+	w.flushDeferred()
 	w.updateInterval(start, n)
 	w.lifoPolls = 0
 	if n == 0 {
 		w.park()
 	}
+}
+
+// yieldP lets other goroutines run on this worker's P (Go's processor)
+// after a tick that used its whole budget. Workers are goroutines: one that
+// never blocks keeps its P until Go's scheduler preempts it, about every
+// 10 ms, and a goroutine readied meanwhile on that P (a Wait whose task just
+// finished, another worker unparked here) waits that long. Yielding once per
+// full tick bounds that wait by one tick's polls, for the cost of one
+// runtime.Gosched per 128 polls.
+//
+// A futex worker is locked to its OS thread (see run): there Gosched hands
+// the P to another thread and back, a thread switch per tick that costs
+// more than it saves, so it does not yield.
+func (w *worker) yieldP() {
+	if w.rt.cfg.Parker == ParkerFutex {
+		return
+	}
+	runtime.Gosched()
 }
 
 // execute polls one task taken from a queue.
@@ -142,38 +173,66 @@ func (w *worker) execute(t *task) {
 	}
 	t.transitionToRunning()
 	w.sinceGlobal++
-	w.m.polls.Add(1) // counter; relaxed
+	w.pc.polls++
 	cx := &w.cx
 	cx.t = t
 	cx.yielded = false
 	ready, err := w.poll(t, cx)
 	cx.t = nil
 	if ready {
-		// Count before finish publishes the result, so a Metrics read
-		// after Wait returned includes this task.
-		w.m.completed.Add(1) // counter; relaxed
+		w.pc.completed++
 		t.finish(err)
 		return
 	}
 	if t.transitionAfterPending(cx.yielded) {
-		// Yield, or woken during its own poll: back of the ring.
+		if cx.yielded {
+			// Yield: behind everything else this worker has.
+			w.deferYield(t)
+			return
+		}
+		// Woken during its own poll: back of the ring.
 		w.pushRing(t)
 		w.rt.notifyLocal()
 	}
 }
 
-// poll runs the task's Poll (or its func), turning a panic into a
-// *PanicError: the task is then done and the worker goes on.
-func (w *worker) poll(t *task, cx *Context) (ready bool, err error) {
+// deferYield parks a task that yielded in the worker's deferred list. The
+// list goes to the back of the ring when the worker runs out of other work
+// (findWork) and at the end of every tick, so a yielding task runs again
+// only after the ring, the prefetch buffer and the global queue had their
+// turn: a task that yields asks to let the others go first, and the global
+// queue is among the others (a ring-only requeue would let two busy
+// yielders on a worker keep global tasks waiting for a whole fairness
+// interval each). Tokio defers yield_now the same way; Go's Gosched puts
+// the goroutine on the global run queue. At most one task per poll, so the
+// list never holds more than budgetPerTick tasks.
+func (w *worker) deferYield(t *task) {
+	w.deferred = append(w.deferred, t)
+}
+
+// flushDeferred moves the deferred yielders to the back of the ring, where
+// thieves can see them, and reports whether there were any.
+func (w *worker) flushDeferred() bool {
+	if len(w.deferred) == 0 {
+		return false
+	}
+	for i, t := range w.deferred {
+		w.pushRing(t)
+		w.deferred[i] = nil
+	}
+	w.deferred = w.deferred[:0]
+	w.rt.notifyLocal()
+	return true
+}
+
+// poll runs the task's Poll, turning a panic into a *PanicError: the task
+// is then done and the worker goes on.
+func (w *worker) poll(t *task, cx *Context) (ready bool, p *PanicError) {
 	defer func() {
 		if r := recover(); r != nil {
-			ready, err = true, &PanicError{Value: r, Stack: debug.Stack()}
+			ready, p = true, &PanicError{Value: r, Stack: debug.Stack()}
 		}
 	}()
-	if t.fn != nil {
-		t.fn()
-		return true, nil
-	}
 	return t.poll.Poll(cx) == Ready, nil
 }
 
@@ -187,26 +246,30 @@ func (w *worker) pushRing(t *task) {
 
 // pushLIFO puts a task this worker's poll woke into the LIFO slot. The
 // previous occupant moves to the back of the ring and, being stealable now,
-// is announced. A push into an empty slot does not notify: only this
-// worker can take that task.
+// is announced. A push into an empty slot does not notify:
+// only this worker can take that task, and it will, right after the poll
+// (or, past the per-tick cap, it moves the task to the ring and notifies).
 func (w *worker) pushLIFO(t *task) {
-	// Owner-only slot: the atomics are for Metrics; relaxed would do.
-	prev := w.lifo.Load()
-	w.lifo.Store(t) // relaxed, as above
+	prev := w.lifo
+	w.lifo = t
 	if prev != nil {
 		w.pushRing(prev)
 		w.rt.notifyLocal()
 	}
 }
 
-// spawnLocal spawns onto this worker's ring (from inside a poll).
+// spawnLocal spawns onto this worker's ring (from inside a poll), and
+// announces it. Not into the LIFO slot, as Tokio does: the slot is
+// invisible to thieves, so a task that spawns a child and then keeps its
+// worker busy (a long poll, or one that waits for the child) would keep
+// the child from running anywhere.
 func (w *worker) spawnLocal(t Task, f func()) (*JoinHandle, error) {
 	// Observes shutdown; acquire.
 	if w.rt.closed.Load() {
 		return nil, ErrShutdown
 	}
 	h := w.rt.newTask(t, f)
-	w.m.spawned.Add(1) // counter; relaxed
+	w.pc.spawned++
 	w.pushRing(&h.t)
 	w.rt.notifyLocal()
 	return h, nil
@@ -227,6 +290,16 @@ func (w *worker) updateInterval(start time.Time, n int) {
 	w.setInterval(uint32(min(max(iv, minGlobalInterval), maxGlobalInterval)))
 }
 
+// publishCounts copies the owner's poll counts to the atomics Metrics
+// reads. Each store publishes a counter; relaxed would do.
+func (w *worker) publishCounts() {
+	w.lifoFull.Store(w.lifo != nil)
+	w.m.polls.Store(w.pc.polls)
+	w.m.lifoPolls.Store(w.pc.lifoPolls)
+	w.m.spawned.Store(w.pc.spawned)
+	w.m.completed.Store(w.pc.completed)
+}
+
 func (w *worker) setInterval(iv uint32) {
 	w.interval = iv
 	w.m.interval.Store(iv) // mirror for Metrics; relaxed
@@ -245,16 +318,23 @@ func (w *worker) exit() {
 		w.searching = false
 		rt.idle.TransitionFromSearching()
 	}
-	if t := w.lifo.Swap(nil); t != nil { // owner-only; relaxed
+	if t := w.lifo; t != nil {
+		w.lifo = nil
 		rt.cancelQueued(t)
 	}
 	for ; w.bufHead < w.bufLen; w.bufHead++ {
 		rt.cancelQueued(w.buf[w.bufHead])
 		w.buf[w.bufHead] = nil
 	}
+	for i, t := range w.deferred {
+		rt.cancelQueued(t)
+		w.deferred[i] = nil
+	}
+	w.deferred = w.deferred[:0]
 	for t := w.ring.Pop(); t != nil; t = w.ring.Pop() {
 		rt.cancelQueued(t)
 	}
+	w.publishCounts()
 	w.setState(workerExited)
 	rt.workerExited()
 }
