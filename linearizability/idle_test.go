@@ -49,11 +49,15 @@ func (r *idleRecorder) do(ops *[]porcupine.Operation, client int, in model.IdleI
 
 // idleRound runs `workers` goroutines that park and un-park themselves
 // (Park, then Unpark or CancelPark) and `notifiers` goroutines that claim
-// parked workers, against one impl/idle State, and returns the history.
+// parked workers, against one impl/idle State, and returns the history. A
+// worker that was claimed holds a searching credit; it gives it back either
+// as a searcher that found work (TransitionFromSearching) or by parking
+// again as a searcher (Park with searching set).
 // Outputs of these operations depend only on the bitmap, which each step
 // changes with one atomic read-modify-write, so the history must be
 // linearizable against the model. The counters are checked at the end,
-// when every goroutine is done (quiescence).
+// when every goroutine is done (quiescence): every credit given back, so ns
+// is 0 again.
 func idleRound(t *testing.T, workers, notifiers, cycles int) []porcupine.Operation {
 	s := idle.New(workers)
 	var rec idleRecorder
@@ -77,11 +81,14 @@ func idleRound(t *testing.T, workers, notifiers, cycles int) []porcupine.Operati
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			searching := false // we hold a searching credit
 			for k := 0; k < cycles; k++ {
-				rec.do(&hist[w], w, model.IdleInput{Kind: model.IdlePark, Worker: w}, func() model.IdleOutput {
-					s.Park(w, false)
+				in := model.IdleInput{Kind: model.IdlePark, Worker: w, Searching: searching}
+				rec.do(&hist[w], w, in, func() model.IdleOutput {
+					s.Park(w, in.Searching)
 					return model.IdleOutput{Worker: -1}
 				})
+				searching = false
 				kind := model.IdleUnpark
 				if k%4 == 0 {
 					kind = model.IdleCancelPark
@@ -94,9 +101,19 @@ func idleRound(t *testing.T, workers, notifiers, cycles int) []porcupine.Operati
 				})
 				if out.Ok || kind == model.IdleCancelPark {
 					// Claimed (or came back as a searcher): the
-					// credit is ours; give it back.
-					s.TransitionFromSearching()
+					// credit is ours. Every third cycle the search
+					// finds nothing and the next Park gives the
+					// credit back; otherwise it finds work and gives
+					// it back here.
+					if k%3 == 1 {
+						searching = true
+					} else {
+						s.TransitionFromSearching()
+					}
 				}
+			}
+			if searching {
+				s.TransitionFromSearching()
 			}
 		}()
 	}

@@ -96,7 +96,8 @@ type ringConfig struct {
 //	a consumer drains the Global queue the owner overflows into,
 //
 // and everyone also pops their own ring. At the end every task must have
-// been taken exactly once and every queue must be empty.
+// been taken exactly once, every queue must be empty, and no queue may keep
+// a taken task reachable (checkReleased).
 func runRingConservation(t *testing.T, cfg ringConfig) {
 	l := newLedger(cfg.tasks)
 	g := queue.NewGlobal[item]()
@@ -220,6 +221,7 @@ func runRingConservation(t *testing.T, cfg ringConfig) {
 	if g.Len() != 0 {
 		t.Errorf("Global still holds %d tasks", g.Len())
 	}
+	checkReleased(t, l, owner, a, b, c, g)
 	t.Logf("METRIC queue_items=%d", cfg.tasks)
 	t.Logf("%d tasks; overflows %d (%d in solo phases); steals A %d (%d tasks), B %d (%d), C %d (%d)",
 		cfg.tasks, overflows.Load()+soloOverflows.Load(), soloOverflows.Load(), steals[0].Load(), stolen[0].Load(),
@@ -291,7 +293,9 @@ func TestRingConservationAcrossWrap(t *testing.T) {
 // TestGlobalConservation: several producers push (one at a time and in
 // batches) while several consumers pop batches. Every task is taken exactly
 // once, and each consumer sees each producer's tasks in the order they were
-// pushed (the queue is FIFO and a batch is appended as a whole).
+// pushed (the queue is FIFO and a batch is appended as a whole). Once
+// drained (and after one more quiet round trip), the queue keeps none of
+// the tasks reachable (checkReleased).
 func TestGlobalConservation(t *testing.T) {
 	const producers, consumers = 4, 2
 	per := 100_000
@@ -361,6 +365,16 @@ func TestGlobalConservation(t *testing.T) {
 		t.Fatalf("Global.Len = %d after draining", g.Len())
 	}
 	t.Logf("METRIC queue_items=%d", len(l.items))
+	// One quiet round trip through the drained queue, whose buffer is
+	// back at its smallest size: the pop clears the slot in place rather
+	// than leaving it to a shrink that copies the live tasks away.
+	g.Push(&l.items[0])
+	buf := make([]*item, 1)
+	if k := g.PopBatch(buf); k != 1 || buf[0] != &l.items[0] {
+		t.Fatalf("round trip through the drained queue: PopBatch = %d", k)
+	}
+	buf[0] = nil
+	checkReleased(t, l, g)
 }
 
 // TestGlobalBatchesStayWhole: producers push batches of batchLen while one

@@ -57,7 +57,12 @@ func layers(tlaJar string) []layer {
 				}
 				var cmds [][]string
 				if len(with) > 0 {
-					cmds = append(cmds, append([]string{"go", "test", "-race", "-count=1", "-json", "-timeout=0", "-rapid.checks=2000"}, with...))
+					// The flag goes after the packages: go test hands
+					// everything after an unknown flag to the test
+					// binary, packages included, and would then test
+					// the current directory only.
+					cmd := append([]string{"go", "test", "-race", "-count=1", "-json", "-timeout=0"}, with...)
+					cmds = append(cmds, append(cmd, "-rapid.checks=2000"))
 				}
 				if len(without) > 0 {
 					cmds = append(cmds, append([]string{"go", "test", "-race", "-count=1", "-json", "-timeout=0"}, without...))

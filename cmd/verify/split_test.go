@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -16,5 +18,36 @@ func TestSplitByDepFindsRapidUsers(t *testing.T) {
 	}
 	if slices.Contains(with, "./impl/fastrand") || !slices.Contains(without, "./impl/fastrand") {
 		t.Errorf("./impl/fastrand does not use rapid: with %v, without %v", with, without)
+	}
+}
+
+// The -long unit commands must test the packages they list: go test hands
+// everything after an unknown flag such as -rapid.checks to the test binary,
+// so a flag placed before the packages makes go test test the current
+// directory instead (and fail: the module root has no Go files). go test -n
+// loads the packages and prints the build without running it.
+func TestLongUnitCommandsTestTheirPackages(t *testing.T) {
+	t.Chdir("../..")
+	var unit *layer
+	for _, l := range layers("") {
+		if l.name == "unit" {
+			unit = &l
+		}
+	}
+	if unit == nil || unit.longFn == nil {
+		t.Fatal("no unit layer with -long commands")
+	}
+	cmds, err := unit.longFn()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, c := range cmds {
+		if len(c) < 3 || c[0] != "go" || c[1] != "test" {
+			t.Fatalf("unexpected command %q", c)
+		}
+		args := append([]string{"test", "-n"}, c[2:]...)
+		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+			t.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
 	}
 }

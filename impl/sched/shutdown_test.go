@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"weak"
 )
 
 // Shutdown with tasks in every state: one being polled (it finishes), some
@@ -173,5 +174,91 @@ func TestPanicRecovered(t *testing.T) {
 	}
 	if m := rt.Metrics(); m.Completed != 3 {
 		t.Fatalf("panicked tasks count as completed:\n%s", m)
+	}
+}
+
+// Shutdown drops the timers of the sleeping tasks it cancels: afterwards
+// no timer is pending, and a cancelled sleeper whose handle was dropped is
+// no longer reachable from the runtime (a timer left in the heap would keep
+// it, and its closure, alive for as long as the runtime lives).
+func TestShutdownDropsSleepersTimers(t *testing.T) {
+	rt := start(t, testConfig(2))
+	const sleepers = 16
+	var sleeping []weak.Pointer[JoinHandle]
+	for range sleepers {
+		h, err := rt.Spawn(TaskFunc(func(cx *Context) Poll {
+			if err := cx.Sleep(time.Hour); err != nil {
+				t.Error(err)
+			}
+			return Pending
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sleeping = append(sleeping, weak.Make(h))
+	}
+	waitUntil(t, rt, "every sleeper's timer queued", func() bool { return rt.Metrics().PendingTimers == sleepers })
+	shutdown(t, rt)
+	m := rt.Metrics()
+	if m.PendingTimers != 0 || m.Cancelled != sleepers {
+		t.Fatalf("after Shutdown: %d timers pending, %d cancelled; want 0 and %d\n%s", m.PendingTimers, m.Cancelled, sleepers, m)
+	}
+	runtime.GC()
+	for i, w := range sleeping {
+		if w.Value() != nil {
+			t.Errorf("cancelled sleeper %d is still reachable from the runtime after Shutdown", i)
+		}
+	}
+	runtime.KeepAlive(rt)
+}
+
+// TestShutdownWaitsForAdmittedRemote: a remote spawn admitted before
+// Shutdown began (enterRemote returned true) may push its task after every
+// worker has exited. The last worker waits for it before draining the
+// global queue, so Shutdown returns only once that task is cancelled: the
+// queue is empty afterwards, the handle answers ErrCancelled and the
+// accounting adds up. Several rounds, because the push races the last
+// worker's exit.
+func TestShutdownWaitsForAdmittedRemote(t *testing.T) {
+	for round := range 20 {
+		rt, err := New(testConfig(2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := watchdog(t, rt)
+		if !rt.enterRemote() {
+			t.Fatal("enterRemote refused before Shutdown")
+		}
+		done := make(chan error, 1)
+		go func() { done <- rt.Shutdown(context.Background()) }()
+		waitUntil(t, rt, "every worker exited", func() bool {
+			for _, w := range rt.Metrics().Workers {
+				if w.State != "exited" {
+					return false
+				}
+			}
+			return true
+		})
+		// The admitted spawn pushes now, as spawnRemote does after its
+		// admission.
+		h := rt.newTask(nil, func() { t.Error("a task pushed during Shutdown ran") })
+		rt.spawned.Add(1)
+		rt.global.Push(&h.t)
+		rt.notify()
+		rt.exitRemote()
+		if err := <-done; err != nil {
+			t.Fatalf("round %d: Shutdown: %v", round, err)
+		}
+		stop()
+		m := rt.Metrics()
+		if m.GlobalQueueLen != 0 {
+			t.Fatalf("round %d: GlobalQueueLen %d after Shutdown: the drain did not wait for an admitted remote spawn\n%s", round, m.GlobalQueueLen, m)
+		}
+		if m.Spawned != m.Completed+m.Cancelled {
+			t.Fatalf("round %d: Spawned %d != Completed %d + Cancelled %d\n%s", round, m.Spawned, m.Completed, m.Cancelled, m)
+		}
+		if err := h.Wait(context.Background()); !errors.Is(err, ErrCancelled) {
+			t.Fatalf("round %d: the task pushed during Shutdown: Wait = %v, want ErrCancelled", round, err)
+		}
 	}
 }

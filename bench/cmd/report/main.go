@@ -11,7 +11,9 @@
 // and summarizes each row with golang.org/x/perf/benchmath, as benchstat does.
 //
 // With -in FILE it builds the page from saved output instead of running anything. With
-// -skeleton it writes the page with no results (the description of the suite only).
+// -skeleton it writes the page with no results (the description of the suite only). With
+// -profile it also takes a CPU profile of each scheduler workload of the production
+// scheduler and adds a breakdown of where the time goes per task (profile.go).
 package main
 
 import (
@@ -43,6 +45,8 @@ func main() {
 		mdPath    = flag.String("md", "../docs/performance.md", "page to write")
 		svgPath   = flag.String("svg", "../docs/performance.svg", "chart to write")
 		skeleton  = flag.Bool("skeleton", false, "write the page without results and exit")
+		profile   = flag.Bool("profile", false, "also CPU-profile each scheduler workload of the production scheduler and add the time breakdown")
+		proftime  = flag.String("profiletime", "2s", "-benchtime of each profiled run")
 	)
 	flag.Parse()
 	if err := checkModuleRoot(); err != nil {
@@ -97,12 +101,24 @@ func main() {
 			runs = max(runs, len(r.NsPerTask))
 		}
 	}
+	var bs []*breakdown
+	if *profile {
+		dir, err := os.MkdirTemp("", "wsched-profile-")
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		if bs, err = profileAll(dir, *proftime); err != nil {
+			log.Fatal(err)
+		}
+	}
 	svgRel, err := filepath.Rel(filepath.Dir(*mdPath), *svgPath)
 	if err != nil {
 		svgRel = *svgPath
 	}
 	writeFile(*svgPath, []byte(svgChart(groups, runs)))
-	writeFile(*mdPath, []byte(resultsMarkdown(groups, hdr, m, cmdline, runs, filepath.ToSlash(svgRel))))
+	page := resultsMarkdown(groups, hdr, m, cmdline, runs, filepath.ToSlash(svgRel), breakdownMarkdown(bs, *proftime))
+	writeFile(*mdPath, []byte(page))
 }
 
 // checkModuleRoot makes sure the command runs in the bench module's root, where the

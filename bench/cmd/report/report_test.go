@@ -88,7 +88,7 @@ func TestOutputs(t *testing.T) {
 	if bars != 3 {
 		t.Errorf("SVG has %d bars, want 3", bars)
 	}
-	md := resultsMarkdown(groups, hdr, machine{CPU: "Test CPU", NumCPU: 2}, "go test", 2, "performance.svg")
+	md := resultsMarkdown(groups, hdr, machine{CPU: "Test CPU", NumCPU: 2}, "go test", 2, "performance.svg", breakdownMarkdown(nil, "2s"))
 	for _, want := range []string{"### YieldMany", "| impl-channel | 5.50 |", "| ×0.5 |", "Test CPU", "](performance.svg)"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("page lacks %q", want)
