@@ -120,6 +120,7 @@ func resultsMarkdown(groups []*group, hdr header, m machine, cmdline string, run
 		}
 		sb.WriteString("\n")
 	}
+	sb.WriteString(goalsMarkdown(groups))
 	sb.WriteString(breakdown)
 	writeRerun(&sb)
 	writeWorkloads(&sb)
