@@ -322,22 +322,30 @@ func (e *schedEnv) until(cond func() bool, what string) {
 // that the task is never polled by two workers at once nor after it
 // returned Ready.
 func (e *schedEnv) task(f func(cx *sched.Context) sched.Poll) sched.Task {
+	return sched.TaskFunc(guardPolls(e.t, &e.polls, f, sched.Ready))
+}
+
+// guardPolls wraps the poll function of one task, of either scheduler (C is
+// its context, P its poll result, ready the value that ends it): every call
+// is counted in polls, and a call while another is running, or after one
+// returned ready, is an error.
+func guardPolls[C any, P comparable](t *testing.T, polls *atomic.Uint64, f func(C) P, ready P) func(C) P {
 	var inPoll, finished atomic.Bool
-	return sched.TaskFunc(func(cx *sched.Context) sched.Poll {
-		e.polls.Add(1)
+	return func(cx C) P {
+		polls.Add(1)
 		if !inPoll.CompareAndSwap(false, true) {
-			e.t.Errorf("task polled concurrently")
+			t.Errorf("task polled concurrently")
 		}
 		defer inPoll.Store(false)
 		if finished.Load() {
-			e.t.Errorf("task polled after it returned Ready")
+			t.Errorf("task polled after it returned Ready")
 		}
 		p := f(cx)
-		if p == sched.Ready {
+		if p == ready {
 			finished.Store(true)
 		}
 		return p
-	})
+	}
 }
 
 // fn wraps a func for Go so that its call counts as a poll.

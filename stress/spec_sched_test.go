@@ -66,22 +66,7 @@ func newSpecEnv(t *testing.T, workers int) *specEnv {
 // task wraps a body: it counts every poll and checks that the task is never
 // polled by two workers at once nor after it returned Ready.
 func (e *specEnv) task(f func(cx *spec.Context) spec.Poll) spec.Task {
-	var inPoll, finished atomic.Bool
-	return spec.TaskFunc(func(cx *spec.Context) spec.Poll {
-		e.polls.Add(1)
-		if !inPoll.CompareAndSwap(false, true) {
-			e.t.Errorf("task polled concurrently")
-		}
-		defer inPoll.Store(false)
-		if finished.Load() {
-			e.t.Errorf("task polled after it returned Ready")
-		}
-		p := f(cx)
-		if p == spec.Ready {
-			finished.Store(true)
-		}
-		return p
-	})
+	return spec.TaskFunc(guardPolls(e.t, &e.polls, f, spec.Ready))
 }
 
 func (e *specEnv) spawn(f func(cx *spec.Context) spec.Poll) *spec.JoinHandle {
