@@ -100,8 +100,11 @@ func TestSchedSpawnTrees(t *testing.T) { forSizes(t, stressSizes, schedSpawnTree
 
 func schedSpawnTrees(t *testing.T, cfg sched.Config) {
 	e := newSchedEnv(t, cfg)
-	const maxNodes = 1 << 16
-	budget := 6000 * stressScale() // nodes per tree, roughly
+	const trees = 4
+	budget := 6000 * stressScale() // nodes per tree: a node of size s has children summing to s-1
+	// Ids start at 1; one more than every node of every tree, at any
+	// WSCHED_STRESS_SCALE (a fixed 1<<16 overflowed at the -long scale).
+	maxNodes := trees*budget + 1
 	var nextID atomic.Int64
 	started := make(once, maxNodes)
 	finished := make(once, maxNodes)
@@ -153,7 +156,6 @@ func schedSpawnTrees(t *testing.T, cfg sched.Config) {
 			return sched.Ready
 		})
 	}
-	const trees = 4
 	hs := make([]*sched.JoinHandle, trees)
 	for i := range trees {
 		id := int(nextID.Add(1))
