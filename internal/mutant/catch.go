@@ -117,3 +117,19 @@ func LayerOf(pkg string) string {
 	}
 	return "unit"
 }
+
+// CatchingLayers returns the distinct layers of m's caught-by entries, in
+// the order of Layers. The catalog's goal is two or more for every mutant:
+// two independent kinds of check that each catch the bug.
+func (m *Mutant) CatchingLayers() []string {
+	var out []string
+	for _, l := range Layers {
+		for _, c := range m.CaughtBy {
+			if c.Layer == l {
+				out = append(out, l)
+				break
+			}
+		}
+	}
+	return out
+}

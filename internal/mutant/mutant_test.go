@@ -130,3 +130,14 @@ func TestFreeTextCaughtByIsAProblemNotAParseError(t *testing.T) {
 		t.Fatalf("no caught-by line: Parse %v, Validate %v", err, m.Validate())
 	}
 }
+
+func TestCatchingLayersAreDistinctAndOrdered(t *testing.T) {
+	cs, err := ParseCatches("stress:./stress:^A$ unit:./impl/queue:^B$ stress:./stress:^C$ unit:./impl/sched:^D$")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Mutant{CaughtBy: cs}
+	if got := strings.Join(m.CatchingLayers(), " "); got != "unit stress" {
+		t.Fatalf("CatchingLayers = %q, want %q", got, "unit stress")
+	}
+}
