@@ -209,25 +209,32 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 		switch ev.Action {
 		case "output":
 			r.metrics.scan(ev.Output)
-			collectEvidence(ev.Output, r)
-			collectRapid(ev.Package, ev.Output, r)
-			if ev.Test != "" {
-				b := outputs[key]
-				if b == nil {
-					b = &strings.Builder{}
-					outputs[key] = b
-				}
-				if b.Len() < 4<<20 {
-					b.WriteString(ev.Output)
-				}
+			// Kept per test (and per package, for output outside any
+			// test): evidence is taken only from what failed, not from
+			// the logs of passing tests that mention such files.
+			b := outputs[key]
+			if b == nil {
+				b = &strings.Builder{}
+				outputs[key] = b
+			}
+			if b.Len() < 4<<20 {
+				b.WriteString(ev.Output)
 			}
 		case "pass", "fail", "skip":
+			if ev.Action == "fail" {
+				if b := outputs[key]; b != nil {
+					collectEvidence(b.String(), r)
+					collectRapid(ev.Package, b.String(), r)
+				}
+			}
 			if ev.Test == "" {
+				delete(outputs, key)
 				r.packages++
 				fmt.Printf("      %-4s %s (%.1fs)\n", strings.ToUpper(ev.Action), ev.Package, ev.Elapsed)
 				continue
 			}
 			if strings.Contains(ev.Test, "/") {
+				delete(outputs, key)
 				continue // subtests count through their parent
 			}
 			name := short(ev.Package) + "." + ev.Test

@@ -105,7 +105,8 @@ func TestEvidenceFromFailures(t *testing.T) {
 	dir := t.TempDir()
 	html := filepath.Join(dir, "wsched-lin-queue-123.html")
 	tlcOut := filepath.Join(dir, "tlc-NoFinalCheck-77.out")
-	for _, p := range []string{html, tlcOut} {
+	passingHTML := filepath.Join(dir, "wsched-lin-passing-1.html")
+	for _, p := range []string{html, tlcOut, passingHTML} {
 		if err := os.WriteFile(p, nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -118,6 +119,11 @@ func TestEvidenceFromFailures(t *testing.T) {
 		ev("output", "github.com/wsched/wsched/linearizability", "TestQ", "porcupine says Illegal.\nHTML view: "+html+"\n"),
 		ev("fail", "github.com/wsched/wsched/linearizability", "TestQ", ""),
 		ev("output", "github.com/wsched/wsched/tla", "TestTLC/NoFinalCheck", "full TLC output: "+tlcOut+"\n"),
+		ev("fail", "github.com/wsched/wsched/tla", "TestTLC/NoFinalCheck", ""),
+		// A passing test that logs the path of an existing file (as
+		// cmd/verify's own tests do) is no evidence.
+		ev("output", "github.com/wsched/wsched/cmd/verify", "TestPasses", "HTML view: "+passingHTML+"\n"),
+		ev("pass", "github.com/wsched/wsched/cmd/verify", "TestPasses", ""),
 		ev("output", "github.com/wsched/wsched/stress", "TestSchedIdleChurn", "waiting (watchdog 1m0s)\nmetrics:\nruntime: spawned=10 completed=9 cancelled=0 polls=9 global=1 timers=0\n"),
 		ev("fail", "github.com/wsched/wsched/stress", "TestSchedIdleChurn", ""),
 		ev("fail", pkgQ, "", ""),
@@ -134,6 +140,9 @@ func TestEvidenceFromFailures(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("evidence lacks %q; got:\n%s", want, all)
 		}
+	}
+	if strings.Contains(all, passingHTML) {
+		t.Errorf("evidence names a file from a passing test's log:\n%s", all)
 	}
 	if len(r.failed) != 3 {
 		t.Errorf("failed = %v", r.failed)
