@@ -30,9 +30,16 @@ func TestIdleLastSearcherDuringClaim(t *testing.T) {
 	var claims, notLast atomic.Int64
 	var wg sync.WaitGroup
 	wg.Go(func() { // the notifier
-		for !stop.Load() {
+		for fails := 0; !stop.Load(); {
 			if s.ClaimParked() >= 0 {
 				claims.Add(1)
+				continue
+			}
+			// Nobody to claim: let the worker run now and then. With
+			// one P (go test -cpu 1) a loop that never yields would
+			// hold it until the 10 ms preemption, for every round.
+			if fails++; fails%64 == 0 {
+				runtime.Gosched()
 			}
 		}
 	})
