@@ -266,17 +266,32 @@ func (e *schedEnv) checkAccounting() {
 	e.t.Helper()
 	m := e.rt.Metrics()
 	e.t.Logf("METRIC tasks=%d polls=%d", m.Spawned, m.TotalPolls())
-	if m.Spawned != m.Completed+m.Cancelled {
-		e.t.Errorf("Spawned %d != Completed %d + Cancelled %d\n%s", m.Spawned, m.Completed, m.Cancelled, m)
-	}
-	if got, want := m.TotalPolls(), e.polls.Load(); got != want {
-		e.t.Errorf("Metrics polls %d, the scenario's bodies ran %d times\n%s", got, want, m)
-	}
-	if m.GlobalQueueLen != 0 {
-		e.t.Errorf("GlobalQueueLen %d after Shutdown\n%s", m.GlobalQueueLen, m)
-	}
+	checkCounts(e.t, counts{m.Spawned, m.Completed, m.Cancelled, m.TotalPolls(), m.GlobalQueueLen}, e.polls.Load(), m)
 	if m.PendingTimers != 0 {
 		e.t.Errorf("%d timers still pending after Shutdown (they keep their tasks alive)\n%s", m.PendingTimers, m)
+	}
+}
+
+// counts are the Metrics fields both schedulers report, for checkCounts.
+type counts struct {
+	spawned, completed, cancelled, polls uint64
+	globalQueueLen                       int
+}
+
+// checkCounts is the accounting after Shutdown, for either scheduler: every
+// accepted task was completed or cancelled, the workers polled exactly as
+// often as the scenario's bodies were called (wantPolls), and the global
+// queue is empty. dump is the Metrics, printed with any error.
+func checkCounts(t *testing.T, c counts, wantPolls uint64, dump fmt.Stringer) {
+	t.Helper()
+	if c.spawned != c.completed+c.cancelled {
+		t.Errorf("after Shutdown: Spawned %d != Completed %d + Cancelled %d\n%s", c.spawned, c.completed, c.cancelled, dump)
+	}
+	if c.polls != wantPolls {
+		t.Errorf("Metrics polls %d, the scenario's bodies ran %d times\n%s", c.polls, wantPolls, dump)
+	}
+	if c.globalQueueLen != 0 {
+		t.Errorf("GlobalQueueLen %d after Shutdown\n%s", c.globalQueueLen, dump)
 	}
 }
 

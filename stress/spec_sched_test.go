@@ -134,15 +134,7 @@ func (e *specEnv) shutdown() {
 		e.hang("Shutdown: %v", err)
 	}
 	m := e.rt.Metrics()
-	if m.Spawned != m.Completed+m.Cancelled {
-		e.t.Errorf("after Shutdown: Spawned %d != Completed %d + Cancelled %d\n%s", m.Spawned, m.Completed, m.Cancelled, m)
-	}
-	if got, want := m.TotalPolls(), e.polls.Load(); got != want {
-		e.t.Errorf("Metrics polls %d, the scenario's bodies ran %d times\n%s", got, want, m)
-	}
-	if m.GlobalQueueLen != 0 {
-		e.t.Errorf("GlobalQueueLen %d after Shutdown\n%s", m.GlobalQueueLen, m)
-	}
+	checkCounts(e.t, counts{m.Spawned, m.Completed, m.Cancelled, m.TotalPolls(), m.GlobalQueueLen}, e.polls.Load(), m)
 }
 
 func forSpecSizes(t *testing.T, body func(t *testing.T, workers int)) {

@@ -79,7 +79,7 @@ func (g *Global[T]) PopBatch(dst []*T) int {
 	}
 	g.mu.Lock()
 	k := min(len(dst), g.n)
-	m := len(g.buf) - 1 // n > 0, so the buffer exists
+	m := len(g.buf) - 1 // -1 for a never-used queue, when k is 0 and nothing below indexes
 	for i := range k {
 		j := (g.head + i) & m
 		dst[i] = g.buf[j]

@@ -57,6 +57,9 @@ type worker struct {
 	state atomic.Uint32
 	m     workerCounters
 	pc    pollCounts // owner-only; published into m by publishCounts
+	// pub and pubLIFOFull are what publishCounts stored last (owner-only).
+	pub         pollCounts
+	pubLIFOFull bool
 }
 
 func newWorker(rt *Runtime, i int, p park.Parker) *worker {
@@ -292,12 +295,29 @@ func (w *worker) updateInterval(start time.Time, n int) {
 
 // publishCounts copies the owner's poll counts to the atomics Metrics
 // reads. Each store publishes a counter; relaxed would do.
+//
+// Only what changed since the last publish is stored: a Go atomic store is
+// a locked exchange on amd64, and a worker whose ticks are one poll long
+// (it parks in between) publishes once per poll.
 func (w *worker) publishCounts() {
-	w.lifoFull.Store(w.lifo != nil)
-	w.m.polls.Store(w.pc.polls)
-	w.m.lifoPolls.Store(w.pc.lifoPolls)
-	w.m.spawned.Store(w.pc.spawned)
-	w.m.completed.Store(w.pc.completed)
+	if full := w.lifo != nil; full != w.pubLIFOFull {
+		w.pubLIFOFull = full
+		w.lifoFull.Store(full)
+	}
+	pc, pub := &w.pc, &w.pub
+	if pc.polls != pub.polls {
+		w.m.polls.Store(pc.polls)
+	}
+	if pc.lifoPolls != pub.lifoPolls {
+		w.m.lifoPolls.Store(pc.lifoPolls)
+	}
+	if pc.spawned != pub.spawned {
+		w.m.spawned.Store(pc.spawned)
+	}
+	if pc.completed != pub.completed {
+		w.m.completed.Store(pc.completed)
+	}
+	*pub = *pc
 }
 
 func (w *worker) setInterval(iv uint32) {
