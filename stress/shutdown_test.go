@@ -84,7 +84,7 @@ func schedShutdownUnderLoad(t *testing.T, cfg sched.Config) {
 	after.Store(true)
 	e.shutdown() // once more; also checks the accounting
 
-	if _, err := e.rt.Go(func() {}); !errors.Is(err, sched.ErrShutdown) {
+	if err := e.rt.Go(func() {}); !errors.Is(err, sched.ErrShutdown) {
 		t.Errorf("Go after Shutdown = %v, want ErrShutdown", err)
 	}
 	mu.Lock()

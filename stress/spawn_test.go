@@ -11,7 +11,7 @@ import (
 )
 
 // TestSchedSpawnStormOutside: goroutines outside the runtime spawn many
-// one-poll tasks at once (Spawn and Go alternately) into the global queue.
+// one-poll tasks at once (a TaskFunc and a Func alternately) into the global queue.
 // Every body runs exactly once and every handle returns nil.
 func TestSchedSpawnStormOutside(t *testing.T) { forSizes(t, stressSizes, schedSpawnStormOutside) }
 
@@ -28,7 +28,7 @@ func schedSpawnStormOutside(t *testing.T, cfg sched.Config) {
 				if i%2 == 0 {
 					hs[i], err = e.rt.Spawn(e.task(func(*sched.Context) sched.Poll { ran[i].Add(1); return sched.Ready }))
 				} else {
-					hs[i], err = e.rt.Go(e.fn(func() { ran[i].Add(1) }))
+					hs[i], err = e.rt.Spawn(sched.Func(e.fn(func() { ran[i].Add(1) })))
 				}
 				if err != nil {
 					t.Errorf("spawn: %v", err)
@@ -47,7 +47,8 @@ func schedSpawnStormOutside(t *testing.T, cfg sched.Config) {
 
 // TestSchedSpawnStormInside: tasks spawn many children from inside their
 // polls (onto their worker's ring), a few per poll, yielding between
-// batches, while idle workers steal.
+// batches, while idle workers steal. A third of the children are Go funcs,
+// whose records the runtime recycles: each must run once, like the rest.
 func TestSchedSpawnStormInside(t *testing.T) { forSizes(t, stressSizes, schedSpawnStormInside) }
 
 func schedSpawnStormInside(t *testing.T, cfg sched.Config) {
@@ -56,19 +57,30 @@ func schedSpawnStormInside(t *testing.T, cfg sched.Config) {
 	ran := make(once, roots*perRoot)
 	var mu sync.Mutex
 	var children []*sched.JoinHandle
+	// Go funcs have no handle: they count down, the last one closes goDone.
+	var goLeft atomic.Int64
+	goLeft.Store(1) // released after the roots, so goDone closes only once all were spawned
+	goDone := make(chan struct{})
+	goFinished := func() {
+		if goLeft.Add(-1) == 0 {
+			close(goDone)
+		}
+	}
 	rootHs := make([]*sched.JoinHandle, roots)
 	for r := range roots {
 		next := 0
 		rootHs[r] = e.spawn(func(cx *sched.Context) sched.Poll {
 			for k := 0; k < perPoll && next < perRoot; k, next = k+1, next+1 {
 				id := r*perRoot + next
-				var h *sched.JoinHandle
-				var err error
 				if id%3 == 0 {
-					h, err = cx.Go(e.fn(func() { ran[id].Add(1) }))
-				} else {
-					h, err = cx.Spawn(e.task(func(*sched.Context) sched.Poll { ran[id].Add(1); return sched.Ready }))
+					goLeft.Add(1)
+					if err := cx.Go(e.fn(func() { ran[id].Add(1); goFinished() })); err != nil {
+						t.Errorf("Go from inside: %v", err)
+						return sched.Ready
+					}
+					continue
 				}
+				h, err := cx.Spawn(e.task(func(*sched.Context) sched.Poll { ran[id].Add(1); return sched.Ready }))
 				if err != nil {
 					t.Errorf("spawn from inside: %v", err)
 					return sched.Ready
@@ -88,6 +100,12 @@ func schedSpawnStormInside(t *testing.T, cfg sched.Config) {
 	hs := children
 	mu.Unlock()
 	e.waitAll(hs, "child")
+	goFinished()
+	select {
+	case <-goDone:
+	case <-e.ctx.Done():
+		e.hang("waiting for the last Go func (%d left)", goLeft.Load())
+	}
 	ran.check(t, "children", 1)
 }
 

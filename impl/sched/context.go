@@ -82,13 +82,14 @@ func (cx *Context) Spawn(t Task) (*JoinHandle, error) {
 	if isNil(t) {
 		return nil, ErrNilTask
 	}
-	return cx.w.spawnLocal(t, nil)
+	return cx.w.spawnLocal(t)
 }
 
-// Go spawns f as a task that runs it to completion, onto this worker's ring.
-func (cx *Context) Go(f func()) (*JoinHandle, error) {
+// Go runs f as a task, onto this worker's ring, like a go statement: no
+// handle, and the record is recycled once f returned (see Runtime.Go).
+func (cx *Context) Go(f func()) error {
 	if f == nil {
-		return nil, ErrNilTask
+		return ErrNilTask
 	}
-	return cx.w.spawnLocal(nil, f)
+	return cx.w.goLocal(f)
 }

@@ -35,12 +35,16 @@ func (e *PanicError) Unwrap() error {
 	return nil
 }
 
-// isNil reports whether t is no task at all: a nil interface or a nil
-// TaskFunc, whose Poll would only panic on the worker.
+// isNil reports whether t is no task at all: a nil interface, a nil
+// TaskFunc or a nil Func, whose Poll would only panic on the worker.
 func isNil(t Task) bool {
-	if t == nil {
+	switch f := t.(type) {
+	case nil:
 		return true
+	case TaskFunc:
+		return f == nil
+	case Func:
+		return f == nil
 	}
-	f, ok := t.(TaskFunc)
-	return ok && f == nil
+	return false
 }

@@ -27,15 +27,22 @@ func Example_spawn() {
 	// <nil>
 }
 
-// Go runs a plain function as a task; a panic reaches the join handle.
+// Go runs a plain function as a task with no handle, like a go statement.
+// Spawn(Func(f)) runs it with one: then f's panic reaches Wait.
 func Example_go() {
 	rt, _ := sched.New(sched.Config{Workers: 1})
 	defer rt.Shutdown(context.Background())
 
-	h, _ := rt.Go(func() { panic("bad input") })
-	err := h.Wait(context.Background())
-	fmt.Println(err)
+	done := make(chan struct{})
+	if err := rt.Go(func() { fmt.Println("hello from a worker"); close(done) }); err != nil {
+		panic(err)
+	}
+	<-done
+
+	h, _ := rt.Spawn(sched.Func(func() { panic("bad input") }))
+	fmt.Println(h.Wait(context.Background()))
 	// Output:
+	// hello from a worker
 	// sched: task panicked: bad input
 }
 

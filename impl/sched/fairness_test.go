@@ -42,7 +42,7 @@ func TestLIFOPingPongDoesNotStarve(t *testing.T) {
 			// The partner first, then the ring task behind it.
 			first = false
 			_, _ = cx.Spawn(player(&wb, &wa))
-			_, _ = cx.Go(func() { ringRan.Add(1) })
+			_, _ = cx.Spawn(Func(func() { ringRan.Add(1) }))
 			w := cx.Waker()
 			wa.Store(&w)
 			return Pending
@@ -51,7 +51,7 @@ func TestLIFOPingPongDoesNotStarve(t *testing.T) {
 	}))
 	// Let the ping-pong get going, then spawn from outside.
 	waitUntil(t, rt, "ping-pong to start", func() bool { return exchanges.Load() > 50 })
-	g, _ := rt.Go(func() { globalRan.Add(1) })
+	g, _ := rt.Spawn(Func(func() { globalRan.Add(1) }))
 	mustNil(t, waitAll(t, rt, []*JoinHandle{g}))
 	waitUntil(t, rt, "ring task", func() bool { return ringRan.Load() == 1 })
 	// The ping-pong now stops; its wakes must have used the LIFO slot.
@@ -109,7 +109,7 @@ func TestGlobalQueueServedUnderLocalFlood(t *testing.T) {
 	}
 	_, _ = rt.Spawn(TaskFunc(respawn))
 	waitUntil(t, rt, "flood", func() bool { return rt.Metrics().TotalPolls() > 200 })
-	g, _ := rt.Go(func() { globalRan.Store(true) })
+	g, _ := rt.Spawn(Func(func() { globalRan.Store(true) }))
 	mustNil(t, waitAll(t, rt, []*JoinHandle{g}))
 	iv := rt.Metrics().Workers[0].GlobalInterval
 	if iv < minGlobalInterval || iv > maxGlobalInterval {

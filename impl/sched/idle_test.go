@@ -21,7 +21,7 @@ func TestAllParkedThenRemoteSpawn(t *testing.T) {
 					return m.Parked == n && bits.OnesCount64(m.ParkedBitmap) == n
 				})
 			}
-			h, err := rt.Go(func() {})
+			h, err := rt.Spawn(Func(func() {}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,6 +18,7 @@ type Metrics struct {
 	ParkedBitmap   uint64 // idle state: bit i set = worker i parked
 	Spawned        uint64 // tasks accepted by Spawn/Go (runtime and Context)
 	Completed      uint64 // tasks that finished (Ready or panicked)
+	Panicked       uint64 // tasks whose Poll panicked (counted in Completed too)
 	Cancelled      uint64 // tasks cancelled by shutdown; after Shutdown, Spawned == Completed + Cancelled
 	PendingTimers  int
 }
@@ -72,6 +73,7 @@ func (rt *Runtime) Metrics() Metrics {
 		ParkedBitmap:   snap.Bitmap,
 		Spawned:        rt.spawned.Load(),
 		Cancelled:      rt.cancelled.Load(),
+		Panicked:       rt.panicked.Load(),
 		PendingTimers:  rt.timers.len(),
 	}
 	for i, w := range rt.workers {
@@ -110,8 +112,8 @@ func (m Metrics) TotalPolls() uint64 {
 // String is a multi-line dump, the one a watchdog prints on a hang.
 func (m Metrics) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "runtime: spawned=%d completed=%d cancelled=%d polls=%d global=%d timers=%d\n",
-		m.Spawned, m.Completed, m.Cancelled, m.TotalPolls(), m.GlobalQueueLen, m.PendingTimers)
+	fmt.Fprintf(&b, "runtime: spawned=%d completed=%d cancelled=%d panicked=%d polls=%d global=%d timers=%d\n",
+		m.Spawned, m.Completed, m.Cancelled, m.Panicked, m.TotalPolls(), m.GlobalQueueLen, m.PendingTimers)
 	fmt.Fprintf(&b, "idle: searching=%d parked=%d bitmap=%#016x\n", m.Searching, m.Parked, m.ParkedBitmap)
 	for i, w := range m.Workers {
 		fmt.Fprintf(&b, "worker %2d %-9s polls=%d lifo=%d steals=%d/%d overflows=%d global=%d/%d parks=%d emptywakes=%d budget=%d interval=%d ring=%d lifofull=%v\n",

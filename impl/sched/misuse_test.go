@@ -36,10 +36,13 @@ func TestMisuseErrors(t *testing.T) {
 	if _, err := rt.Spawn(nil); !errors.Is(err, ErrNilTask) {
 		t.Errorf("Spawn(nil): %v", err)
 	}
-	if _, err := rt.Go(nil); !errors.Is(err, ErrNilTask) {
+	if _, err := rt.Spawn(Func(nil)); !errors.Is(err, ErrNilTask) {
+		t.Errorf("Spawn(Func(nil)): %v", err)
+	}
+	if err := rt.Go(nil); !errors.Is(err, ErrNilTask) {
 		t.Errorf("Go(nil): %v", err)
 	}
-	var inside [4]error
+	var inside [5]error
 	var w Waker
 	var firstDone atomic.Bool
 	h, _ := rt.Spawn(TaskFunc(func(cx *Context) Poll {
@@ -47,16 +50,17 @@ func TestMisuseErrors(t *testing.T) {
 			return Pending
 		}
 		_, inside[0] = cx.Spawn(nil)
-		_, inside[1] = cx.Go(nil)
+		_, inside[1] = cx.Spawn(Func(nil))
 		inside[2] = cx.Sleep(-time.Nanosecond)
 		inside[3] = cx.Sleep(0) // same as waking now: polled once more
-		cx.Wake(Waker{})        // zero Waker: no-op
+		inside[4] = cx.Go(nil)
+		cx.Wake(Waker{}) // zero Waker: no-op
 		w = cx.Waker()
 		firstDone.Store(true)
 		return Pending
 	}))
 	waitUntil(t, rt, "second poll", func() bool { return firstDone.Load() && rt.Metrics().TotalPolls() >= 2 })
-	for i, want := range []error{ErrNilTask, ErrNilTask, ErrNegativeDuration, nil} {
+	for i, want := range []error{ErrNilTask, ErrNilTask, ErrNegativeDuration, nil, ErrNilTask} {
 		if !errors.Is(inside[i], want) {
 			t.Errorf("inside %d: %v, want %v", i, inside[i], want)
 		}
@@ -77,7 +81,10 @@ func TestMisuseErrors(t *testing.T) {
 	if _, err := rt.Spawn(TaskFunc(func(*Context) Poll { return Ready })); !errors.Is(err, ErrShutdown) {
 		t.Errorf("Spawn after Shutdown: %v", err)
 	}
-	if _, err := rt.Go(func() {}); !errors.Is(err, ErrShutdown) {
+	if _, err := rt.Spawn(Func(func() {})); !errors.Is(err, ErrShutdown) {
+		t.Errorf("Spawn(Func) after Shutdown: %v", err)
+	}
+	if err := rt.Go(func() {}); !errors.Is(err, ErrShutdown) {
 		t.Errorf("Go after Shutdown: %v", err)
 	}
 	if err := h.Wait(context.Background()); !errors.Is(err, ErrCancelled) {
@@ -94,12 +101,12 @@ func TestSpawnInsideAfterShutdownBegan(t *testing.T) {
 	defer stop()
 	entered, release := make(chan struct{}), make(chan struct{})
 	var err error
-	h, _ := rt.Go(func() {
+	h, _ := rt.Spawn(Func(func() {
 		close(entered)
 		<-release
-	})
+	}))
 	h2, _ := rt.Spawn(TaskFunc(func(cx *Context) Poll {
-		_, err = cx.Go(func() {})
+		_, err = cx.Spawn(Func(func() {}))
 		return Ready
 	}))
 	_ = h2

@@ -26,10 +26,11 @@ func TestRendezvousNeedsEveryWorker(t *testing.T) {
 			var mu sync.Mutex
 			root, _ := rt.Spawn(TaskFunc(func(cx *Context) Poll {
 				for i := 0; i < n; i++ {
-					h, err := cx.Go(func() {
+					h, err := cx.Spawn(Func(func() {
 						wg.Done()
 						wg.Wait()
-					})
+					}))
+
 					if err != nil {
 						t.Error(err)
 					}
@@ -62,7 +63,7 @@ func TestPushWhileSearcherParks(t *testing.T) {
 		for round := 0; round < 300; round++ {
 			ran := make(chan struct{})
 			root, _ := rt.Spawn(TaskFunc(func(cx *Context) Poll {
-				if _, err := cx.Go(func() { close(ran) }); err != nil {
+				if _, err := cx.Spawn(Func(func() { close(ran) })); err != nil {
 					t.Error(err)
 					return Ready
 				}

@@ -41,8 +41,13 @@ type Runtime struct {
 	// global queue only after the last of them (enterRemote).
 	remote atomic.Int64
 
+	// spare holds recycled records of Go tasks for the workers
+	// (recycle.go).
+	spare spareRecords
+
 	spawned   atomic.Uint64 // by Runtime.Spawn/Go; Context spawns count per worker
 	cancelled atomic.Uint64
+	panicked  atomic.Uint64 // polls that panicked
 }
 
 // New starts a runtime with cfg.Workers workers.
@@ -92,28 +97,42 @@ func (rt *Runtime) Spawn(t Task) (*JoinHandle, error) {
 	if isNil(t) {
 		return nil, ErrNilTask
 	}
-	return rt.spawnRemote(t, nil)
+	return rt.spawnRemote(t)
 }
 
-// Go spawns f as a task that runs it to completion.
-func (rt *Runtime) Go(f func()) (*JoinHandle, error) {
+// Go runs f as a task, from any goroutine, like a go statement: there is
+// no handle, and f's record is reused for a later Go once f returned. A
+// panic in f is recovered and counted in Metrics.Panicked; use
+// Spawn(Func(f)) to wait for f or get its panic back.
+func (rt *Runtime) Go(f func()) error {
 	if f == nil {
-		return nil, ErrNilTask
+		return ErrNilTask
 	}
-	return rt.spawnRemote(nil, f)
+	if !rt.enterRemote() {
+		return ErrShutdown
+	}
+	rt.pushRemote(&task{detached: true, rt: rt, poll: Func(f)})
+	rt.exitRemote()
+	return nil
 }
 
-func (rt *Runtime) spawnRemote(t Task, f func()) (*JoinHandle, error) {
+func (rt *Runtime) spawnRemote(t Task) (*JoinHandle, error) {
 	if !rt.enterRemote() {
 		return nil, ErrShutdown
 	}
-	h := rt.newTask(t, f)
-	rt.spawned.Add(1) // counter; relaxed
-	rt.global.Push(&h.t)
-	chaos.Point()
-	rt.notify()
+	h := rt.newTask(t)
+	rt.pushRemote(&h.t)
 	rt.exitRemote()
 	return h, nil
+}
+
+// pushRemote counts a task spawned from outside the runtime, puts it in the
+// global queue and notifies. Called between enterRemote and exitRemote.
+func (rt *Runtime) pushRemote(t *task) {
+	rt.spawned.Add(1) // counter; relaxed
+	rt.global.Push(t)
+	chaos.Point()
+	rt.notify()
 }
 
 // enterRemote admits a remote spawn or wake, or refuses it once Shutdown
@@ -146,10 +165,7 @@ func (rt *Runtime) exitRemote() {
 // newTask makes the task record, born scheduled (it goes straight into a
 // queue; scheduled is state's zero value, and the queue push publishes the
 // record). This is the one allocation of a spawn.
-func (rt *Runtime) newTask(t Task, f func()) *JoinHandle {
-	if f != nil {
-		t = goFunc(f)
-	}
+func (rt *Runtime) newTask(t Task) *JoinHandle {
 	return &JoinHandle{t: task{rt: rt, poll: t}}
 }
 

@@ -37,7 +37,7 @@ func TestExactlyOnceFromOutside(t *testing.T) {
 					for i := g * per; i < (g+1)*per; i++ {
 						var err error
 						if i%2 == 0 {
-							hs[i], err = rt.Go(func() { runs[i].Add(1) })
+							hs[i], err = rt.Spawn(Func(func() { runs[i].Add(1) }))
 						} else {
 							hs[i], err = rt.Spawn(TaskFunc(func(*Context) Poll {
 								runs[i].Add(1)
@@ -97,7 +97,7 @@ func TestExactlyOnceFromInside(t *testing.T) {
 			var err error
 			if i == 0 && level == depth {
 				id := next.Add(1) - 1
-				h, err = cx.Go(func() { runs[id].Add(1) })
+				h, err = cx.Spawn(Func(func() { runs[id].Add(1) }))
 			} else {
 				h, err = cx.Spawn(node(level))
 			}
@@ -250,7 +250,7 @@ func TestWakeAfterCompletionIsNoop(t *testing.T) {
 	}
 	// A later task on the same runtime runs, and the finished one is
 	// never polled again.
-	h2, _ := rt.Go(func() {})
+	h2, _ := rt.Spawn(Func(func() {}))
 	mustNil(t, waitAll(t, rt, []*JoinHandle{h2}))
 	shutdown(t, rt)
 	if polls.Load() != 1 || rt.Metrics().TotalPolls() != 2 {
@@ -342,7 +342,7 @@ func TestYieldRunsAfterGlobalQueue(t *testing.T) {
 			var err error
 			// From inside a poll, but through the Runtime: the remote
 			// path, into the global queue.
-			remote, err = rt.Go(func() { order = append(order, "remote") })
+			remote, err = rt.Spawn(Func(func() { order = append(order, "remote") }))
 			if err != nil {
 				t.Errorf("Go: %v", err)
 			}

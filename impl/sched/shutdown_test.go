@@ -44,13 +44,13 @@ func TestShutdownCancelsQueuedPendingSleeping(t *testing.T) {
 	<-entered
 	var queued []*JoinHandle
 	for i := 0; i < 10; i++ {
-		h, _ := rt.Go(func() { t.Error("queued task ran after shutdown began") })
+		h, _ := rt.Spawn(Func(func() { t.Error("queued task ran after shutdown began") }))
 		queued = append(queued, h)
 	}
 	shutdownDone := make(chan error, 1)
 	go func() { shutdownDone <- rt.Shutdown(context.Background()) }()
 	waitUntil(t, rt, "shutdown to begin", rt.closed.Load)
-	if _, err := rt.Go(func() {}); !errors.Is(err, ErrShutdown) {
+	if _, err := rt.Spawn(Func(func() {})); !errors.Is(err, ErrShutdown) {
 		t.Fatalf("Go after Shutdown began: %v", err)
 	}
 	close(release)
@@ -90,10 +90,10 @@ func TestShutdownConcurrentAndTwice(t *testing.T) {
 	stop := watchdog(t, rt)
 	defer stop()
 	for i := 0; i < 100; i++ {
-		_, _ = rt.Go(func() {})
+		_, _ = rt.Spawn(Func(func() {}))
 	}
 	block := make(chan struct{})
-	_, _ = rt.Go(func() { <-block })
+	_, _ = rt.Spawn(Func(func() { <-block }))
 	cctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := rt.Shutdown(cctx); !errors.Is(err, context.Canceled) {
@@ -135,7 +135,7 @@ func TestGoroutinesExit(t *testing.T) {
 		stop := watchdog(t, rt)
 		var hs []*JoinHandle
 		for i := 0; i < 100; i++ {
-			h, _ := rt.Go(func() {})
+			h, _ := rt.Spawn(Func(func() {}))
 			hs = append(hs, h)
 		}
 		mustNil(t, waitAll(t, rt, hs))
@@ -157,10 +157,10 @@ func TestGoroutinesExit(t *testing.T) {
 func TestPanicRecovered(t *testing.T) {
 	rt := start(t, testConfig(1))
 	sentinel := errors.New("boom")
-	h1, _ := rt.Go(func() { panic("plain") })
+	h1, _ := rt.Spawn(Func(func() { panic("plain") }))
 	h2, _ := rt.Spawn(TaskFunc(func(*Context) Poll { panic(sentinel) }))
 	var ran atomic.Bool
-	h3, _ := rt.Go(func() { ran.Store(true) })
+	h3, _ := rt.Spawn(Func(func() { ran.Store(true) }))
 	errs := waitAll(t, rt, []*JoinHandle{h1, h2, h3})
 	var pe *PanicError
 	if !errors.As(errs[0], &pe) || pe.Value != "plain" || len(pe.Stack) == 0 {
@@ -244,7 +244,7 @@ func TestShutdownWaitsForAdmittedRemote(t *testing.T) {
 		})
 		// The admitted spawn pushes now, as spawnRemote does after its
 		// admission.
-		h := rt.newTask(nil, func() { t.Error("a task pushed during Shutdown ran") })
+		h := rt.newTask(Func(func() { t.Error("a task pushed during Shutdown ran") }))
 		rt.spawned.Add(1)
 		rt.global.Push(&h.t)
 		rt.notify()

@@ -64,8 +64,12 @@ type task struct {
 	// The record is 48 bytes, one size class, and every word but state is
 	// a pointer or an interface: the fields are chosen to keep it there.
 	state atomic.Uint32
-	rt    *Runtime
-	poll  Task // the task; a Go func is a goFunc
+	// detached marks a task spawned by Go: it has no JoinHandle, and
+	// its record is recycled once it ran (recycle.go). Written before
+	// the queue push that publishes the record; fits in state's padding.
+	detached bool
+	rt       *Runtime
+	poll     Task // the task; a func is a Func
 	// panicked is the panic of a finished task, nil if it returned Ready.
 	// Written by the polling worker before the state becomes done; read
 	// only after a load that saw done.
@@ -74,12 +78,13 @@ type task struct {
 	wait atomic.Pointer[waitChan]
 }
 
-// goFunc is a Go func spawned with Go: it runs to completion on its first
-// poll. A func value converts to the Task interface without allocating.
-type goFunc func()
+// Func adapts a plain function to Task: it runs to completion on its
+// first poll. Spawn(Func(f)) runs f with a JoinHandle; Go(f) runs it
+// without one. A func value converts to Task without allocating.
+type Func func()
 
 // Poll runs f and reports Ready.
-func (f goFunc) Poll(*Context) Poll {
+func (f Func) Poll(*Context) Poll {
 	f()
 	return Ready
 }

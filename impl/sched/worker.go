@@ -53,6 +53,7 @@ type worker struct {
 	scratch     [globalBatchMax]*task
 	expired     []*task
 	deferred    []*task // tasks that yielded in this tick, in order; see deferYield
+	spare       []*task // recycled records of Go tasks, see recycle.go
 
 	state atomic.Uint32
 	m     workerCounters
@@ -184,6 +185,15 @@ func (w *worker) execute(t *task) {
 	cx.t = nil
 	if ready {
 		w.pc.completed++
+		if err != nil {
+			w.rt.panicked.Add(1) // counter; relaxed
+		}
+		if t.detached {
+			// A Go task: nobody can wait for it or wake it, so
+			// its record is free for the next Go (recycle.go).
+			w.recycle(t)
+			return
+		}
 		t.finish(err)
 		return
 	}
@@ -266,16 +276,33 @@ func (w *worker) pushLIFO(t *task) {
 // invisible to thieves, so a task that spawns a child and then keeps its
 // worker busy (a long poll, or one that waits for the child) would keep
 // the child from running anywhere.
-func (w *worker) spawnLocal(t Task, f func()) (*JoinHandle, error) {
+func (w *worker) spawnLocal(t Task) (*JoinHandle, error) {
 	// Observes shutdown; acquire.
 	if w.rt.closed.Load() {
 		return nil, ErrShutdown
 	}
-	h := w.rt.newTask(t, f)
-	w.pc.spawned++
-	w.pushRing(&h.t)
-	w.rt.notifyLocal()
+	h := w.rt.newTask(t)
+	w.pushLocal(&h.t)
 	return h, nil
+}
+
+// goLocal is spawnLocal for a Go func, in a recycled record if this
+// worker has one.
+func (w *worker) goLocal(f func()) error {
+	// Observes shutdown; acquire.
+	if w.rt.closed.Load() {
+		return ErrShutdown
+	}
+	w.pushLocal(w.newDetached(f))
+	return nil
+}
+
+// pushLocal counts a task spawned from inside a poll, puts it at the back
+// of the ring and announces it.
+func (w *worker) pushLocal(t *task) {
+	w.pc.spawned++
+	w.pushRing(t)
+	w.rt.notifyLocal()
 }
 
 // updateInterval feeds the average poll time of this tick into the moving

@@ -27,7 +27,8 @@ type Config struct {
 // On error the returned Handle must be a nil interface.
 type Runtime interface {
 	Spawn(f PollFunc) (Handle, error)
-	Go(f func()) (Handle, error)
+	SpawnFunc(f func()) (Handle, error) // Spawn(sched.Func(f))
+	Go(f func()) error
 	Shutdown(ctx context.Context) error
 	Metrics() Metrics
 }
@@ -39,7 +40,8 @@ type Ctx interface {
 	Wake(w Waker) // w is a Waker this adapter produced
 	Sleep(d time.Duration) error
 	Spawn(f PollFunc) (Handle, error)
-	Go(f func()) (Handle, error)
+	SpawnFunc(f func()) (Handle, error) // Spawn(sched.Func(f))
+	Go(f func()) error
 	Worker() int
 }
 
@@ -58,6 +60,7 @@ type Metrics struct {
 	Spawned        uint64
 	Completed      uint64
 	Cancelled      uint64
+	Panicked       uint64
 	GlobalQueueLen int
 	Dump           string // Metrics.String()
 }

@@ -198,12 +198,12 @@ func (e *env) counted(f func()) func() {
 	}
 }
 
-// goFn runs f with Go and fails the check on error.
-func (e *env) goFn(f func()) Handle {
+// spawnFunc spawns f with Spawn(Func(f)) and fails the check on error.
+func (e *env) spawnFunc(f func()) Handle {
 	e.t.Helper()
-	h, err := e.rt.Go(e.counted(f))
+	h, err := e.rt.SpawnFunc(e.counted(f))
 	if err != nil {
-		e.t.Fatalf("Go: %v", err)
+		e.t.Fatalf("Spawn(Func): %v", err)
 	}
 	return h
 }

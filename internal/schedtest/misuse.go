@@ -58,15 +58,21 @@ func checkNilTask(t *testing.T, impl Impl) {
 	}
 	h, err := e.rt.Spawn(nil)
 	expectNil("Spawn(nil)", h, err)
-	h, err = e.rt.Go(nil)
-	expectNil("Go(nil)", h, err)
+	h, err = e.rt.SpawnFunc(nil)
+	expectNil("Spawn(Func(nil))", h, err)
+	if err := e.rt.Go(nil); !errors.Is(err, impl.ErrNilTask) {
+		t.Errorf("Go(nil) = %v; want ErrNilTask", err)
+	}
 	h, err = impl.SpawnNilFunc(e.rt)
 	expectNil("Spawn(TaskFunc(nil))", h, err)
 	e.waitOK(e.spawn(func(cx Ctx) Poll {
 		h, err := cx.Spawn(nil)
 		expectNil("Context.Spawn(nil)", h, err)
-		h, err = cx.Go(nil)
-		expectNil("Context.Go(nil)", h, err)
+		h, err = cx.SpawnFunc(nil)
+		expectNil("Context.Spawn(Func(nil))", h, err)
+		if err := cx.Go(nil); !errors.Is(err, impl.ErrNilTask) {
+			t.Errorf("Context.Go(nil) = %v; want ErrNilTask", err)
+		}
 		return Ready
 	}), "the task spawning nils")
 	e.shutdownClean()
@@ -91,8 +97,11 @@ func checkAfterShutdown(t *testing.T, impl Impl) {
 	if h, err := e.rt.Spawn(func(Ctx) Poll { return Ready }); !errors.Is(err, impl.ErrShutdown) || h != nil {
 		t.Errorf("Spawn after Shutdown = %v, %v; want nil, ErrShutdown", h, err)
 	}
-	if h, err := e.rt.Go(func() {}); !errors.Is(err, impl.ErrShutdown) || h != nil {
-		t.Errorf("Go after Shutdown = %v, %v; want nil, ErrShutdown", h, err)
+	if h, err := e.rt.SpawnFunc(func() {}); !errors.Is(err, impl.ErrShutdown) || h != nil {
+		t.Errorf("Spawn(Func) after Shutdown = %v, %v; want nil, ErrShutdown", h, err)
+	}
+	if err := e.rt.Go(func() {}); !errors.Is(err, impl.ErrShutdown) {
+		t.Errorf("Go after Shutdown = %v; want ErrShutdown", err)
 	}
 	w1.Wake()
 	w2.Wake()
@@ -203,7 +212,7 @@ func checkNewShutdownNoLeak(t *testing.T, impl Impl) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), Watchdog)
 		for range 10 {
-			h, err := rt.Go(func() {})
+			h, err := rt.SpawnFunc(func() {})
 			if err != nil {
 				t.Fatal(err)
 			}

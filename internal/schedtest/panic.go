@@ -12,7 +12,8 @@ var errSentinel = errors.New("schedtest: sentinel")
 // checkPanic: a panic in Poll reaches the handle as the implementation's
 // PanicError, carrying the value; an error value stays visible to
 // errors.Is; a task woken during the poll that panics is not polled again;
-// and the workers keep running tasks afterwards.
+// the workers keep running tasks afterwards; a panic in a Go func, which
+// has no handle, is counted in Metrics.Panicked.
 func checkPanic(e *env) {
 	expectPanic := func(h Handle, what string, want any) {
 		e.t.Helper()
@@ -41,11 +42,11 @@ func checkPanic(e *env) {
 		panic(wrapped)
 	}), "panic with an error in the second poll", wrapped)
 
-	goPanic, err := e.rt.Go(e.counted(func() { panic("from a Go func") }))
+	funcPanic, err := e.rt.SpawnFunc(e.counted(func() { panic("from a Func") }))
 	if err != nil {
-		e.t.Fatalf("Go: %v", err)
+		e.t.Fatalf("Spawn(Func): %v", err)
 	}
-	expectPanic(goPanic, "panic in a Go func", "from a Go func")
+	expectPanic(funcPanic, "panic in a Func", "from a Func")
 
 	var wokenPolls atomic.Int32
 	expectPanic(e.spawn(func(cx Ctx) Poll {
@@ -80,9 +81,32 @@ func checkPanic(e *env) {
 	if n := wokenPolls.Load(); n != 1 {
 		e.t.Errorf("task that panicked after waking itself polled %d times, want 1", n)
 	}
+
+	// A Go func has no handle for its panic: the panic is recovered and
+	// counted, and the worker goes on (the next Go funcs still run).
+	const ng = 20
+	goRan := make(counters, ng)
+	goDone := make(chan struct{}, ng)
+	for i := range ng {
+		err := e.rt.Go(e.counted(func() {
+			goRan[i].Add(1)
+			goDone <- struct{}{}
+			if i%2 == 0 {
+				panic(i)
+			}
+		}))
+		if err != nil {
+			e.t.Fatalf("Go: %v", err)
+		}
+	}
+	for range ng {
+		recv(e, goDone, "a Go func among panicking ones")
+	}
 	e.shutdownClean()
-	if m := e.rt.Metrics(); m.Completed != n+4 || m.Cancelled != 0 {
-		e.t.Errorf("Metrics: Completed %d Cancelled %d, want %d 0 (panicked tasks count as completed)\n%s",
-			m.Completed, m.Cancelled, n+4, m.Dump)
+	goRan.check(e.t, "Go funcs among panicking ones", 1)
+	panics := uint64(4 + (n+2)/3 + ng/2)
+	if m := e.rt.Metrics(); m.Completed != n+4+ng || m.Cancelled != 0 || m.Panicked != panics {
+		e.t.Errorf("Metrics: Completed %d Cancelled %d Panicked %d, want %d 0 %d (panicked tasks count as completed)\n%s",
+			m.Completed, m.Cancelled, m.Panicked, n+4+ng, panics, m.Dump)
 	}
 }

@@ -164,7 +164,7 @@ func checkShutdownConcurrent(e *env) {
 				}
 				return cx.Yield()
 			}),
-			e.goFn(func() {}),
+			e.spawnFunc(func() {}),
 		)
 	}
 	startLine := make(chan struct{})

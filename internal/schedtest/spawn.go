@@ -22,7 +22,7 @@ func checkExactlyOnceFromOutside(e *env) {
 				if i%2 == 0 {
 					hs[i], err = e.rt.Spawn(e.guard(func(Ctx) Poll { ran[i].Add(1); return Ready }))
 				} else {
-					hs[i], err = e.rt.Go(e.counted(func() { ran[i].Add(1) }))
+					hs[i], err = e.rt.SpawnFunc(e.counted(func() { ran[i].Add(1) }))
 				}
 				if err != nil {
 					e.t.Errorf("spawn %d: %v", i, err)
@@ -42,6 +42,55 @@ func checkExactlyOnceFromOutside(e *env) {
 	// The counters are final once the workers have exited: a handle may be
 	// released a moment before its worker records the completion.
 	e.shutdownClean()
+	m := e.rt.Metrics()
+	if m.Spawned != n || m.Completed != n || m.Cancelled != 0 || m.Polls != n {
+		e.t.Errorf("Metrics: Spawned %d Completed %d Cancelled %d Polls %d, want %d %d 0 %d\n%s",
+			m.Spawned, m.Completed, m.Cancelled, m.Polls, n, n, n, m.Dump)
+	}
+}
+
+// checkExactlyOnceGo runs waves of Go funcs, each wave spawned from inside
+// a task with Context.Go and some from outside with Runtime.Go, and
+// requires every func to run exactly once. A wave starts only when the
+// last one finished, so an implementation that reuses the records of
+// finished Go funcs (impl/sched does) reuses them wave after wave: a
+// record run twice, or reused while still queued, shows as a func run
+// twice or never.
+func checkExactlyOnceGo(e *env) {
+	const waves, perWave = 30, 300
+	ran := make(counters, waves*perWave)
+	for w := range waves {
+		var left atomic.Int32
+		left.Store(perWave)
+		done := make(chan struct{})
+		body := func(i int) func() {
+			return e.counted(func() {
+				ran[i].Add(1)
+				if left.Add(-1) == 0 {
+					close(done)
+				}
+			})
+		}
+		base := w * perWave
+		// A tenth from outside, the rest from inside one task.
+		for i := base; i < base+perWave/10; i++ {
+			if err := e.rt.Go(body(i)); err != nil {
+				e.t.Fatalf("Go: %v", err)
+			}
+		}
+		e.waitOK(e.spawn(func(cx Ctx) Poll {
+			for i := base + perWave/10; i < base+perWave; i++ {
+				if err := cx.Go(body(i)); err != nil {
+					e.t.Errorf("Context.Go: %v", err)
+				}
+			}
+			return Ready
+		}), fmt.Sprintf("the spawner of wave %d", w))
+		recv(e, done, fmt.Sprintf("the last Go func of wave %d", w))
+	}
+	ran.check(e.t, "Go funcs", 1)
+	e.shutdownClean()
+	const n = waves * (perWave + 1)
 	m := e.rt.Metrics()
 	if m.Spawned != n || m.Completed != n || m.Cancelled != 0 || m.Polls != n {
 		e.t.Errorf("Metrics: Spawned %d Completed %d Cancelled %d Polls %d, want %d %d 0 %d\n%s",
@@ -99,7 +148,7 @@ func checkExactlyOnceTree(e *env) {
 						child := id*fanout + k + 1
 						var err error
 						if level+1 == depth && k%2 == 1 {
-							_, err = cx.Go(e.counted(leaf(r, child, me)))
+							err = cx.Go(e.counted(leaf(r, child, me)))
 						} else {
 							_, err = cx.Spawn(e.guard(node(r, child, level+1, me)))
 						}

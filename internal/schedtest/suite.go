@@ -17,6 +17,7 @@ var sized = []struct {
 }{
 	{"ExactlyOnceFromOutside", checkExactlyOnceFromOutside},
 	{"ExactlyOnceTree", checkExactlyOnceTree},
+	{"ExactlyOnceGo", checkExactlyOnceGo},
 	{"WakeDuringPollSelf", func(e *env) { checkWakeDuringPoll(e, wakeSelf) }},
 	{"WakeDuringPollCtx", func(e *env) { checkWakeDuringPoll(e, wakeSelfCtx) }},
 	{"WakeDuringPollOther", func(e *env) { checkWakeDuringPoll(e, wakeFromGoroutine) }},

@@ -49,7 +49,11 @@ func (a runtimeAdapter) Spawn(f schedtest.PollFunc) (schedtest.Handle, error) {
 	return handle(a.rt.Spawn(task(f)))
 }
 
-func (a runtimeAdapter) Go(f func()) (schedtest.Handle, error) { return handle(a.rt.Go(f)) }
+func (a runtimeAdapter) SpawnFunc(f func()) (schedtest.Handle, error) {
+	return handle(a.rt.Spawn(sched.Func(f)))
+}
+
+func (a runtimeAdapter) Go(f func()) error { return a.rt.Go(f) }
 
 func (a runtimeAdapter) Shutdown(ctx context.Context) error { return a.rt.Shutdown(ctx) }
 
@@ -61,6 +65,7 @@ func (a runtimeAdapter) Metrics() schedtest.Metrics {
 		Spawned:        m.Spawned,
 		Completed:      m.Completed,
 		Cancelled:      m.Cancelled,
+		Panicked:       m.Panicked,
 		GlobalQueueLen: m.GlobalQueueLen,
 		Dump:           m.String(),
 	}
@@ -86,14 +91,17 @@ func handle(h *sched.JoinHandle, err error) (schedtest.Handle, error) {
 
 type ctxAdapter struct{ cx *sched.Context }
 
-func (a ctxAdapter) Waker() schedtest.Waker                { return wakerAdapter{a.cx.Waker()} }
-func (a ctxAdapter) Yield() schedtest.Poll                 { return schedtest.Poll(a.cx.Yield()) }
-func (a ctxAdapter) Wake(w schedtest.Waker)                { a.cx.Wake(w.(wakerAdapter).w) }
-func (a ctxAdapter) Sleep(d time.Duration) error           { return a.cx.Sleep(d) }
-func (a ctxAdapter) Worker() int                           { return a.cx.Worker() }
-func (a ctxAdapter) Go(f func()) (schedtest.Handle, error) { return handle(a.cx.Go(f)) }
+func (a ctxAdapter) Waker() schedtest.Waker      { return wakerAdapter{a.cx.Waker()} }
+func (a ctxAdapter) Yield() schedtest.Poll       { return schedtest.Poll(a.cx.Yield()) }
+func (a ctxAdapter) Wake(w schedtest.Waker)      { a.cx.Wake(w.(wakerAdapter).w) }
+func (a ctxAdapter) Sleep(d time.Duration) error { return a.cx.Sleep(d) }
+func (a ctxAdapter) Worker() int                 { return a.cx.Worker() }
+func (a ctxAdapter) Go(f func()) error           { return a.cx.Go(f) }
 func (a ctxAdapter) Spawn(f schedtest.PollFunc) (schedtest.Handle, error) {
 	return handle(a.cx.Spawn(task(f)))
+}
+func (a ctxAdapter) SpawnFunc(f func()) (schedtest.Handle, error) {
+	return handle(a.cx.Spawn(sched.Func(f)))
 }
 
 type wakerAdapter struct{ w sched.Waker }

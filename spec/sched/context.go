@@ -42,8 +42,8 @@ func (cx *Context) Sleep(d time.Duration) error {
 // Spawn spawns t. There are no per-worker queues here, so it is rt.Spawn.
 func (cx *Context) Spawn(t Task) (*JoinHandle, error) { return cx.rt.Spawn(t) }
 
-// Go spawns f as a run-to-completion task, like Runtime.Go.
-func (cx *Context) Go(f func()) (*JoinHandle, error) { return cx.rt.Go(f) }
+// Go spawns f as a run-to-completion task with no handle, like Runtime.Go.
+func (cx *Context) Go(f func()) error { return cx.rt.Go(f) }
 
 // Worker returns the index of the worker running this poll.
 func (cx *Context) Worker() int { return cx.worker }

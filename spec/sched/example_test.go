@@ -9,7 +9,8 @@ import (
 	"github.com/wsched/wsched/spec/sched"
 )
 
-// A task that runs to completion in one poll.
+// Go runs a function to completion in one poll, with no handle, like a go
+// statement.
 func ExampleRuntime_Go() {
 	rt, err := sched.New(sched.Config{Workers: 2})
 	if err != nil {
@@ -17,7 +18,21 @@ func ExampleRuntime_Go() {
 	}
 	defer rt.Shutdown(context.Background())
 
-	h, _ := rt.Go(func() { fmt.Println("hello from a worker") })
+	done := make(chan struct{})
+	if err := rt.Go(func() { fmt.Println("hello from a worker"); close(done) }); err != nil {
+		panic(err)
+	}
+	<-done
+	// Output:
+	// hello from a worker
+}
+
+// Spawn(Func(f)) runs f in one poll and gives a handle to wait for it.
+func ExampleFunc() {
+	rt, _ := sched.New(sched.Config{Workers: 2})
+	defer rt.Shutdown(context.Background())
+
+	h, _ := rt.Spawn(sched.Func(func() { fmt.Println("hello from a worker") }))
 	fmt.Println(h.Wait(context.Background()))
 	// Output:
 	// hello from a worker
@@ -91,7 +106,7 @@ func ExamplePanicError() {
 	rt, _ := sched.New(sched.Config{Workers: 1})
 	defer rt.Shutdown(context.Background())
 
-	h, _ := rt.Go(func() { panic("out of cheese") })
+	h, _ := rt.Spawn(sched.Func(func() { panic("out of cheese") }))
 	err := h.Wait(context.Background())
 	var pe *sched.PanicError
 	fmt.Println(errors.As(err, &pe), pe.Value)
@@ -106,7 +121,7 @@ func ExampleRuntime_Shutdown() {
 	}))
 	rt.Shutdown(context.Background())
 	fmt.Println(h.Wait(context.Background()))
-	_, err := rt.Go(func() {})
+	_, err := rt.Spawn(sched.Func(func() {}))
 	fmt.Println(err)
 	// Output:
 	// sched: task cancelled by shutdown

@@ -7,7 +7,7 @@ import (
 
 // Metrics is a snapshot of a runtime's counters.
 //
-// This package fills in Spawned, Completed, Cancelled, GlobalQueueLen (the
+// This package fills in Spawned, Completed, Cancelled, Panicked, GlobalQueueLen (the
 // length of its one queue) and, per worker, State and Polls. The other fields
 // describe machinery this package does not have and are always zero.
 type Metrics struct {
@@ -19,6 +19,7 @@ type Metrics struct {
 	Spawned        uint64 // tasks accepted by Spawn or Go
 	Completed      uint64 // tasks that returned Ready or panicked
 	Cancelled      uint64 // tasks cancelled by Shutdown
+	Panicked       uint64 // tasks whose Poll panicked (counted in Completed too)
 }
 
 // WorkerMetrics is a snapshot of one worker's counters.
@@ -49,6 +50,7 @@ func (rt *Runtime) Metrics() Metrics {
 		Spawned:        rt.spawned,
 		Completed:      rt.completed,
 		Cancelled:      rt.cancelled,
+		Panicked:       rt.panicked,
 	}
 	for i, w := range rt.workers {
 		m.Workers[i] = WorkerMetrics{State: w.state, Polls: w.polls}
@@ -70,8 +72,8 @@ func (m Metrics) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "workers=%d global_queue=%d searching=%d parked=%d parked_bitmap=%#016x\n",
 		len(m.Workers), m.GlobalQueueLen, m.Searching, m.Parked, m.ParkedBitmap)
-	fmt.Fprintf(&b, "spawned=%d completed=%d cancelled=%d polls=%d\n",
-		m.Spawned, m.Completed, m.Cancelled, m.TotalPolls())
+	fmt.Fprintf(&b, "spawned=%d completed=%d cancelled=%d panicked=%d polls=%d\n",
+		m.Spawned, m.Completed, m.Cancelled, m.Panicked, m.TotalPolls())
 	for i, w := range m.Workers {
 		fmt.Fprintf(&b, "  worker %2d %-9s polls=%d lifo=%d steals=%d stolen=%d overflows=%d "+
 			"global=%d/%d batches parks=%d empty_wakes=%d budget_yields=%d interval=%d ring=%d lifo_full=%t\n",

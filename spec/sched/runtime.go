@@ -29,8 +29,8 @@ type Runtime struct {
 	running  int           // worker goroutines that have not exited
 	exited   chan struct{} // closed by the last worker to exit
 
-	workers                       []workerStats
-	spawned, completed, cancelled uint64
+	workers                                 []workerStats
+	spawned, completed, cancelled, panicked uint64
 }
 
 // workerStats is what Metrics reports for one worker.
@@ -78,12 +78,15 @@ func (rt *Runtime) Spawn(t Task) (*JoinHandle, error) {
 	return &JoinHandle{tk}, nil
 }
 
-// Go spawns f as a task that runs to completion in a single poll.
-func (rt *Runtime) Go(f func()) (*JoinHandle, error) {
+// Go spawns f as a task that runs to completion in a single poll, like a
+// go statement: there is no handle. A panic in f is recovered and counted
+// in Metrics.Panicked.
+func (rt *Runtime) Go(f func()) error {
 	if f == nil {
-		return nil, ErrNilTask
+		return ErrNilTask
 	}
-	return rt.Spawn(TaskFunc(func(*Context) Poll { f(); return Ready }))
+	_, err := rt.Spawn(Func(f))
+	return err
 }
 
 // schedule puts t at the tail of the queue and wakes one waiting worker.
@@ -183,6 +186,7 @@ func (rt *Runtime) next(id int) *task {
 func (rt *Runtime) afterPoll(t *task, res Poll, perr *PanicError) {
 	switch {
 	case perr != nil:
+		rt.panicked++
 		rt.finish(t, done, perr)
 	case res == Ready:
 		rt.finish(t, done, nil)

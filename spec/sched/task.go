@@ -22,6 +22,13 @@ type TaskFunc func(cx *Context) Poll
 // Poll calls f(cx).
 func (f TaskFunc) Poll(cx *Context) Poll { return f(cx) }
 
+// Func adapts a plain function to the Task interface: it runs to
+// completion in its first poll.
+type Func func()
+
+// Poll calls f() and reports Ready.
+func (f Func) Poll(*Context) Poll { f(); return Ready }
+
 // state is where a task is in its life. Every read and write of a task's
 // state happens with Runtime.mu held.
 //
@@ -75,10 +82,13 @@ func (t *task) poll(cx *Context) (res Poll, perr *PanicError) {
 	return t.body.Poll(cx), nil
 }
 
-// isNil reports whether t cannot be polled: a nil interface or a nil
-// TaskFunc wrapped in one.
+// isNil reports whether t cannot be polled: a nil interface, or a nil
+// TaskFunc or Func wrapped in one.
 func isNil(t Task) bool {
-	if f, ok := t.(TaskFunc); ok {
+	switch f := t.(type) {
+	case TaskFunc:
+		return f == nil
+	case Func:
 		return f == nil
 	}
 	return t == nil

@@ -1,0 +1,116 @@
+package sched
+
+import "sync"
+
+// Recycling the records of Go tasks.
+//
+// A spawn's one allocation is its task record. For a task spawned by Go
+// the record can be reused once the task ran, because nothing outside the
+// runtime can reach it afterwards:
+//
+//   - Go returns no JoinHandle, so no Wait holds the record;
+//   - a Func never sees its Context, so it cannot take a Waker of itself
+//     (a Context kept past its poll is misuse; even then, see below);
+//   - a task that ran is in no queue: the worker took it out before the
+//     poll, and a Func's poll always ends Ready, never requeued.
+//
+// The invariant that makes even a stray Waker harmless: a detached record
+// is never in state idle. It is born scheduled, runs, and is put back
+// scheduled by recycle; only idle -> scheduled enqueues, so a wake that
+// reaches a recycled record (in the spare lists or in its next life) is
+// absorbed and can neither enqueue it twice nor run it twice.
+//
+// The lists. Each worker keeps its spare records in an owner-only slice,
+// so the common case (a worker spawning what it ran) takes no lock and no
+// atomic. A spawner whose children are stolen runs dry while the thieves'
+// lists fill, so records flow back through one shared stack under a
+// mutex, a batch of spareBatch at a time: a thief holding 2*spareBatch
+// gives one batch away, a spawner with none takes one batch. The shared
+// stack keeps at most maxSharedSpare records; beyond that, records are
+// left to the garbage collector. Records spawned from outside (Runtime.Go)
+// are allocated, and join the lists after they run.
+//
+// Records in a spare list are in state scheduled and hold no task (poll is
+// nil, so a finished task's closure is not kept alive).
+const (
+	// spareBatch is how many records move between a worker and the
+	// shared stack at once: one lock per 64 spawns at worst.
+	spareBatch = 64
+	// maxSharedSpare bounds the shared stack: 16 Ki records of 48 bytes,
+	// 768 KiB at most, enough for the 10,000 tasks in flight of a spawn
+	// burst to be spawned again without allocating.
+	maxSharedSpare = 1 << 14
+)
+
+// spareRecords is the shared stack of recycled records.
+type spareRecords struct {
+	mu    sync.Mutex
+	stack []*task
+}
+
+// newDetached returns a record for a Go task running f, recycled if this
+// worker has one (or can take a batch from the shared stack).
+func (w *worker) newDetached(f func()) *task {
+	if len(w.spare) == 0 {
+		w.spare = w.rt.spare.take(w.spare)
+	}
+	n := len(w.spare)
+	if n == 0 {
+		return &task{detached: true, rt: w.rt, poll: Func(f)}
+	}
+	t := w.spare[n-1]
+	w.spare[n-1] = nil
+	w.spare = w.spare[:n-1]
+	// The record is scheduled already (recycle), and the ring push that
+	// follows publishes this write together with the record.
+	t.poll = Func(f)
+	return t
+}
+
+// recycle puts the record of a Go task that just ran into this worker's
+// spare list.
+func (w *worker) recycle(t *task) {
+	t.poll = nil
+	// From running (or notified, by a stray wake) back to scheduled, the
+	// state a new record is born in. Release would do: the next owner
+	// takes the record through the spare lists (the mutex) or this
+	// worker's own list. Done here rather than at the next spawn so that
+	// the store hits the cache line this worker's poll just wrote.
+	t.state.Store(stateScheduled)
+	if w.spare == nil {
+		w.spare = make([]*task, 0, 2*spareBatch)
+	}
+	w.spare = append(w.spare, t)
+	if len(w.spare) == 2*spareBatch {
+		w.spare = w.rt.spare.give(w.spare)
+	}
+}
+
+// take moves up to spareBatch records from the shared stack to the end of
+// dst.
+func (s *spareRecords) take(dst []*task) []*task {
+	s.mu.Lock()
+	n := len(s.stack)
+	k := min(n, spareBatch)
+	if k > 0 && dst == nil {
+		dst = make([]*task, 0, 2*spareBatch)
+	}
+	dst = append(dst, s.stack[n-k:]...)
+	clear(s.stack[n-k:])
+	s.stack = s.stack[:n-k]
+	s.mu.Unlock()
+	return dst
+}
+
+// give moves the last spareBatch records of src to the shared stack (or
+// drops them if it is full) and returns what is left of src.
+func (s *spareRecords) give(src []*task) []*task {
+	keep := len(src) - spareBatch
+	s.mu.Lock()
+	if len(s.stack)+spareBatch <= maxSharedSpare {
+		s.stack = append(s.stack, src[keep:]...)
+	}
+	s.mu.Unlock()
+	clear(src[keep:])
+	return src[:keep]
+}
