@@ -164,7 +164,8 @@ func (rt *Runtime) exitRemote() {
 
 // newTask makes the task record, born scheduled (it goes straight into a
 // queue; scheduled is state's zero value, and the queue push publishes the
-// record). This is the one allocation of a spawn.
+// record). This is the one allocation of a spawn from outside; a spawn from
+// inside a poll takes its record from the worker's slab (slab.go).
 func (rt *Runtime) newTask(t Task) *JoinHandle {
 	return &JoinHandle{t: task{rt: rt, poll: t}}
 }

@@ -265,3 +265,44 @@ func TestShutdownWaitsForAdmittedRemote(t *testing.T) {
 		}
 	}
 }
+
+// A finished or cancelled task drops its Task: a kept handle (which keeps
+// its whole slab of records alive, slab.go) must not also keep the task's
+// closure, nor its neighbours' in the slab.
+func TestKeptHandleDropsTheTask(t *testing.T) {
+	rt := start(t, testConfig(2))
+	type payload struct{ _ [1 << 10]byte }
+	var held []weak.Pointer[payload]
+	var handles []*JoinHandle
+	parent, err := rt.Spawn(TaskFunc(func(cx *Context) Poll {
+		for range 2 * handleSlab {
+			p := new(payload)
+			held = append(held, weak.Make(p))
+			h, err := cx.Spawn(Func(func() { runtime.KeepAlive(p) }))
+			if err != nil {
+				t.Error(err)
+			}
+			handles = append(handles, h)
+		}
+		return Ready
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parent.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range handles {
+		if err := h.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	for i, w := range held {
+		if w.Value() != nil {
+			t.Errorf("the closure of finished task %d is still reachable through its handle", i)
+		}
+	}
+	runtime.KeepAlive(handles)
+	shutdown(t, rt)
+}

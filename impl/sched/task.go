@@ -158,6 +158,10 @@ func (t *task) transitionAfterPending(yielded bool) (requeue bool) {
 // finish ends a poll that returned Ready (p == nil) or panicked.
 func (t *task) finish(p *PanicError) {
 	t.panicked = p
+	// The task is never polled again: drop it, so that a handle kept
+	// alive (and the slab around it, see slab.go) does not keep the
+	// task's closure alive too.
+	t.poll = nil
 	// Publishes the result (release) and makes later wakes no-ops; from
 	// running or notified, so a swap rather than a CAS.
 	t.state.Store(stateDone)
@@ -176,6 +180,7 @@ func (t *task) cancel() bool {
 		chaos.Point()
 		// acq_rel: exactly one canceller (drain or Wait) wins.
 		if t.state.CompareAndSwap(s, stateCancelled) {
+			t.poll = nil // never polled now; see finish
 			t.signal()
 			return true
 		}

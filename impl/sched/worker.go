@@ -52,8 +52,9 @@ type worker struct {
 	bufLen      int
 	scratch     [globalBatchMax]*task
 	expired     []*task
-	deferred    []*task // tasks that yielded in this tick, in order; see deferYield
-	spare       []*task // recycled records of Go tasks, see recycle.go
+	deferred    []*task      // tasks that yielded in this tick, in order; see deferYield
+	spare       []*task      // recycled records of Go tasks, see recycle.go
+	slab        []JoinHandle // the rest of this worker's handle slab, see slab.go
 
 	state atomic.Uint32
 	m     workerCounters
@@ -281,7 +282,8 @@ func (w *worker) spawnLocal(t Task) (*JoinHandle, error) {
 	if w.rt.closed.Load() {
 		return nil, ErrShutdown
 	}
-	h := w.rt.newTask(t)
+	h := w.newHandle()
+	h.t.rt, h.t.poll = w.rt, t
 	w.pushLocal(&h.t)
 	return h, nil
 }
@@ -381,6 +383,9 @@ func (w *worker) exit() {
 	for t := w.ring.Pop(); t != nil; t = w.ring.Pop() {
 		rt.cancelQueued(t)
 	}
+	// Neither is used again; a slab kept here would keep the records
+	// handed out of it reachable for as long as the Runtime is.
+	w.slab, w.spare = nil, nil
 	w.publishCounts()
 	w.setState(workerExited)
 	rt.workerExited()
