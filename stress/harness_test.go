@@ -97,6 +97,7 @@ var schedScenarios = []struct {
 	{"SpawnStormInside", stressSizes, schedSpawnStormInside},
 	{"SpawnTrees", stressSizes, schedSpawnTrees},
 	{"SpawnBurstOverflow", stressSizes, schedSpawnBurstOverflow},
+	{"RecycleChurn", []int{2, 4, 64}, schedRecycleChurn},
 	{"YieldStorm", stressSizes, schedYieldStorm},
 	{"PingPong", stressSizes, schedPingPong},
 	{"WakeFromOutside", stressSizes, schedWakeFromOutside},

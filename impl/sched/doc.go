@@ -8,6 +8,15 @@
 // Ready; a Pending task runs again after its Waker is called, after
 // Context.Yield, or after Context.Sleep's timer.
 //
+// Spawn starts a Task and returns a JoinHandle to wait for it. Go runs a
+// plain func like a go statement, with no handle and its panic recovered
+// and counted in Metrics.Panicked; Spawn(Func(f)) runs f with a handle.
+// Context.Spawn and Context.Go do the same from inside a poll, onto the
+// worker's ring. The record of a Go task is reused by a later Go once the
+// task ran, and handles spawned from inside a poll come from per-worker
+// slabs, so in the steady state only a spawn from outside allocates a
+// record of its own (docs/scheduler.md, "Spawning and the task record").
+//
 // The worker loop, the order in which a worker looks for work, the idle
 // protocol and every place where this code departs from the designs it
 // follows are explained in docs/scheduler.md. The tuning constants are in

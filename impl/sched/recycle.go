@@ -1,6 +1,9 @@
 package sched
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Recycling the records of Go tasks.
 //
@@ -25,7 +28,8 @@ import "sync"
 // atomic. A spawner whose children are stolen runs dry while the thieves'
 // lists fill, so records flow back through one shared stack under a
 // mutex, a batch of spareBatch at a time: a thief holding 2*spareBatch
-// gives one batch away, a spawner with none takes one batch. The shared
+// gives one batch away, a spawner with none takes one batch (it looks at
+// a lock-free size hint first, so an empty stack costs no lock). The shared
 // stack keeps at most maxSharedSpare records; beyond that, records are
 // left to the garbage collector. Records spawned from outside (Runtime.Go)
 // are allocated, and join the lists after they run.
@@ -46,6 +50,10 @@ const (
 type spareRecords struct {
 	mu    sync.Mutex
 	stack []*task
+	// size mirrors len(stack), so that a worker finding the stack empty
+	// does not take the lock: while every spare record sits in other
+	// workers' lists, each Go of this worker would otherwise lock.
+	size atomic.Int32
 }
 
 // newDetached returns a record for a Go task running f, recycled if this
@@ -72,10 +80,11 @@ func (w *worker) newDetached(f func()) *task {
 func (w *worker) recycle(t *task) {
 	t.poll = nil
 	// From running (or notified, by a stray wake) back to scheduled, the
-	// state a new record is born in. Release would do: the next owner
-	// takes the record through the spare lists (the mutex) or this
-	// worker's own list. Done here rather than at the next spawn so that
-	// the store hits the cache line this worker's poll just wrote.
+	// state a new record is born in. Relaxed would do: the record reaches
+	// its next spawner through this worker's own list or the shared
+	// stack's mutex, and the ring push of that spawn publishes it. Done
+	// here rather than at the next spawn so that the store hits the
+	// cache line this worker's poll just wrote.
 	t.state.Store(stateScheduled)
 	if w.spare == nil {
 		w.spare = make([]*task, 0, 2*spareBatch)
@@ -89,6 +98,11 @@ func (w *worker) recycle(t *task) {
 // take moves up to spareBatch records from the shared stack to the end of
 // dst.
 func (s *spareRecords) take(dst []*task) []*task {
+	// A hint, read without the lock; relaxed: a stale zero only means
+	// one more allocation, a stale non-zero one more lock.
+	if s.size.Load() == 0 {
+		return dst
+	}
 	s.mu.Lock()
 	n := len(s.stack)
 	k := min(n, spareBatch)
@@ -98,8 +112,17 @@ func (s *spareRecords) take(dst []*task) []*task {
 	dst = append(dst, s.stack[n-k:]...)
 	clear(s.stack[n-k:])
 	s.stack = s.stack[:n-k]
+	s.size.Store(int32(n - k)) // the hint; relaxed (under the lock)
 	s.mu.Unlock()
 	return dst
+}
+
+// drop empties the stack (the runtime has terminated: nobody spawns).
+func (s *spareRecords) drop() {
+	s.mu.Lock()
+	s.stack = nil
+	s.size.Store(0) // the hint; relaxed (under the lock)
+	s.mu.Unlock()
 }
 
 // give moves the last spareBatch records of src to the shared stack (or
@@ -109,6 +132,7 @@ func (s *spareRecords) give(src []*task) []*task {
 	s.mu.Lock()
 	if len(s.stack)+spareBatch <= maxSharedSpare {
 		s.stack = append(s.stack, src[keep:]...)
+		s.size.Store(int32(len(s.stack))) // the hint; relaxed (under the lock)
 	}
 	s.mu.Unlock()
 	clear(src[keep:])

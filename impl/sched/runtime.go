@@ -269,6 +269,7 @@ func (rt *Runtime) workerExited() {
 		}
 	}
 	rt.timers.clear()
+	rt.spare.drop()
 	// What is neither done nor cancelled now is a task waiting for a wake
 	// (or a timer) that will never come: it is cancelled. Its state moves
 	// to cancelled when a Wait looks at it (see JoinHandle.Wait); the count

@@ -25,7 +25,8 @@
 // interval and no parking protocol; workers simply wait on the condition
 // variable. Config.ParkTimeout, Config.DisableStealing and Config.Parker are
 // validated exactly as impl/sched validates them and otherwise ignored.
-// Metrics fills in Polls, State, Spawned, Completed, Cancelled and
-// GlobalQueueLen (the length of the single queue); every other field is
-// always zero.
+// Metrics fills in Polls, State, Spawned, Completed, Cancelled, Panicked
+// and GlobalQueueLen (the length of the single queue); every other field is
+// always zero. Go is Spawn(Func(f)) with the handle dropped: every spawn
+// allocates its record, none is recycled.
 package sched
