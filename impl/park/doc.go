@@ -13,9 +13,9 @@
 //   - Chan, a one-slot buffered channel. Works everywhere, costs no OS thread
 //     while parked, and is the faster of the two in Go (see the benchmarks).
 //   - Futex (Linux only), a 32-bit word and the futex system call, as the
-//     seeds do it. A goroutine parked on a futex pins its OS thread, so the
-//     worker using it should call runtime.LockOSThread. On other systems
-//     NewFutex returns ErrUnsupported.
+//     seeds do it. A goroutine parked on a futex blocks its OS thread and,
+//     until sysmon retakes it, its P. It need not, and should not, lock its
+//     OS thread. On other systems NewFutex returns ErrUnsupported.
 //
 // This package is not a condition variable or a semaphore: a Parker has one
 // owner (the goroutine calling Park) and the token does not count.

@@ -37,10 +37,15 @@ const (
 // detector (and a port to weaker atomics) relies on is Unpark's swap
 // (release) to that read (acquire).
 //
-// The goroutine calling Park blocks its OS thread in the kernel. Workers
-// using this parker lock themselves to their thread (runtime.LockOSThread)
-// so that the Go scheduler does not have to hand the thread's other
-// goroutines elsewhere on every park.
+// The goroutine calling Park blocks its OS thread in the kernel through an
+// ordinary system call, and the runtime leaves the thread's P (Go's
+// processor) attached to it until sysmon retakes it, tens of microseconds
+// to 10 ms later; goroutines queued on that P wait meanwhile. Nothing here
+// needs a particular thread: the word is ordinary Go memory, and FUTEX_WAIT
+// and FUTEX_WAKE may come from any thread of the process. So the owner
+// should not lock its OS thread (runtime.LockOSThread): that does not give
+// the P back any sooner, and it turns every Gosched of the goroutine, and
+// every wake that finds its P taken, into a handoff between OS threads.
 type Futex struct {
 	word uint32
 	_    [60]byte // keep the word alone on its cache line

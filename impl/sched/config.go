@@ -15,8 +15,8 @@ const (
 	ParkerDefault ParkerKind = iota
 	// ParkerChannel parks on a one-slot buffered channel.
 	ParkerChannel
-	// ParkerFutex parks on a futex word; Linux only, each worker locked
-	// to its OS thread. Elsewhere New returns an error.
+	// ParkerFutex parks on a futex word; Linux only. Elsewhere New
+	// returns an error.
 	ParkerFutex
 )
 

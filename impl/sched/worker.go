@@ -81,12 +81,10 @@ func newWorker(rt *Runtime, i int, p park.Parker) *worker {
 
 // run is the worker goroutine: ticks until shutdown.
 func (w *worker) run() {
-	if w.rt.cfg.Parker == ParkerFutex {
-		// A futex park blocks the OS thread; keep this goroutine on
-		// its own thread so nothing else is stuck behind it.
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-	}
+	// Not locked to an OS thread, whatever the parker: a futex park
+	// works from any thread, and a locked worker pays a thread handoff
+	// for every Gosched (a task's, e.g.) and for every wake that finds
+	// its P taken (see park.Futex).
 	// Observes shutdown; acquire.
 	for !w.rt.closed.Load() {
 		w.tick()
@@ -154,9 +152,10 @@ func (w *worker) tick() {
 // full tick bounds that wait by one tick's polls, for the cost of one
 // runtime.Gosched per 128 polls.
 //
-// A futex worker is locked to its OS thread (see run): there Gosched hands
-// the P to another thread and back, a thread switch per tick that costs
-// more than it saves, so it does not yield.
+// A futex worker does not yield. It used to be locked to its OS thread,
+// where a Gosched costs a thread switch; it no longer is (see run), but
+// yielding here measured no better for it (BenchmarkSpawnManyRemoteBusy and
+// BenchmarkYieldMany slightly worse), so the futex path is left as it was.
 func (w *worker) yieldP() {
 	if w.rt.cfg.Parker == ParkerFutex {
 		return

@@ -23,7 +23,7 @@ var peerDocs = []described{
 	{"workerpool", "github.com/gammazero/workerpool with 4 workers; its submit never blocks."},
 	{"spec", "spec/sched, the lock-based reference scheduler (one mutex, one FIFO queue, a condition variable), with 4 workers. In QueuePushPop: spec/queue, a mutex and a slice."},
 	{"impl-channel", "impl/sched, the work-stealing scheduler, with 4 workers, the default configuration and the channel parker."},
-	{"impl-futex", "impl/sched with the futex parker (Linux only; workers locked to OS threads)."},
+	{"impl-futex", "impl/sched with the futex parker (Linux only)."},
 	{"sequential", "ForkJoinFib only: the recursion with no fork."},
 	{"forkjoin", "ForkJoinFib only: impl/forkjoin, a Chase-Lev deque per worker, with 4 workers and its default configuration."},
 	{"impl", "QueuePushPop only: impl/queue's lock-free ring."},
