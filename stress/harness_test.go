@@ -103,6 +103,7 @@ var schedScenarios = []struct {
 	{"WakeFromOutside", stressSizes, schedWakeFromOutside},
 	{"WakerManyAtOnce", stressSizes, schedWakerManyAtOnce},
 	{"WakesRaceCompletion", stressSizes, schedWakesRaceCompletion},
+	{"TwoWakesOfIdleTasks", []int{2, 4}, schedTwoWakesOfIdleTasks},
 	{"YieldLetsOthersGo", []int{1}, schedYieldLetsOthersGo},
 	{"FairnessYieldFlood", []int{1}, schedFairnessYieldFlood},
 	{"FairnessLIFOFlood", []int{1}, schedFairnessLIFOFlood},

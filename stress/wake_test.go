@@ -2,6 +2,7 @@ package stress
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -328,4 +329,76 @@ func schedWakesRaceCompletion(t *testing.T, cfg sched.Config) {
 	}
 	e.shutdown()
 	polls.check(t, "polls per task", 2)
+}
+
+// TestSchedTwoWakesOfIdleTasks: two goroutines, released together, wake
+// the same idle tasks in the same order, round after round, so that their
+// wakes of one task race each other while it is idle. Only one of them may
+// move it to scheduled and queue it: a second queue entry is found later
+// by a worker with the task running or idle, which the scheduler reports
+// as an internal error (a crash), or is polled by two workers at once,
+// which the poll guard reports. Each task takes one or two polls a round
+// (two when the second wake lands during the first poll).
+func TestSchedTwoWakesOfIdleTasks(t *testing.T) {
+	forSizes(t, []int{2, 4}, schedTwoWakesOfIdleTasks)
+}
+
+func schedTwoWakesOfIdleTasks(t *testing.T, cfg sched.Config) {
+	e := newSchedEnv(t, cfg)
+	const tasks = 16
+	rounds := 1500 * stressScale()
+	polls := make([]atomic.Int64, tasks)
+	wakers := make([]sched.Waker, tasks)
+	var published atomic.Int32
+	for i := range tasks {
+		e.spawn(func(cx *sched.Context) sched.Poll {
+			if polls[i].Add(1) == 1 {
+				wakers[i] = cx.Waker()
+				published.Add(1)
+			}
+			return sched.Pending
+		})
+	}
+	e.until(func() bool { return published.Load() == tasks }, "every task published its waker")
+	var round atomic.Int64 // the round both wakers may start; -1 ends them
+	var done [2]atomic.Int64
+	var wg sync.WaitGroup
+	for g := range 2 {
+		wg.Go(func() {
+			for r := int64(1); ; r++ {
+				for round.Load() < r {
+					if round.Load() < 0 {
+						return
+					}
+					runtime.Gosched() // the workers need the cores between rounds
+				}
+				for i := range wakers {
+					wakers[i].Wake()
+				}
+				done[g].Store(r)
+			}
+		})
+	}
+	for r := int64(1); r <= int64(rounds); r++ {
+		var before [tasks]int64
+		for i := range polls {
+			before[i] = polls[i].Load()
+		}
+		round.Store(r)
+		e.until(func() bool { return done[0].Load() == r && done[1].Load() == r }, "both wakers done")
+		for i := range polls {
+			e.until(func() bool { return polls[i].Load() > before[i] }, "a woken task's poll")
+		}
+	}
+	round.Store(-1)
+	wg.Wait()
+	e.shutdown()
+	var total int64
+	for i := range polls {
+		total += polls[i].Load()
+	}
+	// One poll per round at least, two at most, plus the first.
+	if lo, hi := int64(tasks*(rounds+1)), int64(tasks*(2*rounds+1)); total < lo || total > hi {
+		t.Errorf("%d polls in all, want %d..%d", total, lo, hi)
+	}
 }
