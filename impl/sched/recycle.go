@@ -64,7 +64,7 @@ func (w *worker) newDetached(f func()) *task {
 	}
 	n := len(w.spare)
 	if n == 0 {
-		return &task{detached: true, rt: w.rt, poll: Func(f)}
+		return w.rt.newGoRecord(f)
 	}
 	t := w.spare[n-1]
 	w.spare[n-1] = nil
@@ -73,6 +73,11 @@ func (w *worker) newDetached(f func()) *task {
 	// follows publishes this write together with the record.
 	t.poll = Func(f)
 	return t
+}
+
+// newGoRecord allocates the record of a Go task running f.
+func (rt *Runtime) newGoRecord(f func()) *task {
+	return &task{detached: true, rt: rt, poll: Func(f)}
 }
 
 // recycle puts the record of a Go task that just ran into this worker's
@@ -86,9 +91,6 @@ func (w *worker) recycle(t *task) {
 	// here rather than at the next spawn so that the store hits the
 	// cache line this worker's poll just wrote.
 	t.state.Store(stateScheduled)
-	if w.spare == nil {
-		w.spare = make([]*task, 0, 2*spareBatch)
-	}
 	w.spare = append(w.spare, t)
 	if len(w.spare) == 2*spareBatch {
 		w.spare = w.rt.spare.give(w.spare)
@@ -106,9 +108,6 @@ func (s *spareRecords) take(dst []*task) []*task {
 	s.mu.Lock()
 	n := len(s.stack)
 	k := min(n, spareBatch)
-	if k > 0 && dst == nil {
-		dst = make([]*task, 0, 2*spareBatch)
-	}
 	dst = append(dst, s.stack[n-k:]...)
 	clear(s.stack[n-k:])
 	s.stack = s.stack[:n-k]

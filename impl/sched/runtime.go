@@ -111,7 +111,7 @@ func (rt *Runtime) Go(f func()) error {
 	if !rt.enterRemote() {
 		return ErrShutdown
 	}
-	rt.pushRemote(&task{detached: true, rt: rt, poll: Func(f)})
+	rt.pushRemote(rt.newGoRecord(f))
 	rt.exitRemote()
 	return nil
 }

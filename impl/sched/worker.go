@@ -74,6 +74,7 @@ func newWorker(rt *Runtime, i int, p park.Parker) *worker {
 		avgPoll: float64(initialAvgPoll),
 	}
 	w.deferred = make([]*task, 0, budgetPerTick)
+	w.spare = make([]*task, 0, 2*spareBatch) // never grows: recycle gives a batch away at 2*spareBatch
 	w.cx.w = w
 	w.setInterval(uint32(int64(targetGlobalLatency) / int64(initialAvgPoll)))
 	return w
