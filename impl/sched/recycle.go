@@ -8,20 +8,25 @@ import (
 // Recycling the records of Go tasks.
 //
 // A spawn's one allocation is its task record. For a task spawned by Go
-// the record can be reused once the task ran, because nothing outside the
-// runtime can reach it afterwards:
+// the record can be reused as soon as a worker took it from its queue,
+// because from then on nothing but that worker can reach it:
 //
 //   - Go returns no JoinHandle, so no Wait holds the record;
-//   - a Func never sees its Context, so it cannot take a Waker of itself
-//     (a Context kept past its poll is misuse; even then, see below);
-//   - a task that ran is in no queue: the worker took it out before the
-//     poll, and a Func's poll always ends Ready, never requeued.
+//   - a Func never sees a Context (runDetached calls it without one), so
+//     it cannot take a Waker of itself, and no timer holds it;
+//   - the worker took it out of its only queue, and a Func runs once, to
+//     completion: nothing puts it back.
 //
-// The invariant that makes even a stray Waker harmless: a detached record
-// is never in state idle. It is born scheduled, runs, and is put back
-// scheduled by recycle; only idle -> scheduled enqueues, so a wake that
-// reaches a recycled record (in the spare lists or in its next life) is
-// absorbed and can neither enqueue it twice nor run it twice.
+// So the worker moves the func out, puts the record in its spare list and
+// only then runs the func (runDetached), and a func that spawns Go tasks
+// reuses the record it came in.
+//
+// The invariant: a detached record is always in state scheduled, the state
+// a spawn's record is born in. runDetached makes no transition, so there is
+// nothing to reset, and a wake, were one to reach the record, would be
+// absorbed (only idle -> scheduled enqueues). The one exit is shutdown's
+// drain cancelling a record still in a queue; a cancelled record is never
+// recycled.
 //
 // The lists. Each worker keeps its spare records in an owner-only slice,
 // so the common case (a worker spawning what it ran) takes no lock and no
@@ -80,17 +85,11 @@ func (rt *Runtime) newGoRecord(f func()) *task {
 	return &task{detached: true, rt: rt, poll: Func(f)}
 }
 
-// recycle puts the record of a Go task that just ran into this worker's
-// spare list.
+// recycle puts the record of a Go task that a worker took from a queue
+// (and is about to run) into this worker's spare list. Its state is
+// scheduled still: runDetached makes no transition.
 func (w *worker) recycle(t *task) {
 	t.poll = nil
-	// From running (or notified, by a stray wake) back to scheduled, the
-	// state a new record is born in. Relaxed would do: the record reaches
-	// its next spawner through this worker's own list or the shared
-	// stack's mutex, and the ring push of that spawn publishes it. Done
-	// here rather than at the next spawn so that the store hits the
-	// cache line this worker's poll just wrote.
-	t.state.Store(stateScheduled)
 	w.spare = append(w.spare, t)
 	if len(w.spare) == 2*spareBatch {
 		w.spare = w.rt.spare.give(w.spare)
@@ -113,6 +112,14 @@ func (s *spareRecords) take(dst []*task) []*task {
 	s.stack = s.stack[:n-k]
 	s.size.Store(int32(n - k)) // the hint; relaxed (under the lock)
 	s.mu.Unlock()
+	// The batch was recycled by other workers, so each record is in
+	// another core's cache, and the spawns that use them write each
+	// one. Writing them here, together (and out of the lock), overlaps
+	// those cache-line transfers instead of stalling on one per spawn:
+	// a store of the value the field has already.
+	for _, t := range dst[len(dst)-k:] {
+		t.detached = true
+	}
 	return dst
 }
 

@@ -45,6 +45,9 @@ func (f TaskFunc) Poll(cx *Context) Poll { return f(cx) }
 //
 // scheduled is the zero value: a task is born scheduled (a spawn puts it
 // straight into a queue), so making the record needs no store to state.
+//
+// A Go task (detached) takes none of these transitions: nothing can wake
+// it or wait for it, so its record stays scheduled for good (recycle.go).
 const (
 	stateScheduled uint32 = iota // in exactly one queue (or a LIFO slot, or a worker's buffer)
 	stateIdle                    // waiting for a wake, in no queue

@@ -56,6 +56,9 @@ type worker struct {
 	spare       []*task      // recycled records of Go tasks, see recycle.go
 	slab        []JoinHandle // the rest of this worker's handle slab, see slab.go
 
+	// warmSink keeps warmRecords' result (owner-only, never read).
+	warmSink uint32
+
 	state atomic.Uint32
 	m     workerCounters
 	pc    pollCounts // owner-only; published into m by publishCounts
@@ -176,9 +179,13 @@ func (w *worker) execute(t *task) {
 			w.rt.notify()
 		}
 	}
-	t.transitionToRunning()
 	w.sinceGlobal++
 	w.pc.polls++
+	if t.detached {
+		w.runDetached(t)
+		return
+	}
+	t.transitionToRunning()
 	cx := &w.cx
 	cx.t = t
 	cx.yielded = false
@@ -188,12 +195,6 @@ func (w *worker) execute(t *task) {
 		w.pc.completed++
 		if err != nil {
 			w.rt.panicked.Add(1) // counter; relaxed
-		}
-		if t.detached {
-			// A Go task: nobody can wait for it or wake it, so
-			// its record is free for the next Go (recycle.go).
-			w.recycle(t)
-			return
 		}
 		t.finish(err)
 		return
@@ -208,6 +209,45 @@ func (w *worker) execute(t *task) {
 		w.pushRing(t)
 		w.rt.notifyLocal()
 	}
+}
+
+// runDetached runs a Go task: its func, with no Context, and with no
+// step of the task state machine. The record stays scheduled from its
+// spawn to its next life (recycle.go): nothing can wake the task, no
+// handle waits for it, and it is in no queue once a worker took it, so
+// there is no transition for anybody to observe. The func is taken out
+// and the record recycled before the run, so that a func spawning Go
+// tasks reuses the record it came in.
+func (w *worker) runDetached(t *task) {
+	f, ok := t.poll.(Func)
+	if !ok {
+		// Recycle clears poll, so the record was taken twice: it was in
+		// two queues, or in a queue and a spare list. Stop rather than
+		// run a func twice or lose one (see transitionToRunning).
+		panic("sched: internal error: Go task record taken twice")
+	}
+	w.recycle(t)
+	if p := runFunc(f); p != nil {
+		w.rt.panicked.Add(1) // counter; relaxed
+	}
+	w.pc.completed++
+}
+
+// runFunc runs f, turning a panic into a *PanicError (recover only when f
+// did not return, as in poll).
+func runFunc(f Func) (p *PanicError) {
+	returned := false
+	defer func() {
+		if returned {
+			return
+		}
+		if r := recover(); r != nil {
+			p = &PanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	f()
+	returned = true
+	return nil
 }
 
 // deferYield parks a task that yielded in the worker's deferred list. The
@@ -241,13 +281,22 @@ func (w *worker) flushDeferred() bool {
 
 // poll runs the task's Poll, turning a panic into a *PanicError: the task
 // is then done and the worker goes on.
+//
+// recover is called only when the poll did not return: a call to recover
+// is a call into Go's runtime, and most polls do not panic.
 func (w *worker) poll(t *task, cx *Context) (ready bool, p *PanicError) {
+	returned := false
 	defer func() {
+		if returned {
+			return
+		}
 		if r := recover(); r != nil {
 			ready, p = true, &PanicError{Value: r, Stack: debug.Stack()}
 		}
 	}()
-	return t.poll.Poll(cx) == Ready, nil
+	ready = t.poll.Poll(cx) == Ready
+	returned = true
+	return ready, nil
 }
 
 // pushRing puts t at the back of the ring; a full ring moves half of it to
