@@ -3,6 +3,8 @@ package stress
 import (
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -400,5 +402,77 @@ func schedTwoWakesOfIdleTasks(t *testing.T, cfg sched.Config) {
 	// One poll per round at least, two at most, plus the first.
 	if lo, hi := int64(tasks*(rounds+1)), int64(tasks*(2*rounds+1)); total < lo || total > hi {
 		t.Errorf("%d polls in all, want %d..%d", total, lo, hi)
+	}
+}
+
+// TestSchedAbsorbedWakePublishes: what a goroutine writes before a Wake is
+// visible to the poll that follows, also when the wake is absorbed because
+// the task is queued already. On one worker kept busy by a blocked task,
+// the test wakes an idle task (it is queued behind the blocker); another
+// goroutine writes a plain variable and wakes it again (absorbed); once
+// that goroutine has exited, the blocker is released and the task's poll
+// reads the variable. The state word is the only thing between the write
+// and the read, so -race reports the read if an absorbed wake publishes
+// nothing. The wait for the goroutine's exit looks for its frames in a
+// goroutine dump, which does not synchronise.
+func TestSchedAbsorbedWakePublishes(t *testing.T) {
+	e := newSchedEnv(t, sched.Config{Workers: 1})
+	for range 20 {
+		var x int
+		var wk sched.Waker
+		polled := make(chan struct{})
+		got := make(chan int, 1)
+		polls := 0
+		h := e.spawn(func(cx *sched.Context) sched.Poll {
+			if polls++; polls == 1 {
+				wk = cx.Waker()
+				close(polled)
+				return sched.Pending
+			}
+			got <- x
+			return sched.Ready
+		})
+		<-polled
+		running, release := make(chan struct{}), make(chan struct{})
+		blocker := e.spawn(func(*sched.Context) sched.Poll {
+			close(running)
+			<-release
+			return sched.Ready
+		})
+		<-running
+		wk.Wake() // idle -> scheduled: queued behind the blocker
+		go absorbedWaker(wk, &x)
+		waitGoroutinesGone(t, "stress.absorbedWaker(", "stress.TestSchedAbsorbedWakePublishes.gowrap")
+		close(release)
+		if v := <-got; v != 1 {
+			t.Fatalf("the poll after an absorbed wake read %d, want 1", v)
+		}
+		e.waitAll([]*sched.JoinHandle{h, blocker}, "task woken twice")
+	}
+}
+
+// absorbedWaker writes *x, then wakes the task behind wk.
+func absorbedWaker(wk sched.Waker, x *int) {
+	*x = 1
+	wk.Wake()
+}
+
+// waitGoroutinesGone waits until no goroutine's stack contains any of
+// frames, without synchronising with those goroutines in the race
+// detector's sense. (A goroutine that has not started yet shows the
+// wrapper Go makes for a go statement with arguments, gowrapN.)
+func waitGoroutinesGone(t *testing.T, frames ...string) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for i := 0; ; i++ {
+		n := runtime.Stack(buf, true)
+		dump := string(buf[:n])
+		if !slices.ContainsFunc(frames, func(f string) bool { return strings.Contains(dump, f) }) {
+			return
+		}
+		if i == 100_000 {
+			t.Fatalf("a goroutine with one of %q is still there", frames)
+		}
+		runtime.Gosched()
 	}
 }

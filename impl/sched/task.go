@@ -38,8 +38,9 @@ func (f TaskFunc) Poll(cx *Context) Poll { return f(cx) }
 //	idle,       shutdown                   cancelled   Wait returns ErrCancelled
 //	 scheduled
 //
-// A wake while scheduled or notified is absorbed; a wake while done or
-// cancelled does nothing. Only the idle -> scheduled transition enqueues, and only the
+// A wake while scheduled or notified is absorbed (but still publishes the
+// waker's writes to the poll that follows: see transitionToScheduled); a
+// wake while done or cancelled does nothing. Only the idle -> scheduled transition enqueues, and only the
 // worker that moved scheduled -> running polls, so a task is in at most one
 // queue and never polled by two workers at once.
 //
@@ -114,9 +115,22 @@ func (t *task) transitionToScheduled() bool {
 			if t.state.CompareAndSwap(stateRunning, stateNotified) {
 				return false
 			}
+		case stateScheduled, stateNotified:
+			// Absorbed: the task runs (again) anyway. Still a CAS,
+			// not just the load above, because a wake promises that
+			// the poll after it sees what the waker wrote before it:
+			// a load publishes nothing, and the poll could start
+			// without the waker's writes and end Pending, the wake
+			// lost. Rewriting the same state is a release the
+			// worker's next CAS on the state acquires (scheduled ->
+			// running, or its running -> idle that fails on
+			// notified); acq_rel. Fails only if the state moved on
+			// meanwhile: look again.
+			if t.state.CompareAndSwap(s, s) {
+				return false
+			}
 		default:
-			// scheduled or notified: absorbed; done or cancelled:
-			// nothing to do.
+			// done or cancelled: nothing to do.
 			return false
 		}
 	}

@@ -1,6 +1,9 @@
 package sched
 
 import (
+	"runtime"
+	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -86,5 +89,67 @@ func TestTaskStateMachineMatchesModel(t *testing.T) {
 func TestTaskRecordSize(t *testing.T) {
 	if n := unsafe.Sizeof(JoinHandle{}); n > 48 {
 		t.Fatalf("JoinHandle is %d bytes, want at most 48", n)
+	}
+}
+
+// TestAbsorbedWakePublishes: a wake that finds its task already scheduled
+// (or notified) is absorbed, yet what the waker wrote before it must be
+// visible to the poll that follows, as it is for a wake that enqueues. The
+// race detector is the judge: a goroutine writes a plain variable and
+// wakes a scheduled task; once that goroutine has exited, this one takes
+// the task as a worker does (scheduled -> running) and reads the variable.
+// The only synchronisation between the two is the task's state word, so if
+// the absorbed wake publishes nothing (a plain load), -race reports the
+// read. The wait for the waker's exit must not synchronise (a channel or
+// WaitGroup would order the write before the read by itself): it looks for
+// the waker's frame in a dump of all goroutines, which the race detector
+// does not see. Without -race the test still runs the steps, and checks
+// only the states.
+func TestAbsorbedWakePublishes(t *testing.T) {
+	for _, s := range []uint32{stateScheduled, stateNotified} {
+		tk := &task{}
+		tk.state.Store(s)
+		var x int
+		go absorbedWaker(tk, &x)
+		waitGoroutinesGone(t, "sched.absorbedWaker(", "sched.TestAbsorbedWakePublishes.gowrap")
+		switch s {
+		case stateScheduled:
+			tk.transitionToRunning() // acquires what the wake published
+		case stateNotified:
+			if !tk.transitionAfterPending(false) { // the failing running -> idle CAS acquires
+				t.Fatalf("notified task not requeued")
+			}
+		}
+		if x != 1 {
+			t.Fatalf("after an absorbed wake in %s, the poll reads %d, want 1", stateNames[s], x)
+		}
+	}
+}
+
+// absorbedWaker writes *x, then wakes tk.
+func absorbedWaker(tk *task, x *int) {
+	*x = 1
+	if tk.transitionToScheduled() {
+		panic("a wake of a scheduled or notified task enqueued it")
+	}
+}
+
+// waitGoroutinesGone waits until no goroutine's stack contains any of
+// frames, without synchronising with those goroutines in the race
+// detector's sense. (A goroutine that has not started yet shows the
+// wrapper Go makes for a go statement with arguments, gowrapN, not the
+// function it will call.)
+func waitGoroutinesGone(t *testing.T, frames ...string) {
+	buf := make([]byte, 1<<20)
+	for i := 0; ; i++ {
+		n := runtime.Stack(buf, true)
+		dump := string(buf[:n])
+		if !slices.ContainsFunc(frames, func(f string) bool { return strings.Contains(dump, f) }) {
+			return
+		}
+		if i == 100_000 {
+			t.Fatalf("a goroutine with one of %q is still there", frames)
+		}
+		runtime.Gosched()
 	}
 }

@@ -5,7 +5,9 @@ import "github.com/wsched/wsched/impl/internal/chaos"
 // Waker wakes one task. It is a small value, safe to copy and to call from
 // any goroutine, any number of times, before, during or after a poll. Wake
 // after the task finished, or after Shutdown, does nothing; the zero Waker's
-// Wake does nothing.
+// Wake does nothing. What the caller wrote before a Wake is visible to the
+// task's next poll that starts after it, whether that wake queued the task
+// or found it queued (or running) already.
 type Waker struct {
 	t *task
 }

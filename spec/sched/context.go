@@ -51,7 +51,8 @@ func (cx *Context) Worker() int { return cx.worker }
 // Waker wakes one task. It is a small value, safe to copy and to call from
 // any goroutine, any number of times, before, during or after a poll. A wake
 // after the task finished or after Shutdown does nothing, and so does the
-// zero Waker's.
+// zero Waker's. What the caller wrote before a Wake is visible to the task's
+// next poll that starts after it (here every wake takes the mutex).
 type Waker struct{ t *task }
 
 // Wake schedules the task if it is waiting, or marks it to run again if it
