@@ -3,13 +3,12 @@ package stress
 import (
 	"fmt"
 	"runtime"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/wsched/wsched/impl/sched"
+	"github.com/wsched/wsched/internal/schedtest"
 )
 
 // TestSchedYieldStorm: many tasks yield thousands of times each. Yield puts
@@ -442,7 +441,7 @@ func TestSchedAbsorbedWakePublishes(t *testing.T) {
 		<-running
 		wk.Wake() // idle -> scheduled: queued behind the blocker
 		go absorbedWaker(wk, &x)
-		waitGoroutinesGone(t, "stress.absorbedWaker(", "stress.TestSchedAbsorbedWakePublishes.gowrap")
+		schedtest.WaitGoroutinesGone(t, "stress.absorbedWaker(", "stress.TestSchedAbsorbedWakePublishes.gowrap")
 		close(release)
 		if v := <-got; v != 1 {
 			t.Fatalf("the poll after an absorbed wake read %d, want 1", v)
@@ -455,24 +454,4 @@ func TestSchedAbsorbedWakePublishes(t *testing.T) {
 func absorbedWaker(wk sched.Waker, x *int) {
 	*x = 1
 	wk.Wake()
-}
-
-// waitGoroutinesGone waits until no goroutine's stack contains any of
-// frames, without synchronising with those goroutines in the race
-// detector's sense. (A goroutine that has not started yet shows the
-// wrapper Go makes for a go statement with arguments, gowrapN.)
-func waitGoroutinesGone(t *testing.T, frames ...string) {
-	t.Helper()
-	buf := make([]byte, 1<<20)
-	for i := 0; ; i++ {
-		n := runtime.Stack(buf, true)
-		dump := string(buf[:n])
-		if !slices.ContainsFunc(frames, func(f string) bool { return strings.Contains(dump, f) }) {
-			return
-		}
-		if i == 100_000 {
-			t.Fatalf("a goroutine with one of %q is still there", frames)
-		}
-		runtime.Gosched()
-	}
 }

@@ -1,12 +1,10 @@
 package sched
 
 import (
-	"runtime"
-	"slices"
-	"strings"
 	"testing"
 	"unsafe"
 
+	"github.com/wsched/wsched/internal/schedtest"
 	"github.com/wsched/wsched/model"
 	"pgregory.net/rapid"
 )
@@ -111,7 +109,7 @@ func TestAbsorbedWakePublishes(t *testing.T) {
 		tk.state.Store(s)
 		var x int
 		go absorbedWaker(tk, &x)
-		waitGoroutinesGone(t, "sched.absorbedWaker(", "sched.TestAbsorbedWakePublishes.gowrap")
+		schedtest.WaitGoroutinesGone(t, "sched.absorbedWaker(", "sched.TestAbsorbedWakePublishes.gowrap")
 		switch s {
 		case stateScheduled:
 			tk.transitionToRunning() // acquires what the wake published
@@ -131,25 +129,5 @@ func absorbedWaker(tk *task, x *int) {
 	*x = 1
 	if tk.transitionToScheduled() {
 		panic("a wake of a scheduled or notified task enqueued it")
-	}
-}
-
-// waitGoroutinesGone waits until no goroutine's stack contains any of
-// frames, without synchronising with those goroutines in the race
-// detector's sense. (A goroutine that has not started yet shows the
-// wrapper Go makes for a go statement with arguments, gowrapN, not the
-// function it will call.)
-func waitGoroutinesGone(t *testing.T, frames ...string) {
-	buf := make([]byte, 1<<20)
-	for i := 0; ; i++ {
-		n := runtime.Stack(buf, true)
-		dump := string(buf[:n])
-		if !slices.ContainsFunc(frames, func(f string) bool { return strings.Contains(dump, f) }) {
-			return
-		}
-		if i == 100_000 {
-			t.Fatalf("a goroutine with one of %q is still there", frames)
-		}
-		runtime.Gosched()
 	}
 }

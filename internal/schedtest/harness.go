@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -232,6 +233,28 @@ func Stacks() string {
 			return string(buf[:n])
 		}
 		buf = make([]byte, 2*len(buf))
+	}
+}
+
+// WaitGoroutinesGone waits until no goroutine's stack contains any of
+// frames, without synchronising with those goroutines in the race
+// detector's sense: it reads goroutine dumps, which the race detector does
+// not see, where a channel or a WaitGroup would order everything the
+// goroutines did before whatever follows. For checks whose point is that
+// only the code under test orders two accesses. (A goroutine that has not
+// started yet shows the wrapper Go makes for a go statement with
+// arguments, gowrapN, not the function it will call: pass both.)
+func WaitGoroutinesGone(t testing.TB, frames ...string) {
+	t.Helper()
+	for i := 0; ; i++ {
+		dump := Stacks()
+		if !slices.ContainsFunc(frames, func(f string) bool { return strings.Contains(dump, f) }) {
+			return
+		}
+		if i == 100_000 {
+			t.Fatalf("a goroutine with one of %q is still there\n%s", frames, dump)
+		}
+		runtime.Gosched()
 	}
 }
 
