@@ -37,7 +37,7 @@ import (
 // a lock-free size hint first, so an empty stack costs no lock). The shared
 // stack keeps at most maxSharedSpare records; beyond that, records are
 // left to the garbage collector. Records spawned from outside (Runtime.Go)
-// are allocated, and join the lists after they run.
+// are allocated, and join the lists when a worker takes them to run.
 //
 // Records in a spare list are in state scheduled and hold no task (poll is
 // nil, so a finished task's closure is not kept alive).

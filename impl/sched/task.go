@@ -69,8 +69,9 @@ type task struct {
 	// a pointer or an interface: the fields are chosen to keep it there.
 	state atomic.Uint32
 	// detached marks a task spawned by Go: it has no JoinHandle, and
-	// its record is recycled once it ran (recycle.go). Written before
-	// the queue push that publishes the record; fits in state's padding.
+	// its record is recycled once a worker took it (recycle.go).
+	// Written before the queue push that publishes the record; fits in
+	// state's padding.
 	detached bool
 	rt       *Runtime
 	poll     Task // the task; a func is a Func
