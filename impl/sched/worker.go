@@ -189,7 +189,7 @@ func (w *worker) execute(t *task) {
 	cx := &w.cx
 	cx.t = t
 	cx.yielded = false
-	ready, err := w.poll(t, cx)
+	ready, err := poll(t.poll, cx)
 	cx.t = nil
 	if ready {
 		w.pc.completed++
@@ -227,27 +227,10 @@ func (w *worker) runDetached(t *task) {
 		panic("sched: internal error: Go task record taken twice")
 	}
 	w.recycle(t)
-	if p := runFunc(f); p != nil {
+	if _, p := poll(f, nil); p != nil { // a Func ignores its Context
 		w.rt.panicked.Add(1) // counter; relaxed
 	}
 	w.pc.completed++
-}
-
-// runFunc runs f, turning a panic into a *PanicError (recover only when f
-// did not return, as in poll).
-func runFunc(f Func) (p *PanicError) {
-	returned := false
-	defer func() {
-		if returned {
-			return
-		}
-		if r := recover(); r != nil {
-			p = &PanicError{Value: r, Stack: debug.Stack()}
-		}
-	}()
-	f()
-	returned = true
-	return nil
 }
 
 // deferYield parks a task that yielded in the worker's deferred list. The
@@ -279,12 +262,12 @@ func (w *worker) flushDeferred() bool {
 	return true
 }
 
-// poll runs the task's Poll, turning a panic into a *PanicError: the task
-// is then done and the worker goes on.
+// poll runs tk.Poll, turning a panic into a *PanicError: the task is then
+// done and the worker goes on. It runs every poll, a Go func's too.
 //
 // recover is called only when the poll did not return: a call to recover
 // is a call into Go's runtime, and most polls do not panic.
-func (w *worker) poll(t *task, cx *Context) (ready bool, p *PanicError) {
+func poll(tk Task, cx *Context) (ready bool, p *PanicError) {
 	returned := false
 	defer func() {
 		if returned {
@@ -294,7 +277,7 @@ func (w *worker) poll(t *task, cx *Context) (ready bool, p *PanicError) {
 			ready, p = true, &PanicError{Value: r, Stack: debug.Stack()}
 		}
 	}()
-	ready = t.poll.Poll(cx) == Ready
+	ready = tk.Poll(cx) == Ready
 	returned = true
 	return ready, nil
 }
