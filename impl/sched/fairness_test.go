@@ -54,7 +54,11 @@ func TestLIFOPingPongDoesNotStarve(t *testing.T) {
 	g, _ := rt.Spawn(Func(func() { globalRan.Add(1) }))
 	mustNil(t, waitAll(t, rt, []*JoinHandle{g}))
 	waitUntil(t, rt, "ring task", func() bool { return ringRan.Load() == 1 })
-	// The ping-pong now stops; its wakes must have used the LIFO slot.
+	// The ping-pong now stops; its wakes must have used the LIFO slot. The
+	// worker publishes its poll counts at the end of a tick, so read them
+	// after Shutdown (the exiting worker publishes them last), not while
+	// the tick that counted the exchanges may still be running.
+	shutdown(t, rt)
 	m := rt.Metrics()
 	if m.Workers[0].LIFOPolls == 0 {
 		t.Fatalf("no LIFO polls:\n%s", m)
