@@ -2,6 +2,7 @@ package park
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -66,6 +67,33 @@ func TestParkTimesOut(t *testing.T) {
 			p.Unpark()
 			if !p.Park(time.Hour) {
 				t.Fatal("Unpark after timeouts was lost")
+			}
+		})
+	}
+}
+
+// Park(0) with no token blocks: it returns only after an Unpark.
+func TestParkWithoutTokenBlocks(t *testing.T) {
+	for _, m := range parkers() {
+		t.Run(m.name, func(t *testing.T) {
+			p := m.new(t)
+			var returned atomic.Bool
+			done := make(chan bool)
+			go func() {
+				woken := p.Park(0)
+				returned.Store(true)
+				done <- woken
+			}()
+			// A Park that wrongly returns does so at once. (This can
+			// miss the bug on a starved machine, never report it
+			// falsely.)
+			time.Sleep(20 * time.Millisecond)
+			if returned.Load() {
+				t.Fatal("Park(0) returned with no Unpark")
+			}
+			p.Unpark()
+			if !<-done {
+				t.Fatal("Park(0) woken by Unpark reported a timeout")
 			}
 		})
 	}

@@ -1,11 +1,16 @@
 package sched
 
 import (
+	"fmt"
 	"math/bits"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/wsched/wsched/internal/schedtest"
 )
 
 // All workers park; then one task is spawned from outside. With the park
@@ -32,6 +37,73 @@ func TestAllParkedThenRemoteSpawn(t *testing.T) {
 		if m.Completed != 60 {
 			t.Fatalf("workers=%d:\n%s", n, m)
 		}
+	}
+}
+
+// An idle runtime sleeps: once every worker is blocked in its parker, with
+// no timers and no park timeout due, no worker wakes again until there is
+// work. A parker that returned without a token (one that looked at its
+// token without taking it, say) would show as workers that never all
+// block, or as parks that keep counting. Both of the channel parker's
+// paths: no timeout (a plain receive) and a timeout too long to expire
+// here (the select with a timer).
+func TestIdleWorkersStayAsleep(t *testing.T) {
+	for _, timeout := range []time.Duration{0, time.Hour} {
+		t.Run(fmt.Sprintf("timeout=%v", timeout), func(t *testing.T) {
+			const n = 4
+			cfg := testConfig(n)
+			cfg.Parker = ParkerChannel // the blocked states below are a channel's
+			cfg.ParkTimeout = timeout
+			rt := start(t, cfg)
+			// Rounds of work that wake workers while they are on their
+			// way to sleep, so that some tokens land before the Park
+			// they are meant for.
+			for range 600 {
+				hs := make([]*JoinHandle, 8)
+				for i := range hs {
+					h, err := rt.Spawn(Func(func() {}))
+					if err != nil {
+						t.Fatal(err)
+					}
+					hs[i] = h
+				}
+				mustNil(t, waitAll(t, rt, hs))
+			}
+			parks := func() (total uint64) {
+				for _, w := range rt.Metrics().Workers {
+					total += w.Parks
+				}
+				return total
+			}
+			// A worker counts its park before it calls the parker, so
+			// once all n are blocked in it the count is final.
+			asleep := func() int {
+				k := 0
+				for _, g := range strings.Split(schedtest.Stacks(), "\n\n") {
+					blocked := strings.Contains(g, "[chan receive") || strings.Contains(g, "[select")
+					if blocked && strings.Contains(g, "park.(*Chan).Park(") {
+						k++
+					}
+				}
+				return k
+			}
+			// Bounded below the package watchdog, so the failure says
+			// what it is.
+			for deadline := time.Now().Add(5 * time.Second); asleep() != n; {
+				if time.Now().After(deadline) {
+					t.Fatalf("the %d workers of an idle runtime never all blocked in their parkers\n%s\n%s",
+						n, rt.Metrics(), schedtest.Stacks())
+				}
+				runtime.Gosched()
+			}
+			before := parks()
+			time.Sleep(50 * time.Millisecond)
+			if after, k := parks(), asleep(); after != before || k != n {
+				t.Fatalf("idle workers woke with nothing to do: %d parks, then %d 50ms later, %d of %d asleep\n%s",
+					before, after, k, n, rt.Metrics())
+			}
+			shutdown(t, rt)
+		})
 	}
 }
 
