@@ -2,7 +2,6 @@ package park
 
 import (
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -77,19 +76,15 @@ func TestParkWithoutTokenBlocks(t *testing.T) {
 	for _, m := range parkers() {
 		t.Run(m.name, func(t *testing.T) {
 			p := m.new(t)
-			var returned atomic.Bool
-			done := make(chan bool)
-			go func() {
-				woken := p.Park(0)
-				returned.Store(true)
-				done <- woken
-			}()
+			done := make(chan bool, 1)
+			go func() { done <- p.Park(0) }()
 			// A Park that wrongly returns does so at once. (This can
 			// miss the bug on a starved machine, never report it
 			// falsely.)
-			time.Sleep(20 * time.Millisecond)
-			if returned.Load() {
+			select {
+			case <-done:
 				t.Fatal("Park(0) returned with no Unpark")
+			case <-time.After(20 * time.Millisecond):
 			}
 			p.Unpark()
 			if !<-done {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -77,16 +76,7 @@ func TestIdleWorkersStayAsleep(t *testing.T) {
 			}
 			// A worker counts its park before it calls the parker, so
 			// once all n are blocked in it the count is final.
-			asleep := func() int {
-				k := 0
-				for _, g := range strings.Split(schedtest.Stacks(), "\n\n") {
-					blocked := strings.Contains(g, "[chan receive") || strings.Contains(g, "[select")
-					if blocked && strings.Contains(g, "park.(*Chan).Park(") {
-						k++
-					}
-				}
-				return k
-			}
+			asleep := func() int { return schedtest.GoroutinesBlockedIn("park.(*Chan).Park(") }
 			// Bounded below the package watchdog, so the failure says
 			// what it is.
 			for deadline := time.Now().Add(5 * time.Second); asleep() != n; {

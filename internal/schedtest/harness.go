@@ -236,6 +236,20 @@ func Stacks() string {
 	}
 }
 
+// GoroutinesBlockedIn counts the goroutines that are blocked (on a channel
+// receive or a select) with frame on their stack, read from a goroutine
+// dump, so without synchronising with them.
+func GoroutinesBlockedIn(frame string) int {
+	k := 0
+	for _, g := range strings.Split(Stacks(), "\n\n") {
+		blocked := strings.Contains(g, "[chan receive") || strings.Contains(g, "[select")
+		if blocked && strings.Contains(g, frame) {
+			k++
+		}
+	}
+	return k
+}
+
 // WaitGoroutinesGone waits until no goroutine's stack contains any of
 // frames, without synchronising with those goroutines in the race
 // detector's sense: it reads goroutine dumps, which the race detector does
