@@ -50,8 +50,10 @@ func (g *Global[T]) Push(t *T) {
 	g.mu.Unlock()
 }
 
-// PushBatch appends ts in order under one acquisition of the lock. It does
-// not keep ts. A nil entry panics before anything is appended.
+// PushBatch appends ts in order under one acquisition of the lock. It
+// copies the tasks and does not retain ts, as Injector requires: the caller
+// may reuse ts once it returns. A nil entry panics before anything is
+// appended.
 func (g *Global[T]) PushBatch(ts []*T) {
 	for _, t := range ts {
 		if t == nil {

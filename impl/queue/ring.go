@@ -26,7 +26,11 @@ const claimRetries = 4
 const cacheLine = 128
 
 // Injector is where a full Ring overflows. *Global[T] implements it.
-// PushBatch receives a slice that belongs to the callee once called.
+//
+// PushBatch must not retain ts, as io.Writer must not retain p: the ring
+// hands over its own scratch array (so that an overflow allocates nothing),
+// and clears and reuses it as soon as PushBatch returns. An Injector that
+// keeps the tasks copies them (or the slice) before returning.
 type Injector[T any] interface {
 	Push(t *T)
 	PushBatch(ts []*T)
@@ -150,7 +154,7 @@ func (r *Ring[T]) overflowHalf(h uint64, real uint32, overflow Injector[T]) bool
 	for i := range uint32(MaxSteal) {
 		batch[i] = r.take(real + i)
 	}
-	overflow.PushBatch(batch) // does not keep batch
+	overflow.PushBatch(batch) // must not retain batch (see Injector)
 	clear(batch)              // the ring holds no reference to tasks it gave away
 	return true
 }

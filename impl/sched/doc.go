@@ -22,10 +22,21 @@
 // follows are explained in docs/scheduler.md. The tuning constants are in
 // constants.go, each with its reason.
 //
-// What it is not: an async I/O runtime (there is no reactor; a task that
-// blocks in Poll blocks its worker), a preemptive scheduler (a task gives
-// the worker back only by returning from Poll), or a general timer wheel
-// (Sleep is a heap polled by worker 0, accurate to about one tick).
+// What it is not: an async I/O runtime (there is no reactor), a preemptive
+// scheduler (a task gives the worker back only by returning from Poll), or a
+// general timer wheel (Sleep is a heap polled by worker 0, accurate to about
+// one tick).
+//
+// A poll that blocks holds up more than its own worker. A worker keeps
+// tasks where only it can take them (the prefetch buffer of a global batch,
+// the LIFO slot, the tasks that yielded in this tick, and, on worker 0, the
+// timers), and while its poll blocks they wait, even with other workers
+// idle. The first program a Go user tends to write shows it: Go a consumer
+// that ranges over an unbuffered channel, then Go a producer that sends into
+// it. One worker can take both from the global queue in one batch, run the
+// consumer, which blocks, and keep the producer in its buffer: the program
+// hangs, and Shutdown cannot finish. Until that is fixed, a task must not
+// block inside Poll on something another task of the same runtime has to do.
 //
 // spec/sched implements the same API with one mutex, one FIFO queue and a
 // condition variable; a behaviour test suite runs against both.

@@ -13,6 +13,8 @@ const Capacity = 256
 const MaxSteal = Capacity / 2
 
 // Injector is where a full ring overflows. *Global[T] implements it.
+// PushBatch must not retain ts (impl/queue reuses the array it passes);
+// this ring passes a fresh slice, so here nothing depends on it.
 type Injector[T any] interface {
 	Push(t *T)
 	PushBatch(ts []*T)
