@@ -1,0 +1,109 @@
+package explore
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// ReplayEnv names the variable that replays one schedule:
+//
+//	WSCHED_EXPLORE_REPLAY='ring/steal-vs-pop=17:2,40:1' go test -tags explore -run TestRing ./explore/scenarios
+//
+// The scenario with that name runs only that schedule, with its trace;
+// every other scenario in the run is skipped.
+const ReplayEnv = "WSCHED_EXPLORE_REPLAY"
+
+// LongEnv, set (WSCHED_LONG=1, as cmd/verify -long does), raises the
+// preemption bound of every depth-first search by one and multiplies
+// budgets by ten.
+const LongEnv = "WSCHED_LONG"
+
+// Check explores body under the scenario's name and fails t with the trace
+// and the replay command if a schedule fails. It logs what it ran as a
+// METRIC line, which cmd/verify adds up. A search that the budget stopped
+// is logged as not exhaustive, never silently.
+func Check(t testing.TB, name string, opt Options, body func()) Result {
+	t.Helper()
+	if v := os.Getenv(ReplayEnv); v != "" {
+		n, tok, ok := strings.Cut(v, "=")
+		if !ok {
+			t.Fatalf("%s=%q: want scenario-name=token", ReplayEnv, v)
+		}
+		if n != name {
+			t.Skipf("replaying %s only", n)
+		}
+		opt.Replay = tok
+	}
+	if os.Getenv(LongEnv) != "" && opt.Replay == "" {
+		if opt.PCT > 0 {
+			opt.PCT *= 10
+		} else {
+			opt = opt.withDefaults()
+			opt.Preemptions++
+			opt.MaxSchedules *= 10
+		}
+	}
+	res := explore(t, opt, body)
+	exhaustive := 0
+	if res.Exhaustive {
+		exhaustive = 1
+	}
+	t.Logf("METRIC explore_scenarios=1 explore_schedules=%d explore_steps=%d explore_exhaustive=%d", res.Schedules, res.Steps, exhaustive)
+	how := fmt.Sprintf("%s, %d schedules, %d steps (longest %d), %v", res.Mode, res.Schedules, res.Steps, res.MaxSteps, res.Elapsed.Round(1e6))
+	switch {
+	case res.Mode == "dfs" && res.Exhaustive:
+		how += fmt.Sprintf(", exhaustive up to %d preemptions", res.Bound)
+	case res.Mode == "dfs":
+		how += fmt.Sprintf(", NOT exhaustive: the budget of %d schedules ran out at preemption bound %d", opt.withDefaults().MaxSchedules, res.Bound)
+	}
+	if f := res.Failure; f != nil {
+		t.Fatalf("explore %s: FAILED (%s): %s\n%s\nfound at schedule %d, %d preemptions; %s\nschedule:\n%s\nreplay: %s='%s=%s' go test -tags explore -run '^%s$' %s",
+			name, how, f.Kind, f.Message, f.Schedule, f.Preemptions, stackNote(f), f.Trace, ReplayEnv, name, f.Token, testName(t), packageDir())
+	}
+	if res.Mode == "replay" {
+		t.Logf("explore %s: replayed schedule passed", name)
+	}
+	t.Logf("explore %s: %s", name, how)
+	return res
+}
+
+func explore(t testing.TB, opt Options, body func()) (res Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			var s stuckError
+			if e, ok := p.(error); ok && errors.As(e, &s) {
+				t.Fatal(s.msg)
+			}
+			panic(p)
+		}
+	}()
+	return Explore(opt, body)
+}
+
+func stackNote(f *Failure) string {
+	if f.Stack == "" {
+		return "no panic"
+	}
+	return "panic stack:\n" + f.Stack
+}
+
+func testName(t testing.TB) string {
+	n := t.Name()
+	if i := strings.Index(n, "/"); i >= 0 {
+		n = n[:i]
+	}
+	return n
+}
+
+// packageDir is the test's package as a ./-relative path, for the replay
+// command.
+func packageDir() string {
+	wd, err := os.Getwd()
+	if err != nil || moduleRoot == "" || !strings.HasPrefix(wd, moduleRoot) {
+		return "."
+	}
+	return "." + strings.TrimPrefix(wd, moduleRoot)
+}

@@ -1,0 +1,47 @@
+// Package explore runs a small concurrent scenario under every
+// interleaving of its goroutines, up to a bound, and reports the first one
+// that breaks it as numbered steps that can be replayed exactly.
+//
+// It is wsched's counterpart of Tokio's loom, for Go. The code under test
+// is the real production code of impl/, built with the explore tag: under
+// that tag impl/internal/atomic and impl/internal/sync turn every atomic
+// operation, lock, channel wait, goroutine start, Gosched and clock read
+// into a call to this package (without the tag they are aliases of
+// sync/atomic and sync, and the production code is what it always was).
+// The explorer runs exactly one goroutine at a time and decides, before
+// each operation on shared state, which goroutine performs the next one.
+//
+// The search. A depth-first search runs every schedule with at most b
+// preemptions (switching away from a goroutine that could go on), for b =
+// 0, 1, ... Options.Preemptions (2 by default): iterative preemption
+// bounding, after CHESS (Musuvathi and Qadeer, PLDI 2007), where most
+// concurrency bugs needed at most two. Switches when a goroutine blocks,
+// yields or ends are free. Each schedule is a fresh run of the scenario
+// from the start (a stateless search), so the scenario must be
+// deterministic given the schedule; instrumented time is virtual for that
+// reason. A budget bounds the number of schedules; a search it stops is
+// reported as not exhaustive. For scenarios too large to enumerate,
+// Options.PCT runs randomized schedules instead (Burckhardt et al.,
+// ASPLOS 2010), reproducible from a seed.
+//
+// A schedule fails on a failed Assert or Failf, a panic in any goroutine,
+// a deadlock (every goroutine blocked and none with a deadline: with park
+// timeouts off, that is how a lost wakeup shows), or more scheduling
+// points than Options.MaxSteps (a livelock). The failure carries the
+// schedule as numbered steps (goroutine, file:line, operation, the values
+// read or written, the source line) and a replay token; Check prints both
+// and the command that replays the schedule.
+//
+// Time. Virtual time starts at 0 in each schedule and moves only when
+// every goroutine is blocked or spinning on Gosched: then the earliest
+// deadline passes. So a timeout never fires while some goroutine could
+// still act; a schedule in which it would have is not explored.
+//
+// What it is not: a memory-model checker. Go's atomics are sequentially
+// consistent, and so is every schedule here; the weaker C11 orderings that
+// impl/'s comments name for ports are not checked (loom does that for
+// Rust). It sees only instrumented operations: a goroutine that blocks on
+// a plain channel or mutex stops the run, and the explorer reports it
+// rather than hang. It is not a race detector either (its handoffs order
+// every access).
+package explore

@@ -1,0 +1,165 @@
+package explore
+
+import (
+	"fmt"
+	"time"
+)
+
+// The hooks: what instrumented code calls. impl/internal/atomic and
+// impl/internal/sync call them under the explore build tag; scenarios call
+// them directly. Outside a run (no Explore in progress) every hook passes
+// straight through, so instrumented code still works in an ordinary test.
+
+// Active reports whether a schedule is being run. Instrumented code asks
+// before taking its controlled path.
+func Active() bool { return current.Load() != nil }
+
+// Tracing reports whether the running schedule records a trace, so that a
+// caller formats the values it passes to Note only when they are shown.
+func Tracing() bool {
+	r := current.Load()
+	return r != nil && r.tracing
+}
+
+// Point is a scheduling point: the calling goroutine is about to perform an
+// operation on shared state, and another goroutine may be run first.
+func Point() {
+	if r := current.Load(); r != nil {
+		r.point(r.cur)
+	}
+}
+
+// Note describes the operation that follows the last scheduling point, for
+// the trace: op names it ("Load", "CompareAndSwap"), args are the values
+// read or written. Call it only when Tracing reports true.
+func Note(op string, args ...any) {
+	r := current.Load()
+	if r == nil || !r.tracing || r.cur.exiting {
+		return
+	}
+	r.trace = append(r.trace, step{thread: r.cur.id, op: op, args: args, pc: callerPC()})
+}
+
+// Gosched yields: the calling goroutine runs again only once another has
+// made progress, or when nobody else can run. A loop that spins with
+// Gosched until another goroutine acts is therefore explored as waiting,
+// not as an endless run of steps.
+func Gosched() {
+	r := current.Load()
+	if r == nil {
+		return
+	}
+	t := r.cur
+	if t.exiting {
+		return
+	}
+	r.steps++
+	if r.tracing {
+		r.trace = append(r.trace, step{thread: t.id, op: "Gosched", pc: callerPC()})
+	}
+	t.fresh = false
+	t.yielded = true
+	r.switchFrom(t)
+}
+
+// Block is a scheduling point at which the caller waits until ready()
+// reports true. ready is evaluated by whichever goroutine is deciding, with
+// every other goroutine stopped; it must only look, never change anything.
+// what says what is awaited ("Mutex.Lock", "parker token"), for the trace
+// and the deadlock report. Outside a run, Block panics: the caller must
+// take its uncontrolled path instead.
+func Block(ready func() bool, what string) {
+	BlockTimeout(ready, 0, what)
+}
+
+// BlockTimeout is Block with a deadline d of virtual time (d <= 0: none).
+// It reports false if the deadline passed first. Virtual time passes only
+// when every goroutine is blocked or spinning on Gosched.
+func BlockTimeout(ready func() bool, d time.Duration, what string) bool {
+	r := current.Load()
+	if r == nil {
+		panic("explore: Block outside a run")
+	}
+	return r.block(r.cur, ready, int64(d), what)
+}
+
+// Now returns the run's virtual clock in nanoseconds: 0 when the schedule
+// starts. Outside a run it returns the time since the process started.
+func Now() int64 {
+	if r := current.Load(); r != nil {
+		return r.now
+	}
+	return int64(time.Since(processStart))
+}
+
+var processStart = time.Now()
+
+// Thread is a goroutine started with Go.
+type Thread struct{ t *thread }
+
+// Go starts f as a goroutine under the explorer's control, named name in
+// traces. Outside a run it is a go statement.
+func Go(name string, f func()) *Thread {
+	r := current.Load()
+	if r == nil {
+		go f()
+		return nil
+	}
+	if r.cur.exiting {
+		return nil // torn down: start nothing new
+	}
+	return &Thread{r.spawn(name, f)}
+}
+
+// Join waits until the goroutine has returned.
+func (th *Thread) Join() {
+	if th == nil {
+		return
+	}
+	t := th.t
+	Block(func() bool { return t.state == finished }, "Join("+t.name+")")
+}
+
+// Failf fails the schedule: the scenario found a broken property. It does
+// not return. The explorer prints the schedule that led here.
+func Failf(format string, args ...any) {
+	r := current.Load()
+	if r == nil {
+		panic("explore: Failf outside a run: " + fmt.Sprintf(format, args...))
+	}
+	r.failNow(r.cur, kindAssert, fmt.Sprintf(format, args...))
+}
+
+// Assert fails the schedule with the message unless ok.
+func Assert(ok bool, format string, args ...any) {
+	if !ok {
+		Failf(format, args...)
+	}
+}
+
+// Event is a one-shot flag a goroutine can wait for: a scenario's stand-in
+// for a channel that one side closes.
+type Event struct{ set bool }
+
+// Set sets the event (a scheduling point).
+func (e *Event) Set() {
+	Point()
+	e.set = true
+	if Tracing() {
+		Note("Event.Set")
+	}
+}
+
+// IsSet reports whether the event is set (a scheduling point).
+func (e *Event) IsSet() bool {
+	Point()
+	if Tracing() {
+		Note("Event.IsSet", e.set)
+	}
+	return e.set
+}
+
+// Wait blocks until the event is set.
+func (e *Event) Wait() {
+	Block(func() bool { return e.set }, "Event.Wait")
+}

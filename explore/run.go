@@ -1,0 +1,401 @@
+package explore
+
+import (
+	"fmt"
+	"math/bits"
+	"runtime"
+	"runtime/debug"
+	"sync/atomic"
+)
+
+// One execution of a scenario under one schedule.
+//
+// Every goroutine of the scenario is a thread of the run. Exactly one thread
+// runs at a time: the others wait on their own wake channel, inside a
+// scheduling point, a Block, or before their first step. The running thread
+// makes every scheduling decision itself (there is no controller goroutine):
+// at a point it works out which threads could go next, asks the guide to
+// pick one, and if that is another thread it wakes it and waits for its own
+// turn. The channel handoff is also what orders the threads' memory
+// accesses for the Go memory model and the race detector.
+//
+// A decision is taken before each operation on shared state. The thread
+// chosen performs its pending operation without deciding again; a thread
+// that has just started performs its first operation the same way. So each
+// decision is "who performs the next operation", and two different
+// decision sequences give two different interleavings.
+
+type threadState uint8
+
+const (
+	runnable threadState = iota
+	blocked
+	finished
+)
+
+// thread is one goroutine under the explorer's control.
+type thread struct {
+	id    int
+	name  string
+	wake  chan struct{} // one token: "your turn"
+	gone  chan struct{} // closed once the goroutine ended (abort waits for it)
+	state threadState
+	// fresh is set until the thread passes its first scheduling point: the
+	// decision that chose it to start covers its first operation.
+	fresh bool
+	// ready is what a blocked thread waits for; deadline (virtual ns, 0 if
+	// none) is when it gives up. timedOut tells Block which happened.
+	ready    func() bool
+	deadline int64
+	timedOut bool
+	what     string // what a blocked thread waits on, for deadlock reports
+	// yielded is set by Gosched until another thread makes progress: a
+	// goroutine spinning on Gosched waits for others, and is scheduled only
+	// when nobody else can run.
+	yielded bool
+	// exiting is set when the thread is being torn down after a failure:
+	// its deferred code runs with every hook passing straight through.
+	exiting bool
+	joiners bool // some thread waits in Join for it
+}
+
+// decision is one point at which more than one thread could go next.
+type decision struct {
+	enabled uint64 // bit i: thread i could go next
+	cur     int    // the thread deciding, if it could go on itself; else -1
+	chosen  int
+	preempt bool // chosen != cur while cur could go on
+}
+
+// defaultChoice is the thread the search tries first: the current thread if
+// it can go on (no preemption), otherwise the lowest-numbered one.
+func (d *decision) defaultChoice() int {
+	if d.cur >= 0 {
+		return d.cur
+	}
+	return bits.TrailingZeros64(d.enabled)
+}
+
+// alternatives lists the choices in the order the search tries them: the
+// default first, then the others by thread number.
+func (d *decision) alternatives() []int {
+	def := d.defaultChoice()
+	alts := []int{def}
+	for m := d.enabled &^ (1 << def); m != 0; m &= m - 1 {
+		alts = append(alts, bits.TrailingZeros64(m))
+	}
+	return alts
+}
+
+// guide picks the thread at each decision.
+type guide interface {
+	choose(r *run, d *decision) int
+}
+
+type run struct {
+	threads   []*thread
+	cur       *thread
+	live      int
+	steps     int   // scheduling points passed
+	now       int64 // the virtual clock, in nanoseconds
+	guide     guide
+	decisions []decision
+	preempts  int
+	maxSteps  int
+	tracing   bool
+	trace     []step
+	failure   *Failure
+	aborting  bool
+	finished  chan struct{}
+	// progress counts handoffs; the driver's watchdog reads it from its
+	// own goroutine, so it is a real atomic and not a scheduling point.
+	progress atomic.Uint64
+	// abandoned is set by the driver when it gives up on a stuck run: a
+	// goroutine released later exits without touching the run.
+	abandoned atomic.Bool
+}
+
+// current is the run in progress, or nil. It is set by the driver before
+// the first thread starts and cleared after the last one ended; the
+// channel handoffs order those writes with the threads' reads, but an
+// abandoned run (see wait) clears it under a goroutine that may still read
+// it, so it is an atomic (a plain load on most machines).
+var current atomic.Pointer[run]
+
+func newRun(g guide, maxSteps int, tracing bool) *run {
+	return &run{guide: g, maxSteps: maxSteps, tracing: tracing, finished: make(chan struct{})}
+}
+
+// spawn creates a thread running f; it waits for its first turn.
+func (r *run) spawn(name string, f func()) *thread {
+	if len(r.threads) == 64 {
+		r.failNow(r.cur, kindAssert, "more than 64 goroutines in one scenario")
+	}
+	t := &thread{id: len(r.threads), name: name, wake: make(chan struct{}, 1), gone: make(chan struct{}), fresh: true}
+	r.threads = append(r.threads, t)
+	r.live++
+	go func() {
+		defer close(t.gone)
+		<-t.wake
+		defer r.exit(t)
+		if r.aborting {
+			t.exiting = true
+			runtime.Goexit()
+		}
+		defer func() {
+			if p := recover(); p != nil {
+				if _, ok := p.(abortSignal); ok {
+					return
+				}
+				r.setFailure(t, kindPanic, fmt.Sprintf("panic in %s: %v", t.name, p), string(debug.Stack()))
+			}
+		}()
+		f()
+	}()
+	return t
+}
+
+// abortSignal is never panicked today; it keeps recover's type switch honest
+// should a hook ever need to unwind by panicking instead of Goexit.
+type abortSignal struct{}
+
+// point is a scheduling point of the running thread t, before its next
+// operation on shared state.
+func (r *run) point(t *thread) {
+	if t.exiting {
+		return
+	}
+	r.steps++
+	r.progressed()
+	if t.fresh {
+		t.fresh = false
+		return
+	}
+	if r.steps > r.maxSteps {
+		r.failNow(t, kindStep, fmt.Sprintf("step budget overrun: more than %d scheduling points in one schedule (a livelock, or a scenario too large for its MaxSteps)", r.maxSteps))
+	}
+	r.switchFrom(t)
+}
+
+// progressed clears every Gosched mark: a thread made progress, so the
+// spinners may have something new to look at.
+func (r *run) progressed() {
+	for _, x := range r.threads {
+		x.yielded = false
+	}
+}
+
+// switchFrom decides who goes next and, if that is not t, hands over and
+// waits for t's next turn.
+func (r *run) switchFrom(t *thread) {
+	next := r.schedule(t)
+	if next == nil {
+		r.failNow(t, kindDeadlock, r.deadlockReport())
+	}
+	if next == t {
+		return
+	}
+	r.handOver(next)
+	r.waitTurn(t)
+}
+
+func (r *run) handOver(next *thread) {
+	r.cur = next
+	r.progress.Add(1)
+	next.wake <- struct{}{}
+}
+
+func (r *run) waitTurn(t *thread) {
+	<-t.wake
+	if r.aborting {
+		t.exiting = true
+		runtime.Goexit()
+	}
+}
+
+// enabled reports whether x could perform its next operation now.
+func (x *thread) enabled() bool {
+	switch x.state {
+	case runnable:
+		return true
+	case blocked:
+		return x.timedOut || x.ready()
+	}
+	return false
+}
+
+// schedule returns the thread to run next (t itself if it goes on), or nil
+// if no thread can go on: a deadlock. It records a decision when there was
+// a choice. Virtual time advances only here, and only when every thread is
+// blocked or spinning on Gosched: then the earliest deadline passes.
+func (r *run) schedule(t *thread) *thread {
+	var en, eager uint64
+	for _, x := range r.threads {
+		if x.enabled() {
+			en |= 1 << x.id
+			if !x.yielded {
+				eager |= 1 << x.id
+			}
+		}
+	}
+	if eager == 0 {
+		if s := r.earliestSleeper(); s != nil {
+			r.now = s.deadline
+			s.timedOut = true
+			en, eager = 1<<s.id, 1<<s.id
+		} else if en == 0 {
+			return nil
+		} else {
+			r.progressed() // only spinners left: let them spin
+			eager = en
+		}
+	}
+	en = eager
+	if en&(en-1) == 0 {
+		c := bits.TrailingZeros64(en)
+		if r.tracing && c != t.id {
+			r.noteSwitch(t, c, false)
+		}
+		return r.threads[c]
+	}
+	d := decision{enabled: en, cur: -1}
+	if t.state == runnable && en&(1<<t.id) != 0 {
+		d.cur = t.id
+	}
+	c := r.guide.choose(r, &d)
+	if c < 0 || c >= len(r.threads) || en&(1<<c) == 0 {
+		r.failNow(t, kindDiverged, fmt.Sprintf("the schedule does not fit this execution: decision %d wants goroutine %d, but only %s can go (a replay token from another version of the code, or nondeterminism in the scenario: time, map order, a goroutine outside the explorer)", len(r.decisions), c, r.names(en)))
+	}
+	d.chosen = c
+	d.preempt = d.cur >= 0 && c != d.cur
+	if d.preempt {
+		r.preempts++
+	}
+	r.decisions = append(r.decisions, d)
+	if r.tracing && c != t.id {
+		r.noteSwitch(t, c, d.preempt)
+	}
+	return r.threads[c]
+}
+
+func (r *run) earliestSleeper() *thread {
+	var s *thread
+	for _, x := range r.threads {
+		if x.state == blocked && x.deadline > 0 && !x.timedOut && (s == nil || x.deadline < s.deadline) {
+			s = x
+		}
+	}
+	return s
+}
+
+// block is a scheduling point at which t can go on only once ready() holds
+// (or, with a deadline, once virtual time reaches it). It reports false if
+// the deadline passed first.
+func (r *run) block(t *thread, ready func() bool, timeout int64, what string) bool {
+	if t.exiting {
+		if ready() {
+			return true
+		}
+		runtime.Goexit() // torn down while waiting: nothing can wake it
+	}
+	r.steps++
+	r.progressed()
+	t.fresh = false
+	waits := !ready()
+	if r.tracing && waits {
+		pc := callerPC()
+		what = fmt.Sprintf("%s (%s)", what, location(pc))
+		r.trace = append(r.trace, step{thread: t.id, kind: stepWait, op: what, pc: pc})
+	}
+	t.state, t.ready, t.what, t.timedOut = blocked, ready, what, false
+	if timeout > 0 {
+		t.deadline = r.now + timeout
+	}
+	r.switchFrom(t)
+	ok := !t.timedOut || ready()
+	t.state, t.ready, t.deadline, t.timedOut = runnable, nil, 0, false
+	if r.tracing && waits {
+		r.trace = append(r.trace, step{thread: t.id, kind: stepWake, ok: ok})
+	}
+	return ok
+}
+
+// exit ends thread t: it runs as t's last deferred call, after a normal
+// return, a recovered panic or a Goexit.
+func (r *run) exit(t *thread) {
+	if r.abandoned.Load() {
+		return
+	}
+	t.state = finished
+	r.live--
+	if r.aborting {
+		return // the aborting thread waits for t.gone
+	}
+	if r.failure != nil {
+		r.abortAll(t)
+		return
+	}
+	r.progressed()
+	if r.live == 0 {
+		close(r.finished)
+		return
+	}
+	next := r.schedule(t)
+	if next == nil {
+		r.setFailure(t, kindDeadlock, r.deadlockReport(), "")
+		r.abortAll(t)
+		return
+	}
+	r.handOver(next)
+}
+
+// failNow records a failure found by thread t and ends t; its exit tears
+// the other threads down.
+func (r *run) failNow(t *thread, kind failureKind, msg string) {
+	r.setFailure(t, kind, msg, "")
+	t.exiting = true
+	runtime.Goexit()
+}
+
+func (r *run) setFailure(t *thread, kind failureKind, msg, stack string) {
+	if r.failure != nil {
+		return
+	}
+	r.failure = &Failure{Kind: kind, Message: msg, Thread: t.name, Stack: stack}
+}
+
+// abortAll tears down every thread but self, one at a time, so that their
+// deferred code never runs concurrently; then the run is finished.
+func (r *run) abortAll(self *thread) {
+	r.aborting = true
+	for _, x := range r.threads {
+		if x == self || x.state == finished {
+			continue
+		}
+		r.cur = x
+		x.wake <- struct{}{}
+		<-x.gone
+	}
+	close(r.finished)
+}
+
+func (r *run) deadlockReport() string {
+	msg := "deadlock: every goroutine is blocked and none has a deadline"
+	for _, x := range r.threads {
+		if x.state == blocked {
+			msg += fmt.Sprintf("\n  %s waits on %s", x.name, x.what)
+		}
+	}
+	return msg
+}
+
+func (r *run) names(m uint64) string {
+	s := ""
+	for ; m != 0; m &= m - 1 {
+		if s != "" {
+			s += ", "
+		}
+		s += r.threads[bits.TrailingZeros64(m)].name
+	}
+	return "{" + s + "}"
+}

@@ -1,0 +1,365 @@
+package explore
+
+import (
+	"fmt"
+	"math/bits"
+	"runtime"
+	"slices"
+	"time"
+)
+
+// Options bound one exploration.
+type Options struct {
+	// Preemptions is the preemption bound of the depth-first search: a
+	// schedule may switch away from a goroutine that could go on at most
+	// this many times (switches at blocking, at Gosched and at a
+	// goroutine's end are free). The search runs bound 0, then 1, ... up
+	// to this, so the first failure found has as few preemptions as any.
+	// Default 2 (CHESS: most concurrency bugs need at most two).
+	Preemptions int
+	// MaxSchedules is the budget: the search stops after this many
+	// schedules, and the result says it was not exhaustive. Default
+	// 20,000.
+	MaxSchedules int
+	// MaxSteps bounds the scheduling points of one schedule; a schedule
+	// that passes it fails (a livelock). Default 20,000.
+	MaxSteps int
+	// PCT, when > 0, replaces the depth-first search with this many
+	// randomized schedules (probabilistic concurrency testing: random
+	// goroutine priorities, PCTDepth-1 priority change points), for
+	// scenarios too large to enumerate. Seed makes them reproducible.
+	PCT      int
+	PCTDepth int // default 3
+	Seed     uint64
+	// Replay, when set, runs only the schedule this token describes, with
+	// a trace (see Failure.Token).
+	Replay string
+	// Watchdog is how long, in real time, a schedule may go without a
+	// single handoff before the explorer gives up: a goroutine blocked
+	// outside its control. Default 20 s.
+	Watchdog time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.Preemptions == 0 {
+		o.Preemptions = 2
+	}
+	if o.Preemptions < 0 {
+		o.Preemptions = 0
+	}
+	if o.MaxSchedules <= 0 {
+		o.MaxSchedules = 20_000
+	}
+	if o.MaxSteps <= 0 {
+		o.MaxSteps = 20_000
+	}
+	if o.PCTDepth <= 0 {
+		o.PCTDepth = 3
+	}
+	if o.Watchdog <= 0 {
+		o.Watchdog = 20 * time.Second
+	}
+	return o
+}
+
+// Result is what an exploration did.
+type Result struct {
+	Schedules int
+	Steps     int64 // scheduling points over all schedules
+	MaxSteps  int   // the longest schedule
+	// Exhaustive is true when the depth-first search ran every schedule
+	// within the preemption bound; false when the budget stopped it, and
+	// always false for PCT.
+	Exhaustive bool
+	Bound      int    // the preemption bound reached (DFS)
+	Mode       string // "dfs", "pct" or "replay"
+	Failure    *Failure
+	Elapsed    time.Duration
+}
+
+// stuckError is what Explore panics with when a schedule stops handing
+// over: a goroutine is blocked where the explorer cannot see it, and the
+// run cannot be torn down.
+type stuckError struct{ msg string }
+
+func (e stuckError) Error() string { return e.msg }
+
+// Explore runs body under many schedules, as opt says, and returns what it
+// found. body runs as the goroutine "main"; everything it starts with Go
+// (or through instrumented code) is explored with it. body must leave
+// nothing running: a goroutine still blocked when the others are done is a
+// deadlock. Explore runs one exploration at a time (it is not reentrant)
+// and sets GOMAXPROCS to 1 while it runs, since one goroutine runs at a
+// time anyway and handoffs are cheapest on one P.
+func Explore(opt Options, body func()) Result {
+	opt = opt.withDefaults()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	start := time.Now()
+	e := &explorer{opt: opt, body: body}
+	var res Result
+	switch {
+	case opt.Replay != "":
+		res = e.replay(opt.Replay)
+	case opt.PCT > 0:
+		res = e.pct()
+	default:
+		res = e.dfs()
+	}
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+type explorer struct {
+	opt  Options
+	body func()
+	res  Result
+}
+
+// runOnce runs body once under g.
+func (e *explorer) runOnce(g guide, tracing bool) *run {
+	if current.Load() != nil {
+		panic("explore: Explore called while another exploration runs")
+	}
+	r := newRun(g, e.opt.MaxSteps, tracing)
+	current.Store(r)
+	main := r.spawn("main", e.body)
+	r.cur = main
+	main.wake <- struct{}{}
+	e.wait(r)
+	current.Store(nil)
+	e.res.Schedules++
+	e.res.Steps += int64(r.steps)
+	e.res.MaxSteps = max(e.res.MaxSteps, r.steps)
+	return r
+}
+
+// wait waits for the run to finish, watching that handoffs keep coming.
+func (e *explorer) wait(r *run) {
+	tick := time.NewTicker(e.opt.Watchdog / 4)
+	defer tick.Stop()
+	last, idle := r.progress.Load(), 0
+	for {
+		select {
+		case <-r.finished:
+			return
+		case <-tick.C:
+			p := r.progress.Load()
+			if p != last {
+				last, idle = p, 0
+				continue
+			}
+			if idle++; idle < 4 {
+				continue
+			}
+			buf := make([]byte, 1<<20)
+			buf = buf[:runtime.Stack(buf, true)]
+			// Abandon the run: a goroutine released later exits
+			// without handing over, and the next exploration can
+			// start. The other goroutines of the run stay blocked.
+			r.abandoned.Store(true)
+			current.Store(nil)
+			panic(stuckError{fmt.Sprintf("explore: no goroutine handed over for %v: a goroutine of the scenario is blocked outside the explorer's control (a channel, lock or sleep that is not instrumented). Every goroutine:\n%s", e.opt.Watchdog, buf)})
+		}
+	}
+}
+
+// fail finishes a failed exploration: it replays the failing schedule with
+// a trace, which must fail the same way (the code is deterministic under
+// the explorer, or the report says it is not).
+func (e *explorer) fail(r *run) Result {
+	f := r.failure
+	f.Token = encodeToken(r.decisions)
+	f.Schedule = e.res.Schedules
+	f.Preemptions = r.preempts
+	tr := e.runOnce(&replayGuide{choices: tokenChoices(f.Token)}, true)
+	e.res.Schedules-- // the traced replay is not a new schedule
+	f.Trace = tr.formatTrace()
+	if tr.failure == nil || tr.failure.Message != f.Message {
+		got := "passed"
+		if tr.failure != nil {
+			got = "failed with: " + tr.failure.Message
+		}
+		f.Trace += fmt.Sprintf("\nWARNING: the traced replay %s; the scenario is not deterministic under the explorer.\n", got)
+	}
+	e.res.Failure = f
+	return e.res
+}
+
+func tokenChoices(tok string) map[int]int {
+	m, err := ParseToken(tok)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// replayGuide follows a token: the listed decisions take the listed
+// goroutine, every other decision the default.
+type replayGuide struct{ choices map[int]int }
+
+func (g *replayGuide) choose(r *run, d *decision) int {
+	if c, ok := g.choices[len(r.decisions)]; ok {
+		return c
+	}
+	return d.defaultChoice()
+}
+
+func (e *explorer) replay(tok string) Result {
+	m, err := ParseToken(tok)
+	if err != nil {
+		e.res.Failure = &Failure{Kind: kindDiverged, Message: err.Error()}
+		return e.res
+	}
+	e.res.Mode = "replay"
+	r := e.runOnce(&replayGuide{choices: m}, true)
+	if r.failure != nil {
+		f := r.failure
+		f.Token, f.Schedule, f.Preemptions = tok, 1, r.preempts
+		f.Trace = r.formatTrace()
+		e.res.Failure = f
+		return e.res
+	}
+	e.res.Failure = nil
+	return e.res
+}
+
+// dfsGuide replays a prefix of choices, then takes the defaults.
+type dfsGuide struct{ prefix []int }
+
+func (g *dfsGuide) choose(r *run, d *decision) int {
+	if i := len(r.decisions); i < len(g.prefix) {
+		return g.prefix[i]
+	}
+	return d.defaultChoice()
+}
+
+// dfs is iterative preemption bounding: a depth-first search of every
+// schedule with at most b preemptions, for b = 0, 1, ... Preemptions.
+// Each round repeats the schedules of the rounds before it (a small
+// fraction of the last round), and in exchange the first failure found has
+// the fewest preemptions.
+func (e *explorer) dfs() Result {
+	e.res.Mode = "dfs"
+	for b := 0; b <= e.opt.Preemptions; b++ {
+		e.res.Bound = b
+		var prefix []int
+		for {
+			r := e.runOnce(&dfsGuide{prefix: prefix}, false)
+			if r.failure != nil {
+				return e.fail(r)
+			}
+			prefix = nextPrefix(r.decisions, b)
+			if prefix == nil {
+				break
+			}
+			if e.res.Schedules >= e.opt.MaxSchedules {
+				return e.res
+			}
+		}
+	}
+	e.res.Exhaustive = true
+	return e.res
+}
+
+// nextPrefix backtracks: at the last decision that has an untried choice
+// within the bound, take that choice. Choices are tried in the order of
+// decision.alternatives, so each schedule is run once per round.
+func nextPrefix(ds []decision, bound int) []int {
+	pre := make([]int, len(ds)+1)
+	n := 0
+	for i := range ds {
+		if ds[i].preempt {
+			n++
+		}
+		pre[i+1] = n // preemptions among ds[:i+1]
+	}
+	for i := len(ds) - 1; i >= 0; i-- {
+		d := &ds[i]
+		alts := d.alternatives()
+		k := 0
+		for alts[k] != d.chosen {
+			k++
+		}
+		for _, a := range alts[k+1:] {
+			cost := pre[i]
+			if d.cur >= 0 && a != d.cur {
+				cost++
+			}
+			if cost > bound {
+				continue
+			}
+			p := make([]int, i+1)
+			for j := range i {
+				p[j] = ds[j].chosen
+			}
+			p[i] = a
+			return p
+		}
+	}
+	return nil
+}
+
+// pctGuide is probabilistic concurrency testing (Burckhardt et al.,
+// ASPLOS 2010): each goroutine gets a random priority when first seen; the
+// highest-priority goroutine that can go on runs; at depth-1 random steps
+// the running goroutine's priority drops below every initial one.
+type pctGuide struct {
+	rng     uint64
+	depth   int
+	prio    map[int]int
+	changes []pctChange // by step
+}
+
+// pctChange: at the first decision at or after step, the deciding
+// goroutine's priority drops to prio (1..depth-1, below every initial one).
+type pctChange struct{ step, prio int }
+
+func (g *pctGuide) next() uint64 {
+	g.rng ^= g.rng << 13
+	g.rng ^= g.rng >> 7
+	g.rng ^= g.rng << 17
+	return g.rng
+}
+
+func (g *pctGuide) choose(r *run, d *decision) int {
+	for len(g.changes) > 0 && g.changes[0].step <= r.steps {
+		g.prio[r.cur.id] = g.changes[0].prio
+		g.changes = g.changes[1:]
+	}
+	best, bestP := -1, -1
+	for m := d.enabled; m != 0; m &= m - 1 {
+		id := bits.TrailingZeros64(m)
+		p, ok := g.prio[id]
+		if !ok {
+			p = g.depth + int(g.next()%1_000_000)
+			g.prio[id] = p
+		}
+		if p > bestP {
+			best, bestP = id, p
+		}
+	}
+	return best
+}
+
+func (e *explorer) pct() Result {
+	e.res.Mode = "pct"
+	// The length of one schedule, to place the change points.
+	r := e.runOnce(&dfsGuide{}, false)
+	if r.failure != nil {
+		return e.fail(r)
+	}
+	k := max(r.steps, 1)
+	seed := e.opt.Seed*0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D
+	for i := 1; i < e.opt.PCT; i++ {
+		g := &pctGuide{rng: seed + uint64(i)*0xBF58476D1CE4E5B9 | 1, depth: e.opt.PCTDepth, prio: map[int]int{}}
+		for j := 1; j < e.opt.PCTDepth; j++ {
+			g.changes = append(g.changes, pctChange{1 + int(g.next()%uint64(k)), e.opt.PCTDepth - j})
+		}
+		slices.SortFunc(g.changes, func(a, b pctChange) int { return a.step - b.step })
+		r := e.runOnce(g, false)
+		if r.failure != nil {
+			return e.fail(r)
+		}
+	}
+	return e.res
+}
