@@ -56,7 +56,7 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	switch {
 	case res.Mode == "dfs" && res.Exhaustive:
 		how += fmt.Sprintf(", exhaustive up to %d preemptions", res.Bound)
-	case res.Mode == "dfs":
+	case res.Mode == "dfs" && res.Failure == nil:
 		how += fmt.Sprintf(", NOT exhaustive: the budget of %d schedules ran out at preemption bound %d", opt.withDefaults().MaxSchedules, res.Bound)
 	}
 	if f := res.Failure; f != nil {

@@ -372,3 +372,67 @@ func TestBlockedOutsideTheExplorerIsReported(t *testing.T) {
 	})
 	t.Fatal("Explore returned")
 }
+
+// Every interleaving of a goroutine's operations with its spawner's is
+// explored, including the ones in which the new goroutine goes before the
+// spawner's very next operation, and the ones that switch at a lock that
+// is free. (Two bugs once hid these: a spawner kept the "just started"
+// exemption from its first decision, and a goroutine at a free lock did
+// not count as able to go on, so leaving it was not a preemption.)
+func TestEveryInterleavingWithSpawnerAndLocks(t *testing.T) {
+	var log []byte
+	seen := map[string]bool{}
+	res := Explore(Options{Preemptions: 10}, func() {
+		if len(log) > 0 {
+			seen[string(log)] = true
+		}
+		log = log[:0]
+		var m toyMutex
+		var x toyInt
+		b := Go("B", func() {
+			m.Lock()
+			log = append(log, 'b')
+			m.Unlock()
+			x.Add(1)
+			log = append(log, 'B')
+		})
+		x.Add(1)
+		log = append(log, 'a')
+		x.Add(1)
+		log = append(log, 'A')
+		b.Join()
+	})
+	seen[string(log)] = true
+	if res.Failure != nil || len(seen) != 6 {
+		t.Fatalf("%d interleavings of two operations each, want C(4,2) = 6: %v", len(seen), seen)
+	}
+}
+
+// Leaving a goroutine at a lock that is free is a preemption: with bound 0
+// the goroutine takes the lock and goes on. (When it was counted as free,
+// bound 0 also ran the schedule that hands over at the lock.)
+func TestFreeLockIsNotASwitchPoint(t *testing.T) {
+	var log []byte
+	seen := map[string]bool{}
+	res := Explore(Options{Preemptions: -1}, func() {
+		if len(log) > 0 {
+			seen[string(log)] = true
+		}
+		log = log[:0]
+		var m toyMutex
+		var e Event
+		Go("B", func() {
+			e.Set()
+			m.Lock()
+			log = append(log, 'b')
+			m.Unlock()
+			log = append(log, 'B')
+		})
+		e.Wait()
+		log = append(log, 'a')
+	})
+	seen[string(log)] = true
+	if res.Failure != nil || len(seen) != 1 || !seen["bBa"] || res.Schedules != 1 {
+		t.Fatalf("bound 0 ran %d schedules, interleavings %v; want only bBa", res.Schedules, seen)
+	}
+}

@@ -131,6 +131,11 @@ func (r *run) spawn(name string, f func()) *thread {
 	if len(r.threads) == 64 {
 		r.failNow(r.cur, kindAssert, "more than 64 goroutines in one scenario")
 	}
+	if r.cur != nil {
+		// The spawner's next operation has a new alternative, the new
+		// goroutine: its start decision no longer covers it.
+		r.cur.fresh = false
+	}
 	t := &thread{id: len(r.threads), name: name, wake: make(chan struct{}, 1), gone: make(chan struct{}), fresh: true}
 	r.threads = append(r.threads, t)
 	r.live++
@@ -259,7 +264,9 @@ func (r *run) schedule(t *thread) *thread {
 		return r.threads[c]
 	}
 	d := decision{enabled: en, cur: -1}
-	if t.state == runnable && en&(1<<t.id) != 0 {
+	if t.state != finished && en&(1<<t.id) != 0 {
+		// t can go on (running, or at a Block whose condition holds):
+		// switching away from it is a preemption.
 		d.cur = t.id
 	}
 	c := r.guide.choose(r, &d)
@@ -300,7 +307,14 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string) bo
 	}
 	r.steps++
 	r.progressed()
-	t.fresh = false
+	if t.fresh {
+		// As in point: the decision that started t covers its first
+		// operation, here a wait that need not wait.
+		t.fresh = false
+		if ready() {
+			return true
+		}
+	}
 	waits := !ready()
 	if r.tracing && waits {
 		pc := callerPC()

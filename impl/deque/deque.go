@@ -2,10 +2,12 @@ package deque
 
 import (
 	"errors"
-	"sync/atomic"
+
+	"github.com/wsched/wsched/impl/internal/atomic"
+
+	"golang.org/x/sys/cpu"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
-	"golang.org/x/sys/cpu"
 )
 
 // StealResult is the outcome of Steal.

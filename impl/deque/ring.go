@@ -1,6 +1,6 @@
 package deque
 
-import "sync/atomic"
+import "github.com/wsched/wsched/impl/internal/atomic"
 
 // ring is one circular buffer of a Deque. Index i (a logical position that
 // only grows) lives in slot i & mask. A ring is never reused once replaced:

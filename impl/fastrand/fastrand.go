@@ -1,6 +1,6 @@
 package fastrand
 
-import "time"
+import "github.com/wsched/wsched/impl/internal/sync"
 
 // golden is 2^64 divided by the golden ratio, rounded to odd. Multiplying
 // the worker index by it spreads neighbouring indices across the 64-bit
@@ -17,7 +17,7 @@ type Rand struct {
 // clock, so workers of one runtime, and runtimes started at different
 // times, draw different sequences.
 func New(index int) Rand {
-	return NewSeeded(uint64(time.Now().UnixNano()) + uint64(index)*golden)
+	return NewSeeded(sync.Seed() + uint64(index)*golden)
 }
 
 // NewSeeded returns a generator with a fixed seed, for reproducible runs.

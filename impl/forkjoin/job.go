@@ -1,6 +1,9 @@
 package forkjoin
 
-import "sync/atomic"
+import (
+	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/sync"
+)
 
 // job is one unit of work in a deque or the injector. Exactly one of three
 // completions applies:
@@ -34,6 +37,7 @@ func (j *job) complete(p *Pool) {
 	case j.scope != nil:
 		j.scope.jobDone(p, j.panic)
 	case j.done != nil:
+		sync.Point()
 		close(j.done)
 	default:
 		owner := j.owner // read before set: j may be reused right after

@@ -1,9 +1,10 @@
 package forkjoin
 
 import (
-	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/sync"
 
 	"github.com/wsched/wsched/impl/deque"
 )
@@ -73,7 +74,7 @@ func New(cfg Config) (*Pool, error) {
 	}
 	p.stopped.Add(len(p.workers))
 	for _, w := range p.workers {
-		go w.main()
+		sync.Go("fj worker", w.index, w.main)
 	}
 	return p, nil
 }
@@ -106,7 +107,7 @@ func (p *Pool) Run(f func(*Worker)) error {
 	j := &job{fn: f, done: make(chan struct{})}
 	p.injector.push(j)
 	p.sleep.newJobs()
-	<-j.done
+	sync.Recv(j.done)
 	if j.panic != nil {
 		return j.panic
 	}

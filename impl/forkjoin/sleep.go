@@ -1,10 +1,10 @@
 package forkjoin
 
 import (
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/sync"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
 )
@@ -130,13 +130,13 @@ func (s *sleep) noWorkFound(st *idleState, l *latch, w *Worker) {
 	switch {
 	case st.rounds < roundsUntilSleepy:
 		w.setState(StateSearching)
-		runtime.Gosched()
+		sync.Gosched()
 		st.rounds++
 	case st.rounds == roundsUntilSleepy:
 		st.jec = s.announceSleepy()
 		w.setState(StateSleepy)
 		st.rounds++
-		runtime.Gosched()
+		sync.Gosched()
 	default:
 		s.sleep(st, l, w)
 	}
@@ -199,6 +199,7 @@ func (s *sleep) wakeSpecific(i int) bool {
 	// come next do not try to wake a worker that is already waking.
 	// Ordering: seq_cst add (part of the counters' single order).
 	s.counters.Add(^uint64(sleeperOne - 1))
+	sync.Point()
 	ws.wake <- struct{}{} // the channel is empty: blocked was true
 	return true
 }
@@ -255,16 +256,22 @@ func (s *sleep) sleep(st *idleState, l *latch, w *Worker) {
 
 // block waits for a waker's token, or for the timeout if there is one.
 func (s *sleep) block(ws *workerSleep) {
-	if s.timeout == 0 {
+	if sync.Controlled() {
+		if sync.Block(func() bool { return len(ws.wake) > 0 }, s.timeout, "fork-join wake token") {
+			<-ws.wake
+			return
+		}
+	} else if s.timeout == 0 {
 		<-ws.wake
 		return
-	}
-	t := time.NewTimer(s.timeout)
-	defer t.Stop()
-	select {
-	case <-ws.wake:
-		return
-	case <-t.C:
+	} else {
+		t := time.NewTimer(s.timeout)
+		defer t.Stop()
+		select {
+		case <-ws.wake:
+			return
+		case <-t.C:
+		}
 	}
 	ws.mu.Lock()
 	if ws.blocked {

@@ -1,7 +1,7 @@
 package forkjoin
 
 import (
-	"sync/atomic"
+	"github.com/wsched/wsched/impl/internal/atomic"
 
 	"github.com/wsched/wsched/impl/deque"
 )
@@ -21,15 +21,15 @@ type Worker struct {
 	// so the caller is not the job that received it.
 	// Ordering: written by the worker (relaxed would do: only the worker's
 	// own reads decide anything; others' reads only catch misuse).
-	depth atomic.Int32
+	depth atomic.StatInt32
 	// free holds finished Join jobs for reuse. Worker-private.
 	free []*job
 
 	// Diagnostics, read by Snapshot. Ordering: relaxed.
-	state  atomic.Int32
-	ran    atomic.Int64 // jobs run through execute (stolen, injected, helped)
-	steals atomic.Int64
-	sleeps atomic.Int64
+	state  atomic.StatInt32
+	ran    atomic.StatInt64 // jobs run through execute (stolen, injected, helped)
+	steals atomic.StatInt64
+	sleeps atomic.StatInt64
 }
 
 // Index returns the worker's number, 0 to Pool.Workers()-1.

@@ -3,7 +3,8 @@ package idle
 import (
 	"fmt"
 	"math/bits"
-	"sync/atomic"
+
+	"github.com/wsched/wsched/impl/internal/atomic"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
 )
@@ -22,8 +23,8 @@ type State struct {
 	// searching is num_searching (ns): workers holding a searching credit.
 	searching atomic.Int32
 	_         [60]byte
-	// parked is num_parked (np).
-	parked atomic.Int32
+	// parked is num_parked (np): a count no decision reads.
+	parked atomic.StatInt32
 	_      [60]byte
 	// bitmap has bit i set while worker i is parked and unclaimed.
 	bitmap atomic.Uint64

@@ -1,6 +1,10 @@
 package park
 
-import "time"
+import (
+	"time"
+
+	"github.com/wsched/wsched/impl/internal/sync"
+)
 
 // Chan is a Parker built on a one-slot buffered channel. The slot is the
 // token: Unpark fills it if it is empty, Park drains it.
@@ -23,6 +27,9 @@ func NewChan() *Chan {
 
 // Park implements Parker.
 func (p *Chan) Park(timeout time.Duration) bool {
+	if sync.Controlled() {
+		return p.parkControlled(timeout)
+	}
 	if timeout <= 0 {
 		<-p.token
 		return true
@@ -50,9 +57,21 @@ func (p *Chan) Park(timeout time.Duration) bool {
 	}
 }
 
+// parkControlled is Park under the explorer (the explore build tag): the
+// wait for the token is a wait the explorer controls, and the timeout
+// passes in its virtual time, so no timer is armed.
+func (p *Chan) parkControlled(timeout time.Duration) bool {
+	if !sync.Block(func() bool { return len(p.token) > 0 }, timeout, "parker token") {
+		return false
+	}
+	<-p.token
+	return true
+}
+
 // Unpark implements Parker. It never blocks: when the slot is already full
 // the token is there and the owner will see it.
 func (p *Chan) Unpark() {
+	sync.Point() // the send below is an operation on shared state
 	select {
 	case p.token <- struct{}{}:
 	default:

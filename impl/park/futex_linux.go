@@ -3,11 +3,12 @@
 package park
 
 import (
-	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/sync"
 )
 
 // Futex word values.
@@ -47,7 +48,7 @@ const (
 // the P back any sooner, and it turns every Gosched of the goroutine, and
 // every wake that finds its P taken, into a handoff between OS threads.
 type Futex struct {
-	word uint32
+	word atomic.Uint32
 	_    [60]byte // keep the word alone on its cache line
 	// ts is the owner's timeout buffer, kept here so that a timed park
 	// does not allocate.
@@ -63,34 +64,34 @@ func NewFutex() (*Futex, error) {
 func (p *Futex) Park(timeout time.Duration) bool {
 	// Consume a token that is already there. Acquire: pairs with the
 	// release swap in Unpark.
-	if atomic.CompareAndSwapUint32(&p.word, futexNotified, futexEmpty) {
+	if p.word.CompareAndSwap(futexNotified, futexEmpty) {
 		return true
 	}
 	// Announce that we are going to sleep. Release/acquire: if Unpark
 	// slipped in between the two CASes the word is notified and this
 	// CAS fails.
-	if !atomic.CompareAndSwapUint32(&p.word, futexEmpty, futexSleeping) {
+	if !p.word.CompareAndSwap(futexEmpty, futexSleeping) {
 		// The only other value is notified (one owner, so never
 		// sleeping here). Acquire: consume the token Unpark published.
-		atomic.StoreUint32(&p.word, futexEmpty)
+		p.word.Store(futexEmpty)
 		return true
 	}
-	var deadline time.Time
+	var deadline int64
 	if timeout > 0 {
-		deadline = time.Now().Add(timeout)
+		deadline = sync.Nanotime() + int64(timeout)
 	}
 	for {
 		var ts *unix.Timespec
 		if timeout > 0 {
-			left := time.Until(deadline)
+			left := time.Duration(deadline - sync.Nanotime())
 			if left <= 0 {
 				// Timed out. Take back the sleeping announcement;
 				// if that fails Unpark got there first and the
 				// token is ours. acq_rel on the CAS.
-				if atomic.CompareAndSwapUint32(&p.word, futexSleeping, futexEmpty) {
+				if p.word.CompareAndSwap(futexSleeping, futexEmpty) {
 					return false
 				}
-				atomic.StoreUint32(&p.word, futexEmpty)
+				p.word.Store(futexEmpty)
 				return true
 			}
 			p.ts = unix.NsecToTimespec(int64(left))
@@ -99,7 +100,7 @@ func (p *Futex) Park(timeout time.Duration) bool {
 		futexWait(&p.word, futexSleeping, ts)
 		// Re-read the word atomically: this is the happens-before edge
 		// from Unpark (see the type comment). Acquire.
-		if atomic.CompareAndSwapUint32(&p.word, futexNotified, futexEmpty) {
+		if p.word.CompareAndSwap(futexNotified, futexEmpty) {
 			return true
 		}
 		// Spurious return (signal, EAGAIN) or timeout: loop, the
@@ -111,21 +112,9 @@ func (p *Futex) Park(timeout time.Duration) bool {
 func (p *Futex) Unpark() {
 	// Publish the token. Release: everything the caller wrote before
 	// Unpark is visible to the owner after its acquiring read.
-	if atomic.SwapUint32(&p.word, futexNotified) == futexSleeping {
+	if p.word.Swap(futexNotified) == futexSleeping {
 		futexWake(&p.word)
 	}
-}
-
-func futexWait(addr *uint32, val uint32, ts *unix.Timespec) {
-	// EINTR, EAGAIN (the word changed before we slept) and ETIMEDOUT are
-	// all handled by the caller re-reading the word.
-	_, _, _ = unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(addr)),
-		futexWaitPrivate, uintptr(val), uintptr(unsafe.Pointer(ts)), 0, 0)
-}
-
-func futexWake(addr *uint32) {
-	_, _, _ = unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(addr)),
-		futexWakePrivate, 1, 0, 0, 0)
 }
 
 // FutexSupported reports whether NewFutex works on this system.

@@ -1,8 +1,8 @@
 package queue
 
 import (
-	"sync"
-	"sync/atomic"
+	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/sync"
 )
 
 // minGlobalCap is the smallest backing array Global keeps once it has

@@ -3,6 +3,8 @@ package sched
 import (
 	"context"
 
+	"github.com/wsched/wsched/impl/internal/sync"
+
 	"github.com/wsched/wsched/impl/internal/chaos"
 )
 
@@ -49,6 +51,7 @@ func (t *task) signal() {
 	// seq_cst (see above); acquire would do for reading w.ch, the
 	// StoreLoad order with the state store needs seq_cst.
 	if w := t.wait.Load(); w != nil {
+		sync.Point()
 		close(w.ch)
 	}
 }
@@ -71,14 +74,13 @@ func (h *JoinHandle) Wait(ctx context.Context) error {
 	if err, ok := t.result(); ok {
 		return err
 	}
-	select {
-	case <-done:
-	case <-t.rt.terminated:
+	switch sync.Select3(done, t.rt.terminated, ctx.Done()) {
+	case 1:
 		// Every worker has exited: nobody will poll this task again.
 		// A task still waiting for a wake is cancelled now (it was
 		// counted as cancelled when the runtime terminated).
 		t.cancel()
-	case <-ctx.Done():
+	case 2:
 		if err, ok := t.result(); ok {
 			return err
 		}

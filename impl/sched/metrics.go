@@ -3,7 +3,8 @@ package sched
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
+
+	"github.com/wsched/wsched/impl/internal/atomic"
 )
 
 // Metrics is a snapshot of the runtime's counters. Values are read one by
@@ -52,12 +53,13 @@ type pollCounts struct {
 
 // workerCounters are written by the owner and read by Metrics. Each is an
 // atomic so that the read is not a data race; relaxed ordering would do
-// (counters, no decision reads them).
+// (counters, no decision reads them: Stat types, not scheduling points of
+// the explorer).
 type workerCounters struct {
-	polls, lifoPolls, steals, tasksStolen, overflows atomic.Uint64
-	globalPolls, globalBatches, parks, emptyWakes    atomic.Uint64
-	budgetYields, spawned, completed                 atomic.Uint64
-	interval                                         atomic.Uint32
+	polls, lifoPolls, steals, tasksStolen, overflows atomic.StatUint64
+	globalPolls, globalBatches, parks, emptyWakes    atomic.StatUint64
+	budgetYields, spawned, completed                 atomic.StatUint64
+	interval                                         atomic.StatUint32
 }
 
 // Metrics returns a snapshot of the runtime's counters.

@@ -1,8 +1,8 @@
 package sched
 
 import (
-	"sync"
-	"sync/atomic"
+	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/sync"
 )
 
 // Recycling the records of Go tasks.

@@ -3,10 +3,9 @@ package sched
 import (
 	"context"
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
-	"time"
+
+	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/sync"
 
 	"github.com/wsched/wsched/impl/idle"
 	"github.com/wsched/wsched/impl/internal/chaos"
@@ -23,7 +22,7 @@ type Runtime struct {
 	global  *queue.Global[task]
 	idle    *idle.State
 	timers  timerQueue
-	start   time.Time
+	start   int64 // sync.Nanotime at New
 
 	// closed is set once by Shutdown; spawns fail and wakes do nothing
 	// after it.
@@ -45,9 +44,9 @@ type Runtime struct {
 	// (recycle.go).
 	spare spareRecords
 
-	spawned   atomic.Uint64 // by Runtime.Spawn/Go; Context spawns count per worker
-	cancelled atomic.Uint64
-	panicked  atomic.Uint64 // polls that panicked
+	spawned   atomic.StatUint64 // by Runtime.Spawn/Go; Context spawns count per worker
+	cancelled atomic.StatUint64
+	panicked  atomic.StatUint64 // polls that panicked
 }
 
 // New starts a runtime with cfg.Workers workers.
@@ -59,7 +58,7 @@ func New(cfg Config) (*Runtime, error) {
 		cfg:        cfg,
 		global:     queue.NewGlobal[task](),
 		idle:       idle.New(cfg.Workers),
-		start:      time.Now(),
+		start:      sync.Nanotime(),
 		terminated: make(chan struct{}),
 	}
 	rt.timers.init()
@@ -73,7 +72,7 @@ func New(cfg Config) (*Runtime, error) {
 	}
 	rt.live.Store(int32(cfg.Workers)) // before the workers start: relaxed
 	for _, w := range rt.workers {
-		go w.run()
+		sync.Go("worker", w.index, w.run)
 	}
 	return rt, nil
 }
@@ -215,7 +214,7 @@ func (rt *Runtime) workAvailable(self int) bool {
 }
 
 // now is the runtime's monotonic clock in nanoseconds.
-func (rt *Runtime) now() int64 { return int64(time.Since(rt.start)) }
+func (rt *Runtime) now() int64 { return sync.Nanotime() - rt.start }
 
 // Shutdown stops the runtime: new spawns fail with ErrShutdown, polls
 // already running finish, queued tasks and tasks waiting for a wake are
@@ -236,12 +235,10 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 			w.parker.Unpark()
 		}
 	})
-	select {
-	case <-rt.terminated:
+	if sync.Select2(rt.terminated, ctx.Done()) == 0 {
 		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
+	return ctx.Err()
 }
 
 // workerExited is called by each worker as its last act; the last one
@@ -256,7 +253,7 @@ func (rt *Runtime) workerExited() {
 	// not acquire: this load comes after our load of closed, and must see
 	// any enterRemote whose load of closed missed the store (Dekker pair).
 	for rt.remote.Load() != 0 {
-		runtime.Gosched()
+		sync.Gosched()
 	}
 	for {
 		var buf [globalBatchMax]*task
@@ -278,6 +275,7 @@ func (rt *Runtime) workerExited() {
 	// so the counters are final.
 	m := rt.Metrics()
 	rt.cancelled.Add(m.Spawned - m.Completed - m.Cancelled) // counter; relaxed
+	sync.Point()
 	close(rt.terminated)
 }
 

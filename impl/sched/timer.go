@@ -3,8 +3,9 @@ package sched
 import (
 	"container/heap"
 	"math"
-	"sync"
-	"sync/atomic"
+
+	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/sync"
 )
 
 // noDeadline stands for "no deadline" in the timer queue.

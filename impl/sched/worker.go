@@ -1,10 +1,10 @@
 package sched
 
 import (
-	"runtime"
 	"runtime/debug"
-	"sync/atomic"
-	"time"
+
+	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/sync"
 
 	"github.com/wsched/wsched/impl/fastrand"
 	"github.com/wsched/wsched/impl/park"
@@ -32,7 +32,7 @@ type worker struct {
 	// lifo holds the task this worker's own polls woke last.
 	// Owner only; Metrics sees lifoFull, published once per tick.
 	lifo     *task
-	lifoFull atomic.Bool
+	lifoFull atomic.StatBool
 
 	// Owner-only state.
 	cx        Context
@@ -59,7 +59,7 @@ type worker struct {
 	// warmSink keeps warmRecords' result (owner-only, never read).
 	warmSink uint32
 
-	state atomic.Uint32
+	state atomic.StatUint32 // metrics only
 	m     workerCounters
 	pc    pollCounts // owner-only; published into m by publishCounts
 	// pub and pubLIFOFull are what publishCounts stored last (owner-only).
@@ -108,7 +108,7 @@ func (w *worker) tick() {
 	if w.index == 0 {
 		w.pollTimers()
 	}
-	start := time.Now()
+	start := sync.Nanotime()
 	n := 0
 	for n < budgetPerTick {
 		t := w.findWork()
@@ -164,7 +164,7 @@ func (w *worker) yieldP() {
 	if w.rt.cfg.Parker == ParkerFutex {
 		return
 	}
-	runtime.Gosched()
+	sync.Gosched()
 }
 
 // execute polls one task taken from a queue.
@@ -341,11 +341,11 @@ func (w *worker) pushLocal(t *task) {
 
 // updateInterval feeds the average poll time of this tick into the moving
 // average and derives the global-queue interval from it.
-func (w *worker) updateInterval(start time.Time, n int) {
+func (w *worker) updateInterval(start int64, n int) {
 	if n == 0 {
 		return
 	}
-	sample := float64(time.Since(start)) / float64(n)
+	sample := float64(sync.Nanotime()-start) / float64(n)
 	w.avgPoll = ewmaAlpha*sample + (1-ewmaAlpha)*w.avgPoll
 	if w.avgPoll < 1 {
 		w.avgPoll = 1

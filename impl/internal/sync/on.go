@@ -1,0 +1,216 @@
+//go:build explore
+
+package sync
+
+import (
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/wsched/wsched/explore"
+)
+
+// Controlled reports whether an exploration is running; under the explore
+// tag every goroutine of impl/ then runs under the explorer.
+func Controlled() bool { return explore.Active() }
+
+// Point is a scheduling point before an operation on shared state that is
+// not an atomic or a lock (a close, a channel send).
+func Point() {
+	explore.Point()
+	if explore.Tracing() {
+		explore.Note("(channel)")
+	}
+}
+
+// Go starts f as a goroutine of the exploration, named name and index.
+func Go(name string, index int, f func()) {
+	if !explore.Active() {
+		go f()
+		return
+	}
+	explore.Go(name+" "+strconv.Itoa(index), f)
+}
+
+// Gosched yields: under the explorer the goroutine waits until another
+// has made progress.
+func Gosched() {
+	if !explore.Active() {
+		runtime.Gosched()
+		return
+	}
+	explore.Gosched()
+}
+
+var start = time.Now()
+
+// Nanotime is the explorer's virtual clock during an exploration, a
+// monotonic clock otherwise.
+func Nanotime() int64 {
+	if explore.Active() {
+		return explore.Now()
+	}
+	return int64(time.Since(start))
+}
+
+// Seed is a constant under the explore tag: a schedule must replay the
+// same way every time.
+func Seed() uint64 { return 1 }
+
+// Block waits until ready() or the timeout (virtual time), and reports
+// whether ready() held.
+func Block(ready func() bool, timeout time.Duration, what string) bool {
+	return explore.BlockTimeout(ready, timeout, what)
+}
+
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// Recv waits until ch is closed.
+func Recv(ch <-chan struct{}) {
+	if !explore.Active() {
+		<-ch
+		return
+	}
+	explore.Block(func() bool { return closed(ch) }, "channel close")
+	if explore.Tracing() {
+		explore.Note("Recv (closed)")
+	}
+}
+
+// Select2 waits until a or b is closed; under the explorer, when both are,
+// it returns the first, so that a schedule replays the same way.
+func Select2(a, b <-chan struct{}) int {
+	if !explore.Active() {
+		select {
+		case <-a:
+			return 0
+		case <-b:
+			return 1
+		}
+	}
+	return selectClosed(a, b)
+}
+
+// Select3 is Select2 with three channels.
+func Select3(a, b, c <-chan struct{}) int {
+	if !explore.Active() {
+		select {
+		case <-a:
+			return 0
+		case <-b:
+			return 1
+		case <-c:
+			return 2
+		}
+	}
+	return selectClosed(a, b, c)
+}
+
+func selectClosed(chs ...<-chan struct{}) int {
+	explore.Block(func() bool {
+		for _, ch := range chs {
+			if closed(ch) {
+				return true
+			}
+		}
+		return false
+	}, "select on channel close")
+	for i, ch := range chs {
+		if closed(ch) {
+			if explore.Tracing() {
+				explore.Note("select ->", i)
+			}
+			return i
+		}
+	}
+	panic("unreachable")
+}
+
+// Mutex is a lock the explorer controls: Lock is a scheduling point at
+// which the goroutine waits while the lock is held.
+type Mutex struct {
+	mu   sync.Mutex // outside an exploration
+	held bool
+}
+
+func (m *Mutex) Lock() {
+	if !explore.Active() {
+		m.mu.Lock()
+		return
+	}
+	explore.Block(func() bool { return !m.held }, "Mutex.Lock")
+	m.held = true
+	if explore.Tracing() {
+		explore.Note("Lock")
+	}
+}
+
+func (m *Mutex) Unlock() {
+	if !explore.Active() {
+		m.mu.Unlock()
+		return
+	}
+	explore.Point()
+	if !m.held {
+		panic("sync: unlock of unlocked mutex")
+	}
+	m.held = false
+	if explore.Tracing() {
+		explore.Note("Unlock")
+	}
+}
+
+// Once runs a function once, on the controlled Mutex.
+type Once struct {
+	m    Mutex
+	done bool
+}
+
+func (o *Once) Do(f func()) {
+	o.m.Lock()
+	defer o.m.Unlock()
+	if o.done {
+		return
+	}
+	defer func() { o.done = true }()
+	f()
+}
+
+// WaitGroup counts goroutines; Wait is a controlled wait for zero.
+type WaitGroup struct {
+	wg sync.WaitGroup // outside an exploration
+	n  int
+}
+
+func (g *WaitGroup) Add(delta int) {
+	if !explore.Active() {
+		g.wg.Add(delta)
+		return
+	}
+	explore.Point()
+	g.n += delta
+	if g.n < 0 {
+		panic("sync: negative WaitGroup counter")
+	}
+	if explore.Tracing() {
+		explore.Note("WaitGroup.Add", delta, "->", g.n)
+	}
+}
+
+func (g *WaitGroup) Done() { g.Add(-1) }
+
+func (g *WaitGroup) Wait() {
+	if !explore.Active() {
+		g.wg.Wait()
+		return
+	}
+	explore.Block(func() bool { return g.n == 0 }, "WaitGroup.Wait")
+}

@@ -1,0 +1,5 @@
+//go:build !explore
+
+package queue
+
+const capacity = 256
