@@ -37,7 +37,7 @@ func Note(op string, args ...any) {
 	if r == nil || !r.tracing || r.cur.exiting {
 		return
 	}
-	r.trace = append(r.trace, step{thread: r.cur.id, op: op, args: args, pc: callerPC()})
+	r.trace = append(r.trace, step{thread: r.cur.id, op: op, args: args, at: callerFrame()})
 }
 
 // Gosched yields: the calling goroutine runs again only once another has
@@ -55,7 +55,7 @@ func Gosched() {
 	}
 	r.steps++
 	if r.tracing {
-		r.trace = append(r.trace, step{thread: t.id, op: "Gosched", pc: callerPC()})
+		r.trace = append(r.trace, step{thread: t.id, op: "Gosched", at: callerFrame()})
 	}
 	t.fresh = false
 	t.yielded = true

@@ -317,9 +317,9 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string) bo
 	}
 	waits := !ready()
 	if r.tracing && waits {
-		pc := callerPC()
-		what = fmt.Sprintf("%s (%s)", what, location(pc))
-		r.trace = append(r.trace, step{thread: t.id, kind: stepWait, op: what, pc: pc})
+		at := callerFrame()
+		r.trace = append(r.trace, step{thread: t.id, kind: stepWait, op: what, at: at})
+		what = fmt.Sprintf("%s (%s)", what, location(at))
 	}
 	t.state, t.ready, t.what, t.timedOut = blocked, ready, what, false
 	if timeout > 0 {

@@ -174,7 +174,9 @@ func (e *explorer) fail(r *run) Result {
 	tr := e.runOnce(&replayGuide{choices: tokenChoices(f.Token)}, true)
 	e.res.Schedules-- // the traced replay is not a new schedule
 	f.Trace = tr.formatTrace()
-	if tr.failure == nil || tr.failure.Message != f.Message {
+	// The traced run's messages name source lines; its kind and the
+	// goroutine that failed must match.
+	if tr.failure == nil || tr.failure.Kind != f.Kind || tr.failure.Thread != f.Thread {
 		got := "passed"
 		if tr.failure != nil {
 			got = "failed with: " + tr.failure.Message

@@ -47,8 +47,8 @@ type step struct {
 	kind   stepKind
 	op     string // stepOp: the operation; stepWait: what it waits on
 	args   []any
-	pc     uintptr
-	ok     bool // stepWake: ready (true) or timed out
+	at     runtime.Frame // where the operation is in the source
+	ok     bool          // stepWake: ready (true) or timed out
 	// stepSwitch: the goroutine that runs next, and whether it was a
 	// preemption.
 	to      int
@@ -136,28 +136,27 @@ func isInstrumentation(file string) bool {
 	return false
 }
 
-// callerPC is the program counter of the first frame outside the
-// instrumentation: the line of code that performed the operation.
-func callerPC() uintptr {
+// callerFrame is the first frame outside the instrumentation: the line of
+// code that performed the operation.
+func callerFrame() runtime.Frame {
 	var pcs [16]uintptr
 	n := runtime.Callers(2, pcs[:])
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		f, more := frames.Next()
 		if !isInstrumentation(f.File) {
-			return f.PC
+			return f
 		}
 		if !more {
-			return 0
+			return runtime.Frame{}
 		}
 	}
 }
 
-func location(pc uintptr) string {
-	if pc == 0 {
+func location(f runtime.Frame) string {
+	if f.File == "" {
 		return "?"
 	}
-	f, _ := runtime.CallersFrames([]uintptr{pc}).Next()
 	file := f.File
 	if rel, err := filepath.Rel(moduleRoot, file); err == nil && !strings.HasPrefix(rel, "..") {
 		file = rel
@@ -165,13 +164,12 @@ func location(pc uintptr) string {
 	return fmt.Sprintf("%s:%d", file, f.Line)
 }
 
-// sourceLine returns the text of the line at pc, trimmed, without a
+// sourceLine returns the text of the line at f, trimmed, without a
 // trailing comment.
-func sourceLine(pc uintptr, cache map[string][]string) string {
-	if pc == 0 {
+func sourceLine(f runtime.Frame, cache map[string][]string) string {
+	if f.File == "" {
 		return ""
 	}
-	f, _ := runtime.CallersFrames([]uintptr{pc}).Next()
 	lines, ok := cache[f.File]
 	if !ok {
 		b, err := os.ReadFile(f.File)
@@ -234,8 +232,8 @@ func (r *run) formatTrace() string {
 			what = s.op + formatArgs(s.args, labels)
 		}
 		n++
-		fmt.Fprintf(&b, "%5d  %-*s  %-34s  %-36s", n, width, name, location(s.pc), what)
-		if src := sourceLine(s.pc, cache); src != "" && s.kind != stepWake {
+		fmt.Fprintf(&b, "%5d  %-*s  %-34s  %-36s", n, width, name, location(s.at), what)
+		if src := sourceLine(s.at, cache); src != "" && s.kind != stepWake {
 			fmt.Fprintf(&b, "  | %s", src)
 		}
 		b.WriteString("\n")

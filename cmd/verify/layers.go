@@ -26,6 +26,11 @@ type layer struct {
 // sets 10.
 var longEnv = []string{"WSCHED_LONG=1"}
 
+// exploreScenarioPackages hold the explorer's TestExplore scenarios: the
+// scenarios of the whole runtime and its parts, and the task state machine
+// (white-box, in its package).
+var exploreScenarioPackages = []string{"./explore/scenarios", "./impl/sched"}
+
 // longLimit stretches a layer's time limit under -long.
 const longLimit = 4
 
@@ -39,6 +44,7 @@ func layers(tlaJar string) []layer {
 				{"go", "build", "./..."},
 				{"go", "vet", "./..."},
 				{"go", "vet", "-tags", "chaos", "./..."},
+				{"go", "vet", "-tags", "explore", "./..."},
 			},
 			limit: 5 * time.Minute,
 		},
@@ -46,12 +52,12 @@ func layers(tlaJar string) []layer {
 			name:  "unit",
 			title: "package tests and rapid",
 			cmds: [][]string{{"go", "test", "-race", "-count=1", "-json",
-				"./impl/...", "./spec/...", "./model/...", "./internal/...", "./cmd/..."}},
+				"./impl/...", "./spec/...", "./model/...", "./internal/...", "./cmd/...", "./explore"}},
 			// rapid's default is 100 cases per property; -long asks for
 			// 2000. Only test binaries that link rapid accept the flag.
 			longFn: func() ([][]string, error) {
 				with, without, err := splitByDep("pgregory.net/rapid",
-					"./impl/...", "./spec/...", "./model/...", "./internal/...", "./cmd/...")
+					"./impl/...", "./spec/...", "./model/...", "./internal/...", "./cmd/...", "./explore")
 				if err != nil {
 					return nil, err
 				}
@@ -70,6 +76,19 @@ func layers(tlaJar string) []layer {
 				return cmds, nil
 			},
 			limit: 15 * time.Minute,
+		},
+		{
+			name:  "explore",
+			title: "every interleaving of small scenarios (explorer)",
+			// -tags explore makes impl/'s atomics, locks, channel waits
+			// and clock scheduling points; the TestExplore scenarios run
+			// each under every schedule up to their preemption bound (2
+			// by default; -long raises it by one and the budgets ten
+			// times, through WSCHED_LONG). No -race: the explorer runs one
+			// goroutine at a time, ordering every access.
+			cmds:  [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-run", "^TestExplore"}, exploreScenarioPackages...)},
+			long:  [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=0", "-run", "^TestExplore"}, exploreScenarioPackages...)},
+			limit: 10 * time.Minute,
 		},
 		{
 			name:  "porcupine",

@@ -7,8 +7,10 @@
 //	go run ./cmd/verify -mutants     # the kill matrix: every mutant x layer
 //	go run ./cmd/verify -mutants -fast   # each mutant's caught-by commands (CI)
 //
-// The layers are: vet and build; the package tests with rapid; the porcupine
-// linearizability checks; the stress suite under the race detector; the
+// The layers are: vet and build; the package tests with rapid; the
+// explorer, which runs small scenarios of the real impl/ code under every
+// interleaving up to a preemption bound; the porcupine linearizability
+// checks; the stress suite under the race detector; the
 // stress and porcupine checks again with the chaos yield points compiled in;
 // and TLC on the TLA+ specs when TLA2TOOLS_JAR points at tla2tools.jar (the
 // layer is reported as SKIPPED, never as passed, when it does not).
@@ -51,7 +53,7 @@ import (
 )
 
 func main() {
-	only := flag.String("only", "", "run one layer: build, unit, porcupine, stress, chaos, tlc")
+	only := flag.String("only", "", "run one layer: build, unit, explore, porcupine, stress, chaos, tlc")
 	long := flag.Bool("long", false, "run each layer for longer")
 	mutants := flag.Bool("mutants", false, "run the mutant catalog and print the kill matrix")
 	fast := flag.Bool("fast", false, "with -mutants: run only each mutant's caught-by commands")

@@ -201,8 +201,11 @@ func runOneMutant(root string, m *mutant.Mutant, opt mutantOptions, deps depGrap
 			continue
 		}
 		argv := []string{"go", "test", "-race"}
-		if l == "chaos" {
+		switch l {
+		case "chaos":
 			argv = append(argv, "-tags", "chaos")
+		case "explore":
+			argv = []string{"go", "test", "-tags", "explore", "-run", "^TestExplore"}
 		}
 		argv = append(argv, "-trimpath", "-count=1", "-json", fmt.Sprintf("-timeout=%s", goTestTimeout(opt.limit)))
 		argv = append(argv, pkgs...)
@@ -238,7 +241,9 @@ func goTestTimeout(limit time.Duration) time.Duration {
 func layerPackages(l string) []string {
 	switch l {
 	case "unit":
-		return []string{"./impl/...", "./spec/...", "./model/...", "./internal/..."}
+		return []string{"./impl/...", "./spec/...", "./model/...", "./internal/...", "./explore"}
+	case "explore":
+		return exploreScenarioPackages
 	case "porcupine":
 		return []string{"./linearizability"}
 	case "stress":

@@ -66,7 +66,7 @@ func thief(name string, l *ledger, victim *queue.Ring[item], rounds int) *explor
 
 // The owner pushes and pops in two rounds while a thief steals three
 // times; six items, each taken once (Tokio's loom "basic").
-func TestRingBasic(t *testing.T) {
+func TestExploreRingBasic(t *testing.T) {
 	explore.Check(t, "ring/basic", explore.Options{}, func() {
 		l, g, r := newLedger(), queue.NewGlobal[item](), queue.NewRing[item]()
 		its := items(6)
@@ -90,7 +90,7 @@ func TestRingBasic(t *testing.T) {
 
 // The owner overflows half of a full ring to the global queue while a
 // thief steals (Tokio's "steal_overflow"): six pushes into four slots.
-func TestRingStealDuringOverflow(t *testing.T) {
+func TestExploreRingStealDuringOverflow(t *testing.T) {
 	explore.Check(t, "ring/steal-overflow", explore.Options{}, func() {
 		l, g, r := newLedger(), queue.NewGlobal[item](), queue.NewRing[item]()
 		its := items(7)
@@ -111,7 +111,7 @@ func TestRingStealDuringOverflow(t *testing.T) {
 // Two thieves and the owner take from one ring: a steal in flight makes
 // the other thief's steal back off, and the owner's pops move only the
 // real head (Tokio's "multi_stealer").
-func TestRingTwoThieves(t *testing.T) {
+func TestExploreRingTwoThieves(t *testing.T) {
 	explore.Check(t, "ring/two-thieves", explore.Options{}, func() {
 		l, g, r := newLedger(), queue.NewGlobal[item](), queue.NewRing[item]()
 		its := items(5)
@@ -144,7 +144,7 @@ func TestRingTwoThieves(t *testing.T) {
 // A thief steals from ring 1 while its owner drains it and then steals
 // from ring 2 into ring 1: a ring is a victim and a destination at once
 // (Tokio's "chained_steal").
-func TestRingChainedSteal(t *testing.T) {
+func TestExploreRingChainedSteal(t *testing.T) {
 	explore.Check(t, "ring/chained-steal", explore.Options{}, func() {
 		l, g := newLedger(), queue.NewGlobal[item]()
 		r1, r2 := queue.NewRing[item](), queue.NewRing[item]()
@@ -171,7 +171,7 @@ func TestRingChainedSteal(t *testing.T) {
 // The global queue: one goroutine pushes singly, another in a batch, a
 // third pops batches, and every item comes out once, each producer's in
 // order.
-func TestGlobalQueue(t *testing.T) {
+func TestExploreGlobalQueue(t *testing.T) {
 	explore.Check(t, "global/push-batch-pop", explore.Options{}, func() {
 		l, g := newLedger(), queue.NewGlobal[item]()
 		its := items(4)
@@ -204,7 +204,7 @@ func TestGlobalQueue(t *testing.T) {
 // while the victim's owner pops and its own ring's thief steals from it
 // (making room, or not yet): a refused steal loses nothing, an accepted
 // one overwrites nothing.
-func TestRingStealIntoFullDestination(t *testing.T) {
+func TestExploreRingStealIntoFullDestination(t *testing.T) {
 	explore.Check(t, "ring/steal-into-full", explore.Options{}, func() {
 		l, g := newLedger(), queue.NewGlobal[item]()
 		victim, mine := queue.NewRing[item](), queue.NewRing[item]()
@@ -231,7 +231,7 @@ func TestRingStealIntoFullDestination(t *testing.T) {
 
 // A thief takes the oldest half rounded up: from an idle ring of one task
 // it takes that task, from one of three it takes two.
-func TestRingStealTakesHalfRoundedUp(t *testing.T) {
+func TestExploreRingStealTakesHalfRoundedUp(t *testing.T) {
 	explore.Check(t, "ring/steal-half-rounded-up", explore.Options{}, func() {
 		l, g, r := newLedger(), queue.NewGlobal[item](), queue.NewRing[item]()
 		its := items(4)
@@ -260,7 +260,7 @@ func TestRingStealTakesHalfRoundedUp(t *testing.T) {
 
 // A batch is pushed under one lock: a PopBatch running beside it sees all
 // of it or none.
-func TestGlobalBatchIsAtomic(t *testing.T) {
+func TestExploreGlobalBatchIsAtomic(t *testing.T) {
 	explore.Check(t, "global/batch-atomic", explore.Options{}, func() {
 		l, g := newLedger(), queue.NewGlobal[item]()
 		its := items(3)

@@ -51,7 +51,7 @@ const (
 	// idle worker announces that it is sleepy. Yielding is cheap to wake
 	// from (no wake needed at all), so a worker stays here while work
 	// arrives every few microseconds.
-	roundsUntilSleepy = 32
+	roundsUntilSleepy = sleepyRounds
 	// roundsUntilSleeping: the round after the announcement, in which the
 	// worker searches one last time before it sleeps.
 	roundsUntilSleeping = roundsUntilSleepy + 1

@@ -26,19 +26,32 @@ func NewChan() *Chan {
 }
 
 // Park implements Parker.
+//
+// Under the explorer (the explore build tag) this code runs as it is,
+// except for its two blocking waits: the wait for the token becomes a wait
+// the explorer controls, and the timer's place is taken by the explorer's
+// virtual timeout (see waitControlled).
 func (p *Chan) Park(timeout time.Duration) bool {
-	if sync.Controlled() {
-		return p.parkControlled(timeout)
-	}
 	if timeout <= 0 {
+		if sync.Controlled() {
+			p.waitControlled(0)
+		}
 		<-p.token
 		return true
 	}
+	sync.Point() // the receive below is an operation on shared state
 	// Fast path: a token is already there, no timer needed.
 	select {
 	case <-p.token:
 		return true
 	default:
+	}
+	if sync.Controlled() {
+		if !p.waitControlled(timeout) {
+			return false
+		}
+		<-p.token
+		return true
 	}
 	if p.timer == nil {
 		p.timer = time.NewTimer(timeout)
@@ -57,15 +70,12 @@ func (p *Chan) Park(timeout time.Duration) bool {
 	}
 }
 
-// parkControlled is Park under the explorer (the explore build tag): the
-// wait for the token is a wait the explorer controls, and the timeout
-// passes in its virtual time, so no timer is armed.
-func (p *Chan) parkControlled(timeout time.Duration) bool {
-	if !sync.Block(func() bool { return len(p.token) > 0 }, timeout, "parker token") {
-		return false
-	}
-	<-p.token
-	return true
+// waitControlled is the explorer's wait for the token (explore build tag
+// only): it returns once a token is in the slot, or false when timeout
+// (virtual time; <= 0: none) passed first. The caller then takes the
+// token with its own receive.
+func (p *Chan) waitControlled(timeout time.Duration) bool {
+	return sync.Block(func() bool { return len(p.token) > 0 }, timeout, "parker token")
 }
 
 // Unpark implements Parker. It never blocks: when the slot is already full

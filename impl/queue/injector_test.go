@@ -1,3 +1,8 @@
+//go:build !explore
+
+// White-box tests of the production ring of 256 slots; the explore build's
+// ring of 4 has its scenarios in explore/scenarios.
+
 package queue
 
 import (

@@ -43,8 +43,10 @@ import (
 // nil, so a finished task's closure is not kept alive).
 const (
 	// spareBatch is how many records move between a worker and the
-	// shared stack at once: one lock per 64 spawns at worst.
-	spareBatch = 64
+	// shared stack at once: one lock per 64 spawns at worst (2 under the
+	// explorer, so that records reach the shared stack a few spawns into
+	// a scenario; spare_size*.go).
+	spareBatch = spareBatchSize
 	// maxSharedSpare bounds the shared stack: 16 Ki records of 48 bytes,
 	// 768 KiB at most, enough for the 10,000 tasks in flight of a spawn
 	// burst to be spawned again without allocating.

@@ -10,11 +10,15 @@ import (
 // cmd/verify runs them. Each is one go test invocation:
 //
 //	unit       go test -race                 (package tests, rapid)
+//	explore    go test -tags explore         (the explorer's TestExplore
+//	                                          scenarios; any package; no
+//	                                          -race: the explorer runs one
+//	                                          goroutine at a time)
 //	porcupine  go test -race                 (./linearizability)
 //	stress     go test -race                 (./stress)
 //	chaos      go test -race -tags chaos     (./stress, ./linearizability;
 //	                                          an entry may name any package)
-var Layers = []string{"unit", "porcupine", "stress", "chaos"}
+var Layers = []string{"unit", "explore", "porcupine", "stress", "chaos"}
 
 // Catch is one machine-readable caught-by entry, written
 //
@@ -44,8 +48,11 @@ func (c Catch) String() string {
 // Extra flags (for example -count=1, -timeout) go after "test".
 func (c Catch) Args(extra ...string) []string {
 	args := []string{"go", "test", "-race"}
-	if c.Layer == "chaos" {
+	switch c.Layer {
+	case "chaos":
 		args = append(args, "-tags", "chaos")
+	case "explore":
+		args = []string{"go", "test", "-tags", "explore"}
 	}
 	args = append(args, extra...)
 	if c.Count > 0 {
@@ -96,9 +103,13 @@ func parseCatch(f string) (Catch, error) {
 	if _, err := regexp.Compile(c.Run); err != nil {
 		return Catch{}, fmt.Errorf("caught-by entry %q: %v", f, err)
 	}
-	// chaos may name any package: it is that package's tests with the
-	// yield points compiled in.
-	if want := LayerOf(c.Pkg); c.Layer != "chaos" && want != c.Layer {
+	// chaos and explore may name any package: chaos is that package's
+	// tests with the yield points compiled in, explore its TestExplore
+	// scenarios under the explorer.
+	if c.Layer == "explore" && !strings.HasPrefix(c.Run, "^TestExplore") {
+		return Catch{}, fmt.Errorf("caught-by entry %q: an explore entry names TestExplore scenarios (its regexp starts with ^TestExplore)", f)
+	}
+	if want := LayerOf(c.Pkg); c.Layer != "chaos" && c.Layer != "explore" && want != c.Layer {
 		return Catch{}, fmt.Errorf("caught-by entry %q: package %s belongs to layer %s", f, c.Pkg, want)
 	}
 	return c, nil

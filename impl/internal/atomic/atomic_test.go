@@ -1,6 +1,11 @@
 package atomic_test
 
 import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strings"
 	stdatomic "sync/atomic"
 	"testing"
 
@@ -55,5 +60,45 @@ func TestSameResults(t *testing.T) {
 	var i atomic.Int32
 	if i.Add(-2) != -2 || i.And(-4) != -2 || i.Load() != -4 {
 		t.Fatalf("Int32 ops disagree: %d", i.Load())
+	}
+}
+
+// TestEveryUserImportsSyncAtomic: every package of impl/ that uses this
+// package also imports sync/atomic (a blank import will do), because the
+// compiler prices atomic methods as intrinsics only in packages that
+// import sync/atomic; without it a normal build inlines less than it would
+// with sync/atomic, and the aliases would not be free.
+func TestEveryUserImportsSyncAtomic(t *testing.T) {
+	const self = "github.com/wsched/wsched/impl/internal/atomic"
+	uses, imports := map[string]bool{}, map[string]bool{}
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Dir(path)
+		for _, im := range f.Imports {
+			switch strings.Trim(im.Path.Value, `"`) {
+			case self:
+				uses[dir] = true
+			case "sync/atomic":
+				imports[dir] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(uses) < 5 {
+		t.Fatalf("found only %d users of the package under impl/: the walk is broken", len(uses))
+	}
+	for dir := range uses {
+		if !imports[dir] && !strings.HasSuffix(dir, filepath.Join("internal", "atomic")) {
+			t.Errorf("%s uses impl/internal/atomic but does not import sync/atomic: add intrinsics.go with import _ \"sync/atomic\"", dir)
+		}
 	}
 }

@@ -1,0 +1,106 @@
+//go:build explore
+
+package scenarios
+
+import (
+	"context"
+	"testing"
+
+	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/impl/sched"
+)
+
+// Fairness on one worker. With a single worker the order in which tasks
+// run does not depend on the schedule, so these scenarios run at bound 0:
+// the explorer is here a deterministic harness for the real worker loop,
+// in which a task that never gets its turn shows as an assertion at a
+// bounded number of polls (not as a hang in a timed test).
+
+// Two tasks waking each other through the LIFO slot must not starve a task
+// queued in the ring: after three LIFO polls in a tick the slot is flushed
+// to the back of the ring.
+func TestExploreLIFOPingPongDoesNotStarve(t *testing.T) {
+	explore.Check(t, "fairness/lifo-ping-pong", explore.Options{Preemptions: -1}, func() {
+		rt := newRuntime(1)
+		const rounds = 20
+		exchanges, cRanAt := 0, -1
+		var wa, wb sched.Waker
+		var haveA, haveB bool
+		player := func(me *sched.Waker, have *bool, other *sched.Waker, otherHave *bool) sched.TaskFunc {
+			return func(cx *sched.Context) sched.Poll {
+				*me, *have = cx.Waker(), true
+				if exchanges >= rounds {
+					return sched.Ready
+				}
+				if *otherHave {
+					exchanges++
+					cx.Wake(*other)
+				}
+				return sched.Pending
+			}
+		}
+		var hs []*sched.JoinHandle
+		root, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			for _, tk := range []sched.Task{player(&wa, &haveA, &wb, &haveB), player(&wb, &haveB, &wa, &haveA),
+				sched.Func(func() { cRanAt = exchanges })} {
+				h, err := cx.Spawn(tk)
+				if err != nil {
+					explore.Failf("Context.Spawn: %v", err)
+				}
+				hs = append(hs, h)
+			}
+			return sched.Ready
+		}))
+		root.Wait(context.Background())
+		hs[2].Wait(context.Background())
+		if cRanAt < 0 || cRanAt > 4 {
+			explore.Failf("the ring task ran after %d LIFO exchanges; the cap of 3 per tick should let it run within 4", cRanAt)
+		}
+		exchanges = rounds // end the game: both finish on their next poll
+		wa.Wake()
+		wb.Wake()
+		for _, h := range hs {
+			h.Wait(context.Background())
+		}
+		shutdown(rt)
+	})
+}
+
+// A worker kept busy by a chain of its own tasks still serves the global
+// queue: a task spawned from outside runs within the global-queue interval
+// (at most 255 polls), not when the chain ends.
+func TestExploreGlobalQueueNotStarved(t *testing.T) {
+	explore.Check(t, "fairness/global-not-starved", explore.Options{Preemptions: -1, MaxSteps: 60_000}, func() {
+		rt := newRuntime(1)
+		const chain = 400
+		links, globalRanAt := 0, -1
+		var started explore.Event
+		var link sched.TaskFunc
+		link = func(cx *sched.Context) sched.Poll {
+			if links++; links == 1 {
+				started.Set()
+			}
+			if links < chain {
+				if _, err := cx.Spawn(link); err != nil {
+					explore.Failf("Context.Spawn: %v", err)
+				}
+			}
+			return sched.Ready
+		}
+		if _, err := rt.Spawn(link); err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		started.Wait()
+		spawnedAt := links
+		h, err := rt.Spawn(sched.Func(func() { globalRanAt = links }))
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		h.Wait(context.Background())
+		explore.Assert(globalRanAt >= 0, "the global task never ran")
+		if globalRanAt-spawnedAt > 256 {
+			explore.Failf("the global task ran %d links after it was spawned; the interval is at most 255 polls", globalRanAt-spawnedAt)
+		}
+		shutdown(rt)
+	})
+}

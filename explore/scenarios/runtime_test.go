@@ -1,0 +1,438 @@
+//go:build explore
+
+package scenarios
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/impl/sched"
+)
+
+// The runtime scenarios run impl/sched whole: its workers, the idle
+// protocol, parking (the park timeout off, so a lost wakeup is a
+// deadlock), tasks and wakers, shutdown. Each ends with Shutdown, which
+// must return nil: every worker goroutine gone.
+
+// newRuntime starts a runtime of n workers with the park timeout off.
+func newRuntime(n int) *sched.Runtime {
+	rt, err := sched.New(sched.Config{Workers: n})
+	if err != nil {
+		explore.Failf("New: %v", err)
+	}
+	return rt
+}
+
+// shutdown stops rt and checks the accounting: every spawned task either
+// completed or was cancelled.
+func shutdown(rt *sched.Runtime) sched.Metrics {
+	if err := rt.Shutdown(context.Background()); err != nil {
+		explore.Failf("Shutdown: %v", err)
+	}
+	m := rt.Metrics()
+	if m.Spawned != m.Completed+m.Cancelled {
+		explore.Failf("after Shutdown: spawned %d, completed %d, cancelled %d\n%s", m.Spawned, m.Completed, m.Cancelled, m)
+	}
+	return m
+}
+
+// counter is a task body that counts its runs; the scenario's goroutines
+// run one at a time, so a plain int is safe.
+type counter struct{ runs int }
+
+func (c *counter) task() sched.Task {
+	return sched.Func(func() { c.runs++ })
+}
+
+// Two tasks spawned from outside onto two parked workers: each runs once,
+// Wait returns for both, and no worker is left asleep with a task queued.
+func TestExploreRemoteSpawn(t *testing.T) {
+	explore.Check(t, "runtime/remote-spawn", explore.Options{MaxSchedules: 200_000}, func() {
+		remoteSpawn(newRuntime(2))
+	})
+	// The same with a park timeout: parked workers also wake by
+	// themselves (in virtual time, once everybody waits), and a token
+	// left in a parker must not keep its worker from sleeping.
+	explore.Check(t, "runtime/remote-spawn-timed-park", explore.Options{MaxSchedules: 200_000}, func() {
+		rt, err := sched.New(sched.Config{Workers: 2, ParkTimeout: time.Millisecond})
+		if err != nil {
+			explore.Failf("New: %v", err)
+		}
+		remoteSpawn(rt)
+	})
+}
+
+// remoteSpawn spawns two tasks on rt from outside, waits for both and
+// shuts rt down.
+func remoteSpawn(rt *sched.Runtime) {
+	{
+		var a, b counter
+		ha, err1 := rt.Spawn(a.task())
+		hb, err2 := rt.Spawn(b.task())
+		if err := errors.Join(err1, err2); err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		if err := errors.Join(ha.Wait(context.Background()), hb.Wait(context.Background())); err != nil {
+			explore.Failf("Wait: %v", err)
+		}
+		if a.runs != 1 || b.runs != 1 {
+			explore.Failf("runs: %d and %d, want 1 each", a.runs, b.runs)
+		}
+		shutdown(rt)
+	}
+}
+
+// pendingTask is a task that waits for a message: it returns Ready once
+// msg is set, and otherwise hands its waker out and returns Pending.
+type pendingTask struct {
+	msg   bool
+	waker sched.Waker
+	have  bool
+	polls int
+}
+
+func (p *pendingTask) Poll(cx *sched.Context) sched.Poll {
+	p.polls++
+	if p.msg {
+		return sched.Ready
+	}
+	if !p.have {
+		p.waker, p.have = cx.Waker(), true
+	}
+	return sched.Pending
+}
+
+// waitForWaker blocks the calling goroutine until p has handed out its
+// waker.
+func (p *pendingTask) waitForWaker() {
+	explore.Block(func() bool { return p.have }, "the task's waker")
+}
+
+// A wake from outside races the poll that registered the waker: it lands
+// while the task runs (running -> notified: one more poll), or after
+// (idle -> scheduled: queued again). Either way the task sees the message
+// and finishes; a lost wake is a deadlock.
+func TestExploreWakeRacesPoll(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		explore.Check(t, "runtime/wake-races-poll-"+string(rune('0'+workers)), explore.Options{MaxSchedules: 200_000}, func() {
+			rt := newRuntime(workers)
+			p := &pendingTask{}
+			h, err := rt.Spawn(p)
+			if err != nil {
+				explore.Failf("Spawn: %v", err)
+			}
+			explore.Go("waker", func() {
+				p.waitForWaker()
+				p.msg = true
+				p.waker.Wake()
+			})
+			if err := h.Wait(context.Background()); err != nil {
+				explore.Failf("Wait: %v", err)
+			}
+			if p.polls > 2 {
+				explore.Failf("%d polls for one wake", p.polls)
+			}
+			shutdown(rt)
+		})
+	}
+}
+
+// Two wakers, one of which sends the message: whichever order the wakes
+// take, and however they meet the polls (one may be absorbed by a task
+// already queued or already notified), the task runs until it sees the
+// message, never twice at once and never again after it finished.
+func TestExploreTwoWakes(t *testing.T) {
+	explore.Check(t, "runtime/two-wakes", explore.Options{Preemptions: 1, MaxSchedules: 5_000_000}, func() {
+		rt := newRuntime(2)
+		p := &pendingTask{}
+		h, err := rt.Spawn(p)
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		explore.Go("waker 1", func() {
+			p.waitForWaker()
+			p.waker.Wake()
+		})
+		explore.Go("waker 2", func() {
+			p.waitForWaker()
+			p.msg = true
+			p.waker.Wake()
+		})
+		if err := h.Wait(context.Background()); err != nil {
+			explore.Failf("Wait: %v", err)
+		}
+		polls := p.polls
+		shutdown(rt)
+		if p.polls != polls {
+			explore.Failf("polled after it finished")
+		}
+	})
+}
+
+// A task spawns a child from inside its poll and waits there until the
+// child has run: the child is in its worker's ring, and the other worker,
+// parked, must be woken to steal it (a poll that blocks on another task of
+// the same runtime, the case the notify on a local push exists for).
+func TestExploreChildRunsWhileParentBlocks(t *testing.T) {
+	explore.Check(t, "runtime/child-while-parent-blocks", explore.Options{MaxSchedules: 200_000}, func() {
+		rt := newRuntime(2)
+		var childRan explore.Event
+		var child *sched.JoinHandle
+		h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			var err error
+			if child, err = cx.Spawn(sched.Func(childRan.Set)); err != nil {
+				explore.Failf("Context.Spawn: %v", err)
+			}
+			childRan.Wait()
+			return sched.Ready
+		}))
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		if err := h.Wait(context.Background()); err != nil {
+			explore.Failf("Wait: %v", err)
+		}
+		// The child's handle, made inside a poll, is waited on like any.
+		if err := child.Wait(context.Background()); err != nil {
+			explore.Failf("Wait of the child: %v", err)
+		}
+		shutdown(rt)
+	})
+}
+
+// Go funcs spawning Go funcs, on two workers: each runs exactly once, the
+// records are recycled as they run, and a record is never handed out
+// while still queued.
+func TestExploreGoTree(t *testing.T) {
+	explore.Check(t, "runtime/go-tree", explore.Options{MaxSchedules: 100_000}, func() {
+		rt := newRuntime(2)
+		runs := map[string]int{}
+		var done explore.Event
+		left := 3
+		leaf := func(name string) func() {
+			return func() {
+				runs[name]++
+				if left--; left == 0 {
+					done.Set()
+				}
+			}
+		}
+		err := rt.Go(func() {
+			runs["root"]++
+			for _, n := range []string{"a", "b"} {
+				if err := rt.Go(leaf(n)); err != nil {
+					explore.Failf("Go: %v", err)
+				}
+			}
+			leaf("root leaf")()
+		})
+		if err != nil {
+			explore.Failf("Go: %v", err)
+		}
+		done.Wait()
+		shutdown(rt)
+		for _, n := range []string{"root", "a", "b", "root leaf"} {
+			if runs[n] != 1 {
+				explore.Failf("%s ran %d times: %v", n, runs[n], runs)
+			}
+		}
+	})
+}
+
+// A task that panics: the panic reaches its handle, the worker goes on
+// and runs the next task.
+func TestExplorePanicReachesHandle(t *testing.T) {
+	explore.Check(t, "runtime/panic", explore.Options{}, func() {
+		rt := newRuntime(1)
+		h1, _ := rt.Spawn(sched.Func(func() { panic("boom") }))
+		var c counter
+		h2, _ := rt.Spawn(c.task())
+		var pe *sched.PanicError
+		if err := h1.Wait(context.Background()); !errors.As(err, &pe) || pe.Value != "boom" {
+			explore.Failf("Wait of the panicking task: %v", err)
+		}
+		if err := h2.Wait(context.Background()); err != nil || c.runs != 1 {
+			explore.Failf("the next task: %v, %d runs", err, c.runs)
+		}
+		shutdown(rt)
+	})
+}
+
+// A task sleeps, on a runtime of one and of two workers: worker 0 must
+// wake for the timer even when it parks right as the timer is added. With
+// the park timeout off, an overslept timer is a deadlock. (Virtual time
+// passes only once every goroutine waits.)
+func TestExploreSleep(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		explore.Check(t, "runtime/sleep-"+string(rune('0'+workers)), explore.Options{MaxSchedules: 200_000}, func() {
+			rt := newRuntime(workers)
+			slept := false
+			h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+				if slept {
+					return sched.Ready
+				}
+				slept = true
+				if err := cx.Sleep(time.Millisecond); err != nil {
+					explore.Failf("Sleep: %v", err)
+				}
+				return sched.Pending
+			}))
+			if err != nil {
+				explore.Failf("Spawn: %v", err)
+			}
+			if err := h.Wait(context.Background()); err != nil {
+				explore.Failf("Wait: %v", err)
+			}
+			if now := explore.Now(); now < int64(time.Millisecond) {
+				explore.Failf("the task finished %v after it slept for 1ms", time.Duration(now))
+			}
+			shutdown(rt)
+		})
+	}
+}
+
+// Shutdown races a Spawn and its Wait from another goroutine: the spawn is
+// refused (ErrShutdown), or its task runs once, or it is cancelled, and
+// Wait says which; nothing is left in a queue. (A spawn admitted just
+// before Shutdown must finish its push before the last worker drains the
+// global queue.)
+func TestExploreShutdownRacesSpawn(t *testing.T) {
+	explore.Check(t, "runtime/shutdown-races-spawn", explore.Options{MaxSchedules: 300_000}, func() {
+		rt := newRuntime(2)
+		var spawned counter
+		s := explore.Go("spawner", func() {
+			h, err := rt.Spawn(spawned.task())
+			switch {
+			case errors.Is(err, sched.ErrShutdown):
+				return
+			case err != nil:
+				explore.Failf("Spawn: %v", err)
+			}
+			switch err := h.Wait(context.Background()); {
+			case err == nil && spawned.runs == 1:
+			case errors.Is(err, sched.ErrCancelled) && spawned.runs == 0:
+			default:
+				explore.Failf("Wait = %v after %d runs", err, spawned.runs)
+			}
+		})
+		m := shutdown(rt)
+		s.Join()
+		if spawned.runs > 1 {
+			explore.Failf("the task ran %d times", spawned.runs)
+		}
+		if m.GlobalQueueLen != 0 {
+			explore.Failf("after Shutdown: %d tasks queued\n%s", m.GlobalQueueLen, m)
+		}
+	})
+}
+
+// Shutdown races a Go from another goroutine: refused, or run once, or
+// cancelled, and accounted for either way.
+func TestExploreShutdownRacesGo(t *testing.T) {
+	explore.Check(t, "runtime/shutdown-races-go", explore.Options{MaxSchedules: 300_000}, func() {
+		rt := newRuntime(2)
+		var ran counter
+		g := explore.Go("goer", func() {
+			if err := rt.Go(ran.task().(sched.Func)); err != nil && !errors.Is(err, sched.ErrShutdown) {
+				explore.Failf("Go: %v", err)
+			}
+		})
+		m := shutdown(rt)
+		g.Join()
+		if ran.runs > 1 || m.GlobalQueueLen != 0 {
+			explore.Failf("ran %d times; %d tasks queued after Shutdown\n%s", ran.runs, m.GlobalQueueLen, m)
+		}
+	})
+}
+
+// A task waiting for a wake that never comes, and one sleeping on a timer,
+// when Shutdown comes: both are cancelled, their Waits return
+// ErrCancelled, and no timer is left holding a task.
+func TestExploreShutdownCancelsWaiting(t *testing.T) {
+	explore.Check(t, "runtime/shutdown-cancels-waiting", explore.Options{MaxSchedules: 200_000}, func() {
+		rt := newRuntime(1)
+		p := &pendingTask{}
+		h1, _ := rt.Spawn(p)
+		h2, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			cx.Sleep(time.Hour)
+			return sched.Pending
+		}))
+		var waits [2]error
+		w := explore.Go("waiter", func() {
+			waits[0] = h1.Wait(context.Background())
+			waits[1] = h2.Wait(context.Background())
+		})
+		p.waitForWaker()
+		m := shutdown(rt)
+		w.Join()
+		for i, err := range waits {
+			if !errors.Is(err, sched.ErrCancelled) {
+				explore.Failf("Wait of task %d = %v, want ErrCancelled", i+1, err)
+			}
+		}
+		if m.PendingTimers != 0 || m.Cancelled != 2 {
+			explore.Failf("after Shutdown: %d timers, %d cancelled\n%s", m.PendingTimers, m.Cancelled, m)
+		}
+	})
+}
+
+// A task spawns Go funcs in two polls, yielding between them: the records
+// of the first ones are recycled as they run (into the worker's spare
+// list, and past 4 into the shared stack; spareBatch is 2 under the
+// explorer) and reused by the second ones while others are still queued.
+// Every func runs exactly once: a record is never in two places at once.
+func TestExploreGoRecycling(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		opt := explore.Options{MaxSchedules: 100_000}
+		if workers == 2 {
+			opt.Preemptions = 1
+		}
+		explore.Check(t, "runtime/go-recycling-"+string(rune('0'+workers)), opt, func() {
+			rt := newRuntime(workers)
+			runs := make([]int, 12)
+			left := len(runs)
+			var done explore.Event
+			next := 0
+			spawn := func(cx *sched.Context, n int) {
+				for range n {
+					i := next
+					next++
+					err := cx.Go(func() {
+						runs[i]++
+						if left--; left == 0 {
+							done.Set()
+						}
+					})
+					if err != nil {
+						explore.Failf("Context.Go: %v", err)
+					}
+				}
+			}
+			polls := 0
+			h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+				if polls++; polls == 1 {
+					spawn(cx, 5)
+					return cx.Yield()
+				}
+				spawn(cx, 7)
+				return sched.Ready
+			}))
+			if err != nil {
+				explore.Failf("Spawn: %v", err)
+			}
+			if err := h.Wait(context.Background()); err != nil {
+				explore.Failf("Wait: %v", err)
+			}
+			done.Wait()
+			shutdown(rt)
+			for i, n := range runs {
+				if n != 1 {
+					explore.Failf("Go func %d ran %d times: %v", i, n, runs)
+				}
+			}
+		})
+	}
+}
