@@ -56,15 +56,17 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	switch {
 	case res.Mode == "dfs" && res.Exhaustive:
 		how += fmt.Sprintf(", exhaustive up to %d preemptions", res.Bound)
+	case res.Mode == "dfs" && res.Failure == nil && res.Bound > 0:
+		how += fmt.Sprintf(", exhaustive up to %d preemption(s); NOT exhaustive at %d: the budget of %d schedules ran out", res.Bound-1, res.Bound, opt.withDefaults().MaxSchedules)
 	case res.Mode == "dfs" && res.Failure == nil:
-		how += fmt.Sprintf(", NOT exhaustive: the budget of %d schedules ran out at preemption bound %d", opt.withDefaults().MaxSchedules, res.Bound)
+		how += fmt.Sprintf(", NOT exhaustive even without preemptions: the budget of %d schedules ran out", opt.withDefaults().MaxSchedules)
 	}
 	if f := res.Failure; f != nil {
 		t.Fatalf("explore %s: FAILED (%s): %s\n%s\nfound at schedule %d, %d preemptions; %s\nschedule:\n%s\nreplay: %s='%s=%s' go test -tags explore -run '^%s$' %s",
 			name, how, f.Kind, f.Message, f.Schedule, f.Preemptions, stackNote(f), f.Trace, ReplayEnv, name, f.Token, testName(t), packageDir())
 	}
 	if res.Mode == "replay" {
-		t.Logf("explore %s: replayed schedule passed", name)
+		t.Logf("explore %s: replayed schedule passed:\n%s", name, res.Trace)
 	}
 	t.Logf("explore %s: %s", name, how)
 	return res

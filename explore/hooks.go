@@ -57,8 +57,11 @@ func Gosched() {
 	if r.tracing {
 		r.trace = append(r.trace, step{thread: t.id, op: "Gosched", at: callerFrame()})
 	}
-	t.fresh = false
 	t.yielded = true
+	if r.started(t) {
+		r.waitTurn(t)
+		return
+	}
 	r.switchFrom(t)
 }
 

@@ -20,10 +20,17 @@ import (
 // accesses for the Go memory model and the race detector.
 //
 // A decision is taken before each operation on shared state. The thread
-// chosen performs its pending operation without deciding again; a thread
-// that has just started performs its first operation the same way. So each
+// chosen performs its pending operation without deciding again. So each
 // decision is "who performs the next operation", and two different
 // decision sequences give two different interleavings.
+//
+// A new thread runs at once, up to its first scheduling point, and then
+// hands back to the thread that started it, with no decision: the code
+// before that point touches no shared state, so running it early hides no
+// interleaving. From then on the new thread waits at its first operation
+// like any other; and if that operation is a wait that cannot proceed
+// (the monitor's first sleep, a waker waiting for its task), the thread is
+// blocked, not an alternative at every decision until it happens to run.
 
 type threadState uint8
 
@@ -40,9 +47,10 @@ type thread struct {
 	wake  chan struct{} // one token: "your turn"
 	gone  chan struct{} // closed once the goroutine ended (abort waits for it)
 	state threadState
-	// fresh is set until the thread passes its first scheduling point: the
-	// decision that chose it to start covers its first operation.
-	fresh bool
+	// starting is set until the thread reaches its first scheduling
+	// point; there it hands back to spawner (see above).
+	starting bool
+	spawner  *thread
 	// ready is what a blocked thread waits for; deadline (virtual ns, 0 if
 	// none) is when it gives up. timedOut tells Block which happened.
 	ready    func() bool
@@ -131,12 +139,7 @@ func (r *run) spawn(name string, f func()) *thread {
 	if len(r.threads) == 64 {
 		r.failNow(r.cur, kindAssert, "more than 64 goroutines in one scenario")
 	}
-	if r.cur != nil {
-		// The spawner's next operation has a new alternative, the new
-		// goroutine: its start decision no longer covers it.
-		r.cur.fresh = false
-	}
-	t := &thread{id: len(r.threads), name: name, wake: make(chan struct{}, 1), gone: make(chan struct{}), fresh: true}
+	t := &thread{id: len(r.threads), name: name, wake: make(chan struct{}, 1), gone: make(chan struct{}), starting: r.cur != nil, spawner: r.cur}
 	r.threads = append(r.threads, t)
 	r.live++
 	go func() {
@@ -157,7 +160,27 @@ func (r *run) spawn(name string, f func()) *thread {
 		}()
 		f()
 	}()
+	if t.starting {
+		// Run it to its first scheduling point; it hands back (started).
+		sp := r.cur
+		r.cur = t
+		t.wake <- struct{}{}
+		r.waitTurn(sp)
+	}
 	return t
+}
+
+// started is a new thread's first scheduling point: it hands back to its
+// spawner, with no decision, and reports whether it did (then the thread
+// waits for its turn at this point, as chosen threads do).
+func (r *run) started(t *thread) bool {
+	if !t.starting {
+		return false
+	}
+	t.starting = false
+	r.cur = t.spawner
+	t.spawner.wake <- struct{}{}
+	return true
 }
 
 // abortSignal is never panicked today; it keeps recover's type switch honest
@@ -172,8 +195,8 @@ func (r *run) point(t *thread) {
 	}
 	r.steps++
 	r.progressed()
-	if t.fresh {
-		t.fresh = false
+	if r.started(t) {
+		r.waitTurn(t)
 		return
 	}
 	if r.steps > r.maxSteps {
@@ -307,14 +330,6 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string) bo
 	}
 	r.steps++
 	r.progressed()
-	if t.fresh {
-		// As in point: the decision that started t covers its first
-		// operation, here a wait that need not wait.
-		t.fresh = false
-		if ready() {
-			return true
-		}
-	}
 	waits := !ready()
 	if r.tracing && waits {
 		at := callerFrame()
@@ -325,7 +340,11 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string) bo
 	if timeout > 0 {
 		t.deadline = r.now + timeout
 	}
-	r.switchFrom(t)
+	if r.started(t) {
+		r.waitTurn(t) // blocked from the start: chosen only once ready
+	} else {
+		r.switchFrom(t)
+	}
 	ok := !t.timedOut || ready()
 	t.state, t.ready, t.deadline, t.timedOut = runnable, nil, 0, false
 	if r.tracing && waits {
@@ -344,6 +363,12 @@ func (r *run) exit(t *thread) {
 	r.live--
 	if r.aborting {
 		return // the aborting thread waits for t.gone
+	}
+	if t.starting && r.failure == nil {
+		// Ended before its first scheduling point: back to the spawner.
+		r.progressed()
+		r.started(t)
+		return
 	}
 	if r.failure != nil {
 		r.abortAll(t)

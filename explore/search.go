@@ -74,7 +74,10 @@ type Result struct {
 	Bound      int    // the preemption bound reached (DFS)
 	Mode       string // "dfs", "pct" or "replay"
 	Failure    *Failure
-	Elapsed    time.Duration
+	// Trace is a replayed schedule's trace, when it passed (a failure
+	// carries its own).
+	Trace   string
+	Elapsed time.Duration
 }
 
 // stuckError is what Explore panics with when a schedule stops handing
@@ -222,6 +225,7 @@ func (e *explorer) replay(tok string) Result {
 		return e.res
 	}
 	e.res.Failure = nil
+	e.res.Trace = r.formatTrace()
 	return e.res
 }
 

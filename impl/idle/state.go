@@ -190,6 +190,37 @@ func (s *State) CancelPark(i int) (claimed bool) {
 	return false
 }
 
+// AddSearcher takes a searching credit without the 50% limit: for an
+// extra worker the monitor starts (it searches at once, like a claimed
+// worker), and for an extra worker whose retire-time re-check found work.
+func (s *State) AddSearcher() {
+	// seq_cst, as TryBecomeSearcher: notifiers that load ns after this
+	// skip their wake because of us, and we will find their work.
+	s.searching.Add(1)
+}
+
+// StopSearching gives a searching credit back without asking whether it
+// was the last one: the caller re-checks every queue itself afterwards, as
+// a parking worker does (Rule 3). For an extra worker that retires.
+func (s *State) StopSearching() {
+	// seq_cst: pairs with the publisher's store-then-load of ns; the
+	// re-check that follows covers what notifiers skipped because of us.
+	s.searching.Add(-1)
+}
+
+// Searching returns num_searching. The monitor decides on it (a searcher
+// will find the work it looks at, so it need not wake anybody).
+func (s *State) Searching() int32 {
+	return s.searching.Load() // seq_cst: the monitor's look at the queues came before
+}
+
+// Bitmap returns the parked bitmap. The monitor decides on it whether any
+// worker runs (its half of a Dekker pair with workers leaving the parked
+// set; see impl/sched).
+func (s *State) Bitmap() uint64 {
+	return s.bitmap.Load() // seq_cst: the load half of that Dekker pair
+}
+
 // Snapshot is a racy read of the three words for metrics and tests; the
 // values may come from different instants.
 type Snapshot struct {

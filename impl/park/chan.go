@@ -28,30 +28,25 @@ func NewChan() *Chan {
 // Park implements Parker.
 //
 // Under the explorer (the explore build tag) this code runs as it is,
-// except for its two blocking waits: the wait for the token becomes a wait
-// the explorer controls, and the timer's place is taken by the explorer's
-// virtual timeout (see waitControlled).
+// behind one controlled wait: waitControlled blocks until a token is in the
+// slot or the explorer's virtual timeout passes, and only then does the
+// code below run, finding the token (no timer is armed). A wait is then
+// the first thing a parking goroutine does, so one that starts by parking
+// (the monitor) is simply asleep, not a runnable goroutine the explorer
+// must interleave with everything until it has slept.
 func (p *Chan) Park(timeout time.Duration) bool {
+	if sync.Controlled() && !p.waitControlled(timeout) {
+		return false
+	}
 	if timeout <= 0 {
-		if sync.Controlled() {
-			p.waitControlled(0)
-		}
 		<-p.token
 		return true
 	}
-	sync.Point() // the receive below is an operation on shared state
 	// Fast path: a token is already there, no timer needed.
 	select {
 	case <-p.token:
 		return true
 	default:
-	}
-	if sync.Controlled() {
-		if !p.waitControlled(timeout) {
-			return false
-		}
-		<-p.token
-		return true
 	}
 	if p.timer == nil {
 		p.timer = time.NewTimer(timeout)
@@ -72,8 +67,8 @@ func (p *Chan) Park(timeout time.Duration) bool {
 
 // waitControlled is the explorer's wait for the token (explore build tag
 // only): it returns once a token is in the slot, or false when timeout
-// (virtual time; <= 0: none) passed first. The caller then takes the
-// token with its own receive.
+// (virtual time; <= 0: none) passed first. Park then takes the token with
+// its own receive; only the owner takes tokens, so it is still there.
 func (p *Chan) waitControlled(timeout time.Duration) bool {
 	return sync.Block(func() bool { return len(p.token) > 0 }, timeout, "parker token")
 }

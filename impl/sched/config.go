@@ -39,10 +39,24 @@ type Config struct {
 	ParkTimeout     time.Duration // 0: a parked worker sleeps until woken; < 0: error
 	DisableStealing bool
 	Parker          ParkerKind
+
+	// LongPoll is how long a worker may stay in one poll (or in 16 polls
+	// in a row) while tasks wait behind it before the monitor helps: it
+	// wakes a parked worker to take them, or, when none is parked,
+	// starts an extra worker. 0 means 1 ms; negative switches the help
+	// off (the monitor then only fires timers, and a poll that blocks
+	// can hold up other queued tasks).
+	LongPoll time.Duration
+	// ExtraWorkers is the most extra worker goroutines the monitor runs
+	// at once, beyond Workers, while workers are stuck in long polls.
+	// 0 means 256; negative means none (a stuck worker's tasks are then
+	// only taken by parked workers it wakes).
+	ExtraWorkers int
 }
 
 // DefaultConfig returns min(GOMAXPROCS, 64) workers, a 10 ms park timeout,
-// stealing on, the default parker.
+// stealing on, the default parker, help for long polls after 1 ms, and up
+// to 256 extra workers.
 func DefaultConfig() Config {
 	return Config{
 		Workers:     min(runtime.GOMAXPROCS(0), maxWorkers),
@@ -60,5 +74,33 @@ func (c Config) validate() error {
 	if c.Parker > ParkerFutex {
 		return fmt.Errorf("%w: unknown Parker %v", ErrInvalidConfig, c.Parker)
 	}
+	if c.ExtraWorkers > maxExtraWorkers {
+		return fmt.Errorf("%w: ExtraWorkers = %d, want at most %d", ErrInvalidConfig, c.ExtraWorkers, maxExtraWorkers)
+	}
 	return nil
+}
+
+// longPoll is the LongPoll in effect: the default for 0, 0 for off.
+func (c Config) longPoll() time.Duration {
+	switch {
+	case c.LongPoll == 0:
+		return defaultLongPoll
+	case c.LongPoll < 0:
+		return 0
+	}
+	return c.LongPoll
+}
+
+// DefaultExtraWorkers is what Config.ExtraWorkers = 0 means.
+const DefaultExtraWorkers = defaultExtraWorkers
+
+// extraWorkers is the ExtraWorkers in effect.
+func (c Config) extraWorkers() int {
+	switch {
+	case c.ExtraWorkers == 0:
+		return defaultExtraWorkers
+	case c.ExtraWorkers < 0:
+		return 0
+	}
+	return c.ExtraWorkers
 }

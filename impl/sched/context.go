@@ -17,7 +17,10 @@ type Context struct {
 // Waker returns the current task's waker.
 func (cx *Context) Waker() Waker { return Waker{t: cx.t} }
 
-// Worker returns the index of the worker running this poll.
+// Worker returns the index of the worker running this poll: 0 to
+// Workers-1 for a worker, Workers and up for an extra worker that the
+// monitor started while workers were stuck in long polls
+// (Config.ExtraWorkers).
 func (cx *Context) Worker() int { return cx.w.index }
 
 // Yield reschedules the current task at the back of this worker's ring
@@ -52,9 +55,10 @@ func (cx *Context) Wake(w Waker) {
 // Sleep wakes the current task after d; the task then returns Pending
 // (`if err := cx.Sleep(d); err != nil {...}; return Pending`). d == 0 is
 // the same as waking it now: it runs again right after this poll. Timers
-// are polled by worker 0 (docs/scheduler.md, "timers"). Like any wake, the
-// timer may find the task already re-run by another wake: tasks must
-// tolerate being polled before what they wait for is ready.
+// are fired by whichever worker starts a tick, and by the monitor when
+// none does (docs/scheduler.md, "Timers"). Like any wake, the timer may
+// find the task already re-run by another wake: tasks must tolerate being
+// polled before what they wait for is ready.
 func (cx *Context) Sleep(d time.Duration) error {
 	if d < 0 {
 		return ErrNegativeDuration
@@ -70,9 +74,9 @@ func (cx *Context) Sleep(d time.Duration) error {
 	}
 	if rt.timers.add(rt.now()+int64(d), cx.t) {
 		chaos.Point()
-		// The new deadline is earlier than the one worker 0 sleeps
+		// The new deadline is earlier than the one the monitor sleeps
 		// until (or it sleeps without one): wake it to re-arm.
-		rt.workers[0].parker.Unpark()
+		rt.mon.parker.Unpark()
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package sched
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 )
 
 // Errors returned by the runtime. Compare with errors.Is.
@@ -13,6 +15,48 @@ var (
 	ErrCancelled        = errors.New("sched: task cancelled by shutdown")
 	ErrNegativeDuration = errors.New("sched: negative duration")
 )
+
+// StillRunningError is what Shutdown returns when its context ends while
+// polls are still running: polls that block, which Shutdown cannot stop.
+// It wraps the context's error (errors.Is(err, context.DeadlineExceeded)
+// holds). Every queued task has been cancelled; the runtime finishes
+// shutting down when these polls return.
+type StillRunningError struct {
+	Err   error         // the context's error
+	Polls []RunningPoll // the polls that had not returned
+}
+
+// RunningPoll is one poll still running at Shutdown.
+type RunningPoll struct {
+	Worker int  // the worker's index; extra workers follow the workers
+	Extra  bool // the poll runs on an extra worker
+	// For is how long the worker has been in its current tick, as the
+	// monitor last saw it (a lower bound for the poll's age).
+	For time.Duration
+}
+
+func (e *StillRunningError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "sched: shutdown: %v: %d poll(s) still running", e.Err, len(e.Polls))
+	for i, p := range e.Polls {
+		sep := ", "
+		if i == 0 {
+			sep = " ("
+		}
+		kind := "worker"
+		if p.Extra {
+			kind = "extra worker"
+		}
+		fmt.Fprintf(&b, "%s%s %d for %v", sep, kind, p.Worker, p.For.Round(time.Millisecond))
+	}
+	if len(e.Polls) > 0 {
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Unwrap returns the context's error.
+func (e *StillRunningError) Unwrap() error { return e.Err }
 
 // PanicError is what JoinHandle.Wait returns for a task whose Poll
 // panicked. Value is the value passed to panic, Stack the panicking

@@ -3,23 +3,22 @@ package sched
 // findWork returns the next task to poll, or nil if this worker found none
 // anywhere. The order:
 //
-//  1. the prefetch buffer (tasks taken from the global queue earlier; no
-//     synchronisation at all);
-//  2. every interval-th poll, the global queue BEFORE the local queues, so
-//     that a worker kept busy by its own tasks still serves the global
-//     queue (the seeds look there only after the local queues are empty);
-//  3. the LIFO slot, at most maxLIFOPollsPerTick times per tick; past the
+//  1. every interval-th poll (and right after a task yielded), the global
+//     queue BEFORE the local queues, so that a worker kept busy by its own
+//     tasks still serves the global queue (the seeds look there only after
+//     the local queues are empty);
+//  2. the LIFO slot, at most maxLIFOPollsPerTick times per tick; past the
 //     cap the slot is flushed to the back of the ring;
-//  4. the ring;
-//  5. the global queue;
-//     5b. the tasks that yielded in this tick (deferYield), moved to the ring;
-//  6. stealing from a random victim, if stealing is enabled and this worker
-//     searches (or may become a searcher under the 50% limit);
-//  7. the global queue once more (work published while we stole).
+//  3. the ring;
+//  4. the global queue;
+//  5. stealing, if stealing is enabled and this worker searches (or may
+//     become a searcher under the 50% limit): a random victim's ring, then
+//     the others' rings, then the LIFO slots of workers stuck in a long poll;
+//  6. the global queue once more (work published while we stole).
+//
+// There is no private stash: what a worker has queued is in its ring
+// (stealable) or its LIFO slot (stealable once the worker is stuck).
 func (w *worker) findWork() *task {
-	if t := w.popBuffer(); t != nil {
-		return t
-	}
 	if w.globalTurn() {
 		if t := w.pollGlobal(); t != nil {
 			return t
@@ -30,9 +29,6 @@ func (w *worker) findWork() *task {
 	}
 	if t := w.pollGlobal(); t != nil {
 		return t
-	}
-	if w.flushDeferred() {
-		return w.ring.Pop()
 	}
 	if !w.rt.cfg.DisableStealing && (w.searching || w.tryBecomeSearcher()) {
 		if t := w.steal(); t != nil {
@@ -55,29 +51,19 @@ func (w *worker) globalTurn() bool {
 	return false
 }
 
-func (w *worker) popBuffer() *task {
-	if w.bufHead == w.bufLen {
-		return nil
-	}
-	t := w.buf[w.bufHead]
-	w.buf[w.bufHead] = nil
-	w.bufHead++
-	return t
-}
-
 // popLocal takes from the LIFO slot (under the per-tick cap) or the ring.
+// A thief may have stolen the slot's task (if the monitor flagged this
+// worker as stuck); Take then finds it empty.
 func (w *worker) popLocal() *task {
 	if w.lifoPolls < maxLIFOPollsPerTick {
-		if t := w.lifo; t != nil {
-			w.lifo = nil
+		if t := w.lifo.Take(); t != nil {
 			w.lifoPolls++
 			w.pc.lifoPolls++
 			return t
 		}
-	} else if t := w.lifo; t != nil {
+	} else if t := w.lifo.Take(); t != nil {
 		// Cap reached: flush the slot to the back of the ring, where
 		// the FIFO order (and stealers) see it.
-		w.lifo = nil
 		w.pushRing(t)
 		w.rt.notifyLocal()
 	}
@@ -85,11 +71,11 @@ func (w *worker) popLocal() *task {
 }
 
 // pollGlobal takes a batch from the global queue: the first task is
-// returned, the next up to globalBufferSize go to the prefetch buffer, the
-// rest to the back of the ring. The batch size is a fair share of the queue
-// (its length over the number of workers) clamped to [globalBatchMin,
-// globalBatchMax], and never more than the buffer plus the ring's free room.
-// Called only with the buffer empty.
+// returned, the rest go to the back of the ring, where idle workers can
+// steal them, and are announced. The batch size is a fair share of the
+// queue (its length over the number of workers) clamped to
+// [globalBatchMin, globalBatchMax], and never more than the ring's free
+// room plus the one that runs.
 func (w *worker) pollGlobal() *task {
 	g := w.rt.global
 	// A lock-free length read first: an empty queue costs no lock.
@@ -99,7 +85,7 @@ func (w *worker) pollGlobal() *task {
 	}
 	n := avail / len(w.rt.workers)
 	n = min(max(n, globalBatchMin), globalBatchMax)
-	room := 1 + globalBufferSize + (ringCapacity - w.ring.Len())
+	room := 1 + (ringCapacity - w.ring.Len())
 	n = min(n, room)
 	k := g.PopBatch(w.scratch[:n])
 	if k == 0 {
@@ -109,11 +95,8 @@ func (w *worker) pollGlobal() *task {
 	w.m.globalPolls.Add(uint64(k)) // counter; relaxed
 	w.warmSink = warmRecords(w.scratch[:k])
 	first := w.scratch[0]
-	rest := w.scratch[1:k]
-	nb := min(len(rest), globalBufferSize)
-	w.bufHead, w.bufLen = 0, copy(w.buf[:], rest[:nb])
-	if len(rest) > nb {
-		for _, t := range rest[nb:] {
+	if k > 1 {
+		for _, t := range w.scratch[1:k] {
 			w.pushRing(t)
 		}
 		w.rt.notifyLocal()
@@ -133,29 +116,78 @@ func (w *worker) tryBecomeSearcher() bool {
 }
 
 // steal tries every other worker once, starting at a random one, and takes
-// half of the first non-empty ring into this worker's ring.
+// half of the first non-empty ring into this worker's ring; then the rings
+// of the extra workers; last, the LIFO slot of a worker the monitor flagged
+// as stuck in a long poll (as Go's runqsteal takes runnext only on its last
+// pass: a healthy owner is about to run its slot's task itself).
 func (w *worker) steal() *task {
-	ws := w.rt.workers
+	rt := w.rt
+	ws := rt.workers
 	n := len(ws)
-	if n == 1 {
+	if n > 1 || w.extra {
+		start := int(w.rand.N(uint32(n)))
+		for i := 0; i < n; i++ {
+			v := start + i
+			if v >= n {
+				v -= n
+			}
+			if ws[v] != w {
+				if t := w.stealRing(ws[v]); t != nil {
+					return t
+				}
+			}
+		}
+	}
+	extras := rt.extras.allocated()
+	for _, v := range extras {
+		if v != w {
+			if t := w.stealRing(v); t != nil {
+				return t
+			}
+		}
+	}
+	// Observes whether any worker is flagged stuck; one load in the
+	// common case. seq_cst, as the flag it summarises.
+	if rt.mon.stuck.Load() == 0 {
 		return nil
 	}
-	start := int(w.rand.N(uint32(n)))
-	for i := 0; i < n; i++ {
-		v := start + i
-		if v >= n {
-			v -= n
+	for _, v := range ws {
+		if t := w.stealSlot(v); t != nil {
+			return t
 		}
-		if v == w.index {
-			continue
-		}
-		if t, k := ws[v].ring.StealInto(w.ring); t != nil {
-			w.m.steals.Add(1)              // counter; relaxed
-			w.m.tasksStolen.Add(uint64(k)) // counter; relaxed
+	}
+	for _, v := range extras {
+		if t := w.stealSlot(v); t != nil {
 			return t
 		}
 	}
 	return nil
+}
+
+// stealRing takes half of v's ring into this worker's.
+func (w *worker) stealRing(v *worker) *task {
+	t, k := v.ring.StealInto(w.ring)
+	if t != nil {
+		w.m.steals.Add(1)              // counter; relaxed
+		w.m.tasksStolen.Add(uint64(k)) // counter; relaxed
+	}
+	return t
+}
+
+// stealSlot takes v's LIFO slot if the monitor flagged v as stuck.
+func (w *worker) stealSlot(v *worker) *task {
+	// Observes the monitor's flag; relaxed would do (the slot's own
+	// exchange settles who takes the task).
+	if v == w || !v.stuck.Load() {
+		return nil
+	}
+	t := v.lifo.Steal()
+	if t != nil {
+		w.m.steals.Add(1)      // counter; relaxed
+		w.m.tasksStolen.Add(1) // counter; relaxed
+		w.m.slotSteals.Add(1)  // counter; relaxed
+	}
+	return t
 }
 
 // warmRecords reads one word of each record in ts, and returns their sum so

@@ -1,9 +1,8 @@
 package sched
 
 import (
-	"time"
-
 	"github.com/wsched/wsched/impl/internal/chaos"
+	"github.com/wsched/wsched/impl/internal/sync"
 )
 
 // park puts a worker that found no work to sleep, following the corrected
@@ -12,8 +11,9 @@ import (
 //	(a) set the own parked bit and count the worker as parked,
 //	(b) give the searching credit back, if it had one;
 //	(c) re-check every queue another worker could take from (the global
-//	    queue and every ring), whether or not this was the last searcher;
-//	    if there is work, leave the parked set and go back as a searcher;
+//	    queue, every ring, the LIFO slots of stuck workers), whether or not
+//	    this was the last searcher; if there is work, leave the parked set
+//	    and go back as a searcher;
 //	(d) sleep on the parker (sticky token: an unpark that came before the
 //	    sleep is not lost);
 //	(e) clear the own bit with one fetch-and and take the wake reason from
@@ -27,29 +27,31 @@ import (
 // load, our bit store / credit return happened before our re-check, and
 // with sequentially consistent atomics one of the two loads sees the other
 // side's store.
+//
+// After (c) or (e) the worker is out of the parked set again and tells the
+// monitor if it sleeps idle (leftParked).
 func (w *worker) park() {
 	rt := w.rt
-	timeout := rt.cfg.ParkTimeout
-	if w.index == 0 {
-		var due bool
-		timeout, due = w.beginTimerPark(timeout)
-		if due {
-			return // a timer is due: next tick polls it
-		}
-		defer rt.timers.endPark()
-	}
 	w.setState(workerParked)
 	rt.idle.Park(w.index, w.searching) // (a), (b)
 	w.searching = false
 	chaos.Point()
-	if rt.workAvailable(w.index) { // (c)
+	if rt.workAvailable(w) { // (c)
 		rt.idle.CancelPark(w.index)
 		w.searching = true
 		w.setState(workerSearching)
+		w.leftParked()
+		// The work seen may be a batch another thief is still copying
+		// (a ring whose steal is in flight looks non-empty, and refuses
+		// a second steal): let that thief finish before looking again,
+		// rather than spin on park, re-check, steal, park. (Found by the
+		// explorer: stranding/rendezvous-3 looped here for ever once the
+		// copying thief was not scheduled.)
+		sync.Gosched()
 		return
 	}
-	w.m.parks.Add(1)       // counter; relaxed
-	w.parker.Park(timeout) // (d)
+	w.m.parks.Add(1)                  // counter; relaxed
+	w.parker.Park(rt.cfg.ParkTimeout) // (d)
 	chaos.Point()
 	w.woke = true
 	if rt.idle.Unpark(w.index) { // (e)
@@ -58,26 +60,42 @@ func (w *worker) park() {
 	} else {
 		w.setState(workerRunning)
 	}
+	w.leftParked()
 }
 
-// beginTimerPark is worker 0's timer part of parking: publish the deadline
-// it will sleep until (so a Sleep adding an earlier timer unparks it) and
-// bound the park timeout by the next timer. due reports a timer that is
-// already due: do not park.
-func (w *worker) beginTimerPark(timeout time.Duration) (time.Duration, bool) {
+// leftParked wakes the monitor if it sleeps idle, now that this worker has
+// left the parked set. It is the worker's half of a Dekker pair with the
+// monitor's decision to sleep idle (monitor.sleep): the worker clears its
+// parked bit, then loads idle; the monitor stores idle, then loads the
+// bitmap. Either the monitor sees the bit clear and does not sleep idle,
+// or the worker sees idle set and wakes it. One load per wake, off the hot
+// path.
+func (w *worker) leftParked() {
+	// seq_cst: the load half of the Dekker pair above (the bit was
+	// cleared by Unpark's or CancelPark's fetch-and, or by a notifier's).
+	if w.rt.mon.idle.Load() {
+		chaos.Point()
+		w.rt.mon.parker.Unpark()
+	}
+}
+
+// retire ends an extra worker that found no work: it gives its searching
+// credit back and re-checks every queue, as park does at (b) and (c): a
+// publisher that saw it searching skipped its notify. If there is work it
+// searches on and reports false; otherwise the goroutine exits.
+func (w *worker) retire() bool {
 	rt := w.rt
-	now := rt.now()
-	limit := int64(noDeadline)
-	if timeout > 0 {
-		limit = now + int64(timeout)
+	if w.searching {
+		w.searching = false
+		rt.idle.StopSearching()
 	}
-	deadline := rt.timers.beginPark(limit)
-	if deadline == noDeadline {
-		return 0, false
+	chaos.Point()
+	if rt.workAvailable(w) {
+		rt.idle.AddSearcher()
+		w.searching = true
+		w.setState(workerSearching)
+		sync.Gosched() // as in park: the work seen may be a steal in flight
+		return false
 	}
-	if deadline <= now {
-		rt.timers.endPark()
-		return 0, true
-	}
-	return time.Duration(deadline - now), false
+	return true
 }

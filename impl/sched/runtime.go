@@ -3,6 +3,7 @@ package sched
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/wsched/wsched/impl/internal/atomic"
 	"github.com/wsched/wsched/impl/internal/sync"
@@ -22,14 +23,17 @@ type Runtime struct {
 	global  *queue.Global[task]
 	idle    *idle.State
 	timers  timerQueue
-	start   int64 // sync.Nanotime at New
+	mon     monitor      // monitor.go
+	extras  extraWorkers // extra.go
+	start   int64        // sync.Nanotime at New
 
 	// closed is set once by Shutdown; spawns fail and wakes do nothing
 	// after it.
 	closed       atomic.Bool
 	shutdownOnce sync.Once
-	// live counts workers that have not exited; the last one to exit
-	// drains the global queue and closes terminated.
+	// live counts the goroutines that have not exited: the workers, the
+	// extra workers running, and the monitor; the last one to exit drains
+	// the global queue and closes terminated.
 	live atomic.Int32
 	// terminated is closed when every worker has exited and the queues
 	// are drained: no task will be polled again.
@@ -69,11 +73,15 @@ func New(cfg Config) (*Runtime, error) {
 			return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
 		}
 		rt.workers[i] = newWorker(rt, i, p)
+		rt.workers[i].active.Store(true) // before the workers start: relaxed
 	}
-	rt.live.Store(int32(cfg.Workers)) // before the workers start: relaxed
+	rt.mon.init(rt)
+	rt.extras.init(rt)
+	rt.live.Store(int32(cfg.Workers) + 1) // the workers and the monitor, before they start: relaxed
 	for _, w := range rt.workers {
 		sync.Go("worker", w.index, w.run)
 	}
+	sync.Go("monitor", 0, rt.runMonitor)
 	return rt, nil
 }
 
@@ -188,29 +196,46 @@ func (rt *Runtime) notifyLocal() {
 	}
 }
 
-// workAvailable is the park-time re-check: is there a task that worker self
-// could take? The global queue and every ring (rings of others can be
-// stolen from; its own is empty when it parks, checked for symmetry). LIFO
-// slots and prefetch buffers are not looked at: only their owner takes from
-// them, and an owner parks only with both empty.
+// workAvailable is the park-time (and retire-time) re-check: is there a
+// task that worker self could take? The global queue, every ring (rings of
+// others can be stolen from; its own is empty when it parks, checked for
+// symmetry), and the LIFO slots of workers the monitor flagged as stuck
+// (thieves take those). The LIFO slot of a healthy worker is not work for
+// self: its owner runs it next. self is nil for the monitor, which asks on
+// behalf of whoever it would wake.
 //
-// With stealing disabled, other workers' rings are not work for self: only
-// their owners take from them, and an owner with a non-empty ring is
+// With stealing disabled, other workers' queues are not work for self:
+// only their owners take from them, and an owner with a non-empty ring is
 // running. Looking at them would make an idle worker cancel its park and
 // spin for as long as any ring holds tasks.
-func (rt *Runtime) workAvailable(self int) bool {
+func (rt *Runtime) workAvailable(self *worker) bool {
 	if rt.global.Len() > 0 {
 		return true
 	}
 	if rt.cfg.DisableStealing {
-		return rt.workers[self].ring.Len() > 0
+		return self != nil && self.ring.Len() > 0
 	}
+	stuck := rt.mon.stuck.Load() > 0 // seq_cst, as the flags it summarises
 	for _, w := range rt.workers {
-		if w.ring.Len() > 0 {
+		if w.ring.Len() > 0 || stuck && w.stuck.Load() && w.lifo.Full() {
+			return true
+		}
+	}
+	for _, w := range rt.extras.allocated() {
+		if w.ring.Len() > 0 || stuck && w.stuck.Load() && w.lifo.Full() {
 			return true
 		}
 	}
 	return false
+}
+
+// allWorkers returns the workers and the extra workers' slots.
+func (rt *Runtime) allWorkers() []*worker {
+	ex := rt.extras.allocated()
+	if len(ex) == 0 {
+		return rt.workers
+	}
+	return append(rt.workers[:len(rt.workers):len(rt.workers)], ex...)
 }
 
 // now is the runtime's monotonic clock in nanoseconds.
@@ -219,33 +244,49 @@ func (rt *Runtime) now() int64 { return sync.Nanotime() - rt.start }
 // Shutdown stops the runtime: new spawns fail with ErrShutdown, polls
 // already running finish, queued tasks and tasks waiting for a wake are
 // cancelled (their Wait returns ErrCancelled), every worker goroutine
-// exits. It is idempotent and safe to call concurrently. It returns
-// ctx.Err() if ctx ends before the workers have exited; the shutdown still
-// completes in the background. Called from inside a task it can only
-// return through ctx: it waits for the worker that runs the caller.
+// exits. It is idempotent and safe to call concurrently.
+//
+// A poll that does not return keeps its worker goroutine; Shutdown cannot
+// stop it. The tasks queued behind it are cancelled all the same, by the
+// workers that exit, so their Waits return; nothing queued is lost. If ctx
+// ends first, Shutdown returns a *StillRunningError, which wraps ctx.Err()
+// and says which polls are still running and for how long; the shutdown
+// completes in the background when they return. Called from inside a task
+// it can only return through ctx: it waits for the worker that runs the
+// caller.
 func (rt *Runtime) Shutdown(ctx context.Context) error {
 	rt.shutdownOnce.Do(func() {
 		// Publishes shutdown to workers, spawners and wakers. seq_cst,
 		// not release: it is one side of the Dekker pair with
 		// enterRemote (its increment of remote, then its load of
-		// closed). Then every worker gets a token, so a worker about to
-		// sleep returns at once.
+		// closed). Then every worker and the monitor get a token, so
+		// one about to sleep returns at once. (An extra worker never
+		// sleeps; it sees closed between polls.)
 		rt.closed.Store(true)
 		for _, w := range rt.workers {
 			w.parker.Unpark()
 		}
+		rt.mon.parker.Unpark()
 	})
 	if sync.Select2(rt.terminated, ctx.Done()) == 0 {
 		return nil
 	}
-	return ctx.Err()
+	return rt.stillRunning(ctx.Err())
 }
 
-// workerExited is called by each worker as its last act; the last one
-// drains the global queue and the timers and closes terminated.
-func (rt *Runtime) workerExited() {
+// exited is called by each worker, extra worker and the monitor as its
+// last act; the last one drains the global queue and the timers and closes
+// terminated.
+func (rt *Runtime) exited() {
 	// acq_rel: the last decrement sees every other worker's drain.
-	if rt.live.Add(-1) != 0 {
+	switch rt.live.Add(-1) {
+	case 0:
+	case 1:
+		// At shutdown the monitor exits last; it waits for this (a
+		// sticky token: harmless when it is not shutting down yet).
+		rt.mon.parker.Unpark()
+		return
+	default:
 		return
 	}
 	// Wait for admitted remote spawns and wakes to finish their push;
@@ -277,6 +318,21 @@ func (rt *Runtime) workerExited() {
 	rt.cancelled.Add(m.Spawned - m.Completed - m.Cancelled) // counter; relaxed
 	sync.Point()
 	close(rt.terminated)
+}
+
+// stillRunning describes, for Shutdown's error, the workers whose goroutine
+// has not exited: each is inside a poll (or about to leave one).
+func (rt *Runtime) stillRunning(err error) error {
+	e := &StillRunningError{Err: err}
+	now := rt.now()
+	for _, w := range rt.allWorkers() {
+		if w.state.Load() == workerExited || w.extra && !w.active.Load() { // diagnostics; relaxed
+			continue
+		}
+		since := w.stuckSince.Load() // diagnostics; relaxed
+		e.Polls = append(e.Polls, RunningPoll{Worker: w.index, Extra: w.extra, For: time.Duration(max(now-since, 0))})
+	}
+	return e
 }
 
 // cancelQueued cancels a task found in a queue during shutdown.

@@ -12,23 +12,26 @@ import (
 const noDeadline = math.MaxInt64
 
 // timerQueue holds the tasks waiting in Context.Sleep, ordered by deadline,
-// behind one mutex. Worker 0 polls it every tick and bounds its park
-// timeout by the next deadline.
+// behind one mutex. Every worker polls it at the start of each tick (one
+// atomic load when nothing is due); the monitor fires it when no worker
+// does, and bounds its own sleep by the next deadline. Timers are not tied
+// to a worker: a timer fires while every worker is inside a long poll
+// (docs/scheduler.md, "Stranding").
 //
-// The race to close: worker 0 decides how long to sleep, then sleeps; a
-// Sleep between the two adds an earlier timer, and worker 0 oversleeps it
-// (with the park timeout off: forever). So worker 0 publishes the deadline
-// it will sleep until (parkDeadline) under the same mutex that Sleep takes
-// to add a timer, and Sleep unparks worker 0 when its new deadline is
-// earlier. The parker's token is sticky, so an unpark that lands before
-// worker 0 actually sleeps still wakes it. While worker 0 runs,
-// parkDeadline is 0 and Sleep does not wake it: its next tick polls the
-// timers anyway.
+// The race to close: the monitor decides how long to sleep, then sleeps;
+// a Sleep between the two adds an earlier timer, and the monitor
+// oversleeps it (with no worker ticking: forever). So the monitor
+// publishes the deadline it will sleep until (parkDeadline) under the same
+// mutex that Sleep takes to add a timer, and Sleep unparks the monitor
+// when its new deadline is earlier. The parker's token is sticky, so an
+// unpark that lands before the monitor actually sleeps still wakes it.
+// While the monitor is awake, parkDeadline is 0 and Sleep does not wake
+// it: it looks at the timers before it sleeps again.
 type timerQueue struct {
 	mu           sync.Mutex
 	h            timerHeap
 	seq          uint64
-	parkDeadline int64 // 0: worker 0 not parking; else the time it sleeps until
+	parkDeadline int64 // 0: the monitor is awake; else the time it sleeps until
 	// next mirrors the earliest deadline (noDeadline if none) so that
 	// worker 0's per-tick poll costs one atomic load when nothing is due.
 	next atomic.Int64
@@ -59,9 +62,9 @@ func (h *timerHeap) Pop() any {
 // init runs before the workers start: relaxed.
 func (q *timerQueue) init() { q.next.Store(noDeadline) }
 
-// add queues a wake of t at when. It reports whether worker 0 must be
+// add queues a wake of t at when. It reports whether the monitor must be
 // unparked (it sleeps, or is about to, past when).
-func (q *timerQueue) add(when int64, t *task) (wakeWorker0 bool) {
+func (q *timerQueue) add(when int64, t *task) (wakeMonitor bool) {
 	q.mu.Lock()
 	q.seq++
 	heap.Push(&q.h, timerEntry{when: when, seq: q.seq, t: t})
@@ -78,8 +81,8 @@ func (q *timerQueue) publishNext() {
 	if len(q.h) > 0 {
 		n = q.h[0].when
 	}
-	// Release: a worker-0 load that sees the new value sees the heap
-	// entry (it takes the mutex before reading the heap anyway).
+	// Release: a load that sees the new value sees the heap entry (it
+	// takes the mutex before reading the heap anyway).
 	q.next.Store(n)
 }
 
@@ -99,8 +102,8 @@ func (q *timerQueue) expire(now int64, dst []*task) []*task {
 	return dst
 }
 
-// beginPark publishes that worker 0 sleeps until min(limit, next timer) and
-// returns that deadline (noDeadline: sleep until woken).
+// beginPark publishes that the monitor sleeps until min(limit, next timer)
+// and returns that deadline (noDeadline: sleep until woken).
 func (q *timerQueue) beginPark(limit int64) int64 {
 	q.mu.Lock()
 	d := limit
@@ -112,7 +115,7 @@ func (q *timerQueue) beginPark(limit int64) int64 {
 	return d
 }
 
-// endPark publishes that worker 0 is running again.
+// endPark publishes that the monitor is awake again.
 func (q *timerQueue) endPark() {
 	q.mu.Lock()
 	q.parkDeadline = 0
@@ -128,8 +131,8 @@ func (q *timerQueue) clear() {
 	q.mu.Unlock()
 }
 
-// pollTimers is worker 0's per-tick timer poll: wake every task whose
-// deadline passed, into worker 0's ring.
+// pollTimers is a worker's per-tick timer poll: wake every task whose
+// deadline passed, into this worker's ring.
 func (w *worker) pollTimers() {
 	rt := w.rt
 	w.expired = rt.timers.expire(rt.now(), w.expired[:0])

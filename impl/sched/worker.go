@@ -22,17 +22,37 @@ const (
 var workerStateNames = [...]string{"running", "searching", "parked", "exited"}
 
 // worker is one worker goroutine and everything only it touches. Fields
-// other goroutines read (ring, parker, the counters, the LIFO slot for
-// metrics) are safe for that; the rest is owner-only.
+// other goroutines read (ring, lifo, parker, ticks, stuck, the counters)
+// are safe for that; the rest is owner-only.
+//
+// Nothing a worker has queued is private to it: its ring and, once the
+// monitor flagged it as stuck, its LIFO slot can be taken by others, so a
+// poll that does not return holds up only its own task
+// (docs/scheduler.md, "Stranding").
 type worker struct {
 	rt     *Runtime
-	index  int
+	index  int // 0..Workers-1, then Workers+k for extra worker k
+	extra  bool
 	ring   *queue.Ring[task]
-	parker park.Parker
-	// lifo holds the task this worker's own polls woke last.
-	// Owner only; Metrics sees lifoFull, published once per tick.
-	lifo     *task
-	lifoFull atomic.StatBool
+	parker park.Parker // nil for an extra worker (it never parks)
+	// lifo holds the task this worker's own polls woke last. The owner
+	// puts and takes; thieves steal from it only while stuck is set.
+	lifo queue.Slot[task]
+	// ticks counts the ticks this worker began, and every 16th poll
+	// within a tick: the monitor's measure of progress. A count that does
+	// not move for Config.LongPoll, with work waiting, is a stuck worker:
+	// one poll, or 16 in a row, took that long.
+	ticks atomic.Uint64
+	// stuck is set by the monitor while this worker's tick has lasted
+	// longer than LongPoll, and cleared when it has moved on: thieves
+	// may then take its LIFO slot (healthy workers keep theirs).
+	stuck atomic.Bool
+	// active is set while an extra worker's goroutine runs (regular
+	// workers: always); the monitor reuses an inactive extra slot.
+	active atomic.Bool
+	// stuckSince is when the monitor first saw the current tick
+	// (diagnostics for Shutdown's error; the monitor's own copy decides).
+	stuckSince atomic.StatInt64
 
 	// Owner-only state.
 	cx        Context
@@ -47,12 +67,9 @@ type worker struct {
 	interval    uint32 // current global-queue interval, in polls
 	avgPoll     float64
 	woke        bool // parked and woke since the last tick: count an empty wake
-	buf         [globalBufferSize]*task
-	bufHead     int
-	bufLen      int
+	yielded     bool // a task yielded in this tick: announce the ring at its end
 	scratch     [globalBatchMax]*task
 	expired     []*task
-	deferred    []*task      // tasks that yielded in this tick, in order; see deferYield
 	spare       []*task      // recycled records of Go tasks, see recycle.go
 	slab        []JoinHandle // the rest of this worker's handle slab, see slab.go
 
@@ -62,9 +79,8 @@ type worker struct {
 	state atomic.StatUint32 // metrics only
 	m     workerCounters
 	pc    pollCounts // owner-only; published into m by publishCounts
-	// pub and pubLIFOFull are what publishCounts stored last (owner-only).
-	pub         pollCounts
-	pubLIFOFull bool
+	// pub is what publishCounts stored last (owner-only).
+	pub pollCounts
 }
 
 func newWorker(rt *Runtime, i int, p park.Parker) *worker {
@@ -76,14 +92,14 @@ func newWorker(rt *Runtime, i int, p park.Parker) *worker {
 		rand:    fastrand.New(i),
 		avgPoll: float64(initialAvgPoll),
 	}
-	w.deferred = make([]*task, 0, budgetPerTick)
 	w.spare = make([]*task, 0, 2*spareBatch) // never grows: recycle gives a batch away at 2*spareBatch
 	w.cx.w = w
 	w.setInterval(uint32(int64(targetGlobalLatency) / int64(initialAvgPoll)))
 	return w
 }
 
-// run is the worker goroutine: ticks until shutdown.
+// run is the worker goroutine: ticks until shutdown, parking after a tick
+// that found nothing.
 func (w *worker) run() {
 	// Not locked to an OS thread, whatever the parker: a futex park
 	// works from any thread, and a locked worker pays a thread handoff
@@ -91,23 +107,30 @@ func (w *worker) run() {
 	// its P taken (see park.Futex).
 	// Observes shutdown; acquire.
 	for !w.rt.closed.Load() {
-		w.tick()
+		if w.tick() == 0 {
+			w.park()
+		}
 	}
 	w.exit()
 }
 
 // tick is one round of the worker loop:
 //
-//  1. worker 0 moves expired timers' tasks into its ring;
+//  1. count the tick (the monitor watches the count), move expired
+//     timers' tasks into the ring;
 //  2. up to budgetPerTick polls, each task from findWork;
-//  3. maintenance: count a budget yield, re-tune the global-queue
-//     interval, reset the LIFO counter;
-//  4. if this tick ran nothing, park.
-func (w *worker) tick() {
+//  3. maintenance: count a budget yield, announce the yielders, re-tune
+//     the global-queue interval, reset the LIFO counter.
+//
+// It returns how many tasks it polled; the caller parks (or retires)
+// after a tick that polled none.
+func (w *worker) tick() int {
 	rt := w.rt
-	if w.index == 0 {
-		w.pollTimers()
-	}
+	// Publishes "a new tick began" to the monitor; an add is one locked
+	// instruction per tick (up to 128 polls). Relaxed would do: the
+	// monitor only compares counts, and acts through the idle protocol.
+	w.ticks.Add(1)
+	w.pollTimers()
 	start := sync.Nanotime()
 	n := 0
 	for n < budgetPerTick {
@@ -117,11 +140,14 @@ func (w *worker) tick() {
 		}
 		w.execute(t)
 		n++
+		if n&(progressPolls-1) == 0 {
+			w.ticks.Add(1) // progress within a long tick; relaxed, as at its start
+		}
 		// Observes shutdown between polls: polls already running
 		// finish, queued tasks are left for the drain (exit publishes
 		// the counts).
 		if rt.closed.Load() {
-			return
+			return n
 		}
 	}
 	if n > 0 {
@@ -137,15 +163,16 @@ func (w *worker) tick() {
 			w.m.emptyWakes.Add(1) // counter; relaxed
 		}
 	}
-	// Yielders of this tick go to the ring before anything else can look
-	// at it (the next tick, thieves, the park-time re-check). A non-empty
-	// list means n > 0, so this worker does not park now.
-	w.flushDeferred()
+	if w.yielded {
+		// Tasks that yielded in this tick went to the back of the ring
+		// without waking anybody; one announcement per tick, as when
+		// they were flushed there together.
+		w.yielded = false
+		w.rt.notifyLocal()
+	}
 	w.updateInterval(start, n)
 	w.lifoPolls = 0
-	if n == 0 {
-		w.park()
-	}
+	return n
 }
 
 // yieldP lets other goroutines run on this worker's P (Go's processor)
@@ -202,7 +229,7 @@ func (w *worker) execute(t *task) {
 	if t.transitionAfterPending(cx.yielded) {
 		if cx.yielded {
 			// Yield: behind everything else this worker has.
-			w.deferYield(t)
+			w.pushYield(t)
 			return
 		}
 		// Woken during its own poll: back of the ring.
@@ -233,33 +260,23 @@ func (w *worker) runDetached(t *task) {
 	w.pc.completed++
 }
 
-// deferYield parks a task that yielded in the worker's deferred list. The
-// list goes to the back of the ring when the worker runs out of other work
-// (findWork) and at the end of every tick, so a yielding task runs again
-// only after the ring, the prefetch buffer and the global queue had their
-// turn: a task that yields asks to let the others go first, and the global
-// queue is among the others (a ring-only requeue would let two busy
-// yielders on a worker keep global tasks waiting for a whole fairness
-// interval each). Tokio defers yield_now the same way; Go's Gosched puts
-// the goroutine on the global run queue. At most one task per poll, so the
-// list never holds more than budgetPerTick tasks.
-func (w *worker) deferYield(t *task) {
-	w.deferred = append(w.deferred, t)
-}
-
-// flushDeferred moves the deferred yielders to the back of the ring, where
-// thieves can see them, and reports whether there were any.
-func (w *worker) flushDeferred() bool {
-	if len(w.deferred) == 0 {
-		return false
-	}
-	for i, t := range w.deferred {
-		w.pushRing(t)
-		w.deferred[i] = nil
-	}
-	w.deferred = w.deferred[:0]
-	w.rt.notifyLocal()
-	return true
+// pushYield puts a task that yielded at the back of the ring, and gives
+// the global queue its turn before the next local task: a task that yields
+// asks to let the others go first, the global queue is among the others,
+// and a ring-only requeue would let two busy yielders on a worker keep
+// global tasks waiting for a whole fairness interval each. So the yielder
+// runs again after everything queued before it, the global queue
+// included. Go's Gosched puts the goroutine on the global run queue;
+// Tokio defers yield_now to a list of its worker's.
+//
+// Not a private list, as the seeds and Tokio keep: a yielder there waits
+// for its worker's current poll, however long it runs; in the ring it can
+// be stolen. The announcement to idle workers waits for the end of the
+// tick (one per tick, not one per yield).
+func (w *worker) pushYield(t *task) {
+	w.pushRing(t)
+	w.sinceGlobal = w.interval // the global queue's turn comes first
+	w.yielded = true
 }
 
 // poll runs tk.Poll, turning a panic into a *PanicError: the task is then
@@ -291,14 +308,13 @@ func (w *worker) pushRing(t *task) {
 }
 
 // pushLIFO puts a task this worker's poll woke into the LIFO slot. The
-// previous occupant moves to the back of the ring and, being stealable now,
-// is announced. A push into an empty slot does not notify:
-// only this worker can take that task, and it will, right after the poll
-// (or, past the per-tick cap, it moves the task to the ring and notifies).
+// previous occupant moves to the back of the ring and is announced. A push
+// into an empty slot does not notify: this worker takes that task right
+// after the poll (or, past the per-tick cap, moves it to the ring and
+// notifies). Should the poll not return, the monitor flags the worker as
+// stuck, and the task can be stolen then (docs/scheduler.md, "Stranding").
 func (w *worker) pushLIFO(t *task) {
-	prev := w.lifo
-	w.lifo = t
-	if prev != nil {
+	if prev := w.lifo.Put(t); prev != nil {
 		w.pushRing(prev)
 		w.rt.notifyLocal()
 	}
@@ -361,10 +377,6 @@ func (w *worker) updateInterval(start int64, n int) {
 // a locked exchange on amd64, and a worker whose ticks are one poll long
 // (it parks in between) publishes once per poll.
 func (w *worker) publishCounts() {
-	if full := w.lifo != nil; full != w.pubLIFOFull {
-		w.pubLIFOFull = full
-		w.lifoFull.Store(full)
-	}
 	pc, pub := &w.pc, &w.pub
 	if pc.polls != pub.polls {
 		w.m.polls.Store(pc.polls)
@@ -392,33 +404,30 @@ func (w *worker) setState(s uint32) {
 }
 
 // exit leaves the idle state clean, cancels whatever is in this worker's
-// own queues, and tells the runtime.
+// own queues, and tells the runtime. (What waits in the queues of a worker
+// stuck in a poll at shutdown, the monitor cancels: monitor.shutdown.) An
+// extra worker that retires leaves through here too, with its queues
+// empty.
 func (w *worker) exit() {
 	rt := w.rt
 	if w.searching {
 		w.searching = false
 		rt.idle.TransitionFromSearching()
 	}
-	if t := w.lifo; t != nil {
-		w.lifo = nil
+	if t := w.lifo.Take(); t != nil {
 		rt.cancelQueued(t)
 	}
-	for ; w.bufHead < w.bufLen; w.bufHead++ {
-		rt.cancelQueued(w.buf[w.bufHead])
-		w.buf[w.bufHead] = nil
-	}
-	for i, t := range w.deferred {
-		rt.cancelQueued(t)
-		w.deferred[i] = nil
-	}
-	w.deferred = w.deferred[:0]
 	for t := w.ring.Pop(); t != nil; t = w.ring.Pop() {
 		rt.cancelQueued(t)
 	}
-	// Neither is used again; a slab kept here would keep the records
-	// handed out of it reachable for as long as the Runtime is.
+	// Neither is used again by this goroutine; a slab kept here would
+	// keep the records handed out of it reachable for as long as the
+	// Runtime is. (A later extra worker in this slot makes new ones.)
 	w.slab, w.spare = nil, nil
 	w.publishCounts()
 	w.setState(workerExited)
-	rt.workerExited()
+	if w.extra {
+		rt.extras.retired(w)
+	}
+	rt.exited()
 }

@@ -69,6 +69,9 @@ type Metrics struct {
 type Impl struct {
 	Name string
 	New  func(cfg Config) (Runtime, error)
+	// ExtraWorkers is how many extra workers the runtime may run beyond
+	// Config.Workers (its default); Worker() may name any of them.
+	ExtraWorkers int
 	// ZeroWaker is the package's zero Waker, wrapped.
 	ZeroWaker Waker
 	// PanicValue reports whether err is (or wraps) the package's

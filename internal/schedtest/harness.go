@@ -175,7 +175,7 @@ func (e *env) spawn(f PollFunc) Handle {
 
 // guard wraps a task body with the invariants every poll must keep: the
 // task is never polled by two workers at once, and Worker() names a worker
-// of this runtime.
+// of this runtime (one of Workers, or an extra worker).
 func (e *env) guard(f PollFunc) PollFunc {
 	var inPoll atomic.Bool
 	return func(cx Ctx) Poll {
@@ -184,8 +184,8 @@ func (e *env) guard(f PollFunc) PollFunc {
 		}
 		defer inPoll.Store(false)
 		e.polls.Add(1)
-		if w := cx.Worker(); w < 0 || w >= e.workers {
-			e.t.Errorf("Worker() = %d, want 0..%d", w, e.workers-1)
+		if w := cx.Worker(); w < 0 || w >= e.workers+e.impl.ExtraWorkers {
+			e.t.Errorf("Worker() = %d, want 0..%d (%d workers, up to %d extra)", w, e.workers+e.impl.ExtraWorkers-1, e.workers, e.impl.ExtraWorkers)
 		}
 		return f(cx)
 	}

@@ -1,0 +1,184 @@
+//go:build explore
+
+package scenarios
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/impl/sched"
+)
+
+// Stranding: a poll that does not return must not hold up other queued
+// tasks while a worker could run them (docs/scheduler.md, "Stranding").
+// In each scenario a task's poll blocks until another task has run; if
+// that other task is stranded where no worker can take it, every
+// goroutine ends up waiting: a deadlock. Virtual time passes only when
+// every goroutine waits, so the monitor looks (every LongPoll/2 = 0.5 ms)
+// exactly when nothing else can happen.
+
+// blockUntil is a task that blocks inside its poll until ev is set.
+func blockUntil(ev *explore.Event) sched.Task {
+	return sched.Func(ev.Wait)
+}
+
+// Two tasks from outside, the first blocking until the second has run:
+// one worker may take both in one batch from the global queue. The second
+// goes to its ring (not a private buffer) and is announced, so the other
+// worker takes it. (Before, this deadlocked on the first schedule.)
+func TestExploreBatchMateOfBlockedPoll(t *testing.T) {
+	explore.Check(t, "stranding/batch-mate", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
+		rt := newRuntime(2)
+		var ran explore.Event
+		h1, _ := rt.Spawn(blockUntil(&ran))
+		h2, _ := rt.Spawn(sched.Func(ran.Set))
+		if err := errors.Join(h1.Wait(context.Background()), h2.Wait(context.Background())); err != nil {
+			explore.Failf("Wait: %v", err)
+		}
+		shutdown(rt)
+	})
+}
+
+// Go's parallelism test in small: three workers, three tasks from outside
+// that can finish only when all three run at once. Every worker must be
+// woken (Rule 1, Rule 2), and no task may wait in a private place.
+func TestExploreThreeWorkersRendezvous(t *testing.T) {
+	explore.Check(t, "stranding/rendezvous-3", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
+		rt := newRuntime(3)
+		arrived := 0
+		var hs []*sched.JoinHandle
+		for range 3 {
+			h, err := rt.Spawn(sched.Func(func() {
+				arrived++
+				explore.Block(func() bool { return arrived == 3 }, "the rendezvous")
+			}))
+			if err != nil {
+				explore.Failf("Spawn: %v", err)
+			}
+			hs = append(hs, h)
+		}
+		for _, h := range hs {
+			if err := h.Wait(context.Background()); err != nil {
+				explore.Failf("Wait: %v", err)
+			}
+		}
+		shutdown(rt)
+	})
+}
+
+// A task wakes another into its worker's LIFO slot (no announcement: the
+// owner runs it next) and then blocks until that one has run. The monitor
+// sees the worker stuck, flags it, and wakes the parked worker, which
+// steals the slot's task.
+func TestExploreLIFOBehindBlockedPoll(t *testing.T) {
+	explore.Check(t, "stranding/lifo-slot", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
+		rt := newRuntime(2)
+		b := &pendingTask{}
+		hb, _ := rt.Spawn(b)
+		b.waitForWaker()
+		var ran explore.Event
+		ha, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			b.msg = true
+			cx.Wake(b.waker) // into this worker's LIFO slot
+			ran.Wait()       // blocks until b has run
+			return sched.Ready
+		}))
+		wb := explore.Go("watcher", func() {
+			hb.Wait(context.Background())
+			ran.Set()
+		})
+		if err := errors.Join(ha.Wait(context.Background()), hb.Wait(context.Background())); err != nil {
+			explore.Failf("Wait: %v", err)
+		}
+		wb.Join()
+		shutdown(rt)
+	})
+}
+
+// One worker, and its only poll blocks until a task it spawned has run:
+// no worker is parked, so the monitor starts an extra worker, which takes
+// the task from the stuck worker's ring and runs it, and retires once it
+// finds nothing more.
+func TestExploreExtraWorkerForStuckWorker(t *testing.T) {
+	explore.Check(t, "stranding/extra-worker", explore.Options{MaxSchedules: 200_000}, func() {
+		rt := newRuntime(1)
+		var ran explore.Event
+		h, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			if _, err := cx.Spawn(sched.Func(ran.Set)); err != nil {
+				explore.Failf("Context.Spawn: %v", err)
+			}
+			ran.Wait()
+			return sched.Ready
+		}))
+		if err := h.Wait(context.Background()); err != nil {
+			explore.Failf("Wait: %v", err)
+		}
+		m := shutdown(rt)
+		if m.ExtraStarted == 0 {
+			explore.Failf("the child ran without an extra worker on a runtime of one worker\n%s", m)
+		}
+	})
+}
+
+// One worker blocked in a poll until a sleeping task wakes: the timer is
+// not tied to a worker, the monitor fires it, and an extra worker runs the
+// woken task.
+func TestExploreTimerDuringBlockedPoll(t *testing.T) {
+	explore.Check(t, "stranding/timer", explore.Options{MaxSchedules: 200_000}, func() {
+		rt := newRuntime(1)
+		var woke explore.Event
+		slept := false
+		hs, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			if slept {
+				woke.Set()
+				return sched.Ready
+			}
+			slept = true
+			cx.Sleep(1_000_000) // 1 ms
+			return sched.Pending
+		}))
+		hb, _ := rt.Spawn(blockUntil(&woke))
+		if err := errors.Join(hs.Wait(context.Background()), hb.Wait(context.Background())); err != nil {
+			explore.Failf("Wait: %v", err)
+		}
+		shutdown(rt)
+	})
+}
+
+// Shutdown while a poll is blocked for good: Shutdown returns the
+// context's error, naming the running poll; the task queued behind it is
+// cancelled (its Wait returns), nothing is lost; once the poll returns the
+// runtime finishes, and Shutdown returns nil.
+func TestExploreShutdownWithBlockedPoll(t *testing.T) {
+	explore.Check(t, "stranding/shutdown", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
+		rt := newRuntime(1)
+		var started, release explore.Event
+		ha, _ := rt.Spawn(sched.Func(func() {
+			started.Set()
+			release.Wait()
+		}))
+		started.Wait()
+		hb, _ := rt.Spawn(sched.Func(func() {}))
+		ctx, cancel := context.WithCancel(context.Background())
+		explore.Go("canceller", func() {
+			explore.BlockTimeout(func() bool { return false }, 1_000_000, "1 ms") // virtual time: give Shutdown a moment
+			cancel()
+		})
+		_ = ctx
+		err := rt.Shutdown(ctx)
+		var sr *sched.StillRunningError
+		if !errors.As(err, &sr) || !errors.Is(err, context.Canceled) || len(sr.Polls) != 1 || sr.Polls[0].Worker != 0 {
+			explore.Failf("Shutdown with a blocked poll = %v, want a StillRunningError for worker 0 wrapping context.Canceled", err)
+		}
+		if err := hb.Wait(context.Background()); !errors.Is(err, sched.ErrCancelled) {
+			explore.Failf("Wait of the task queued behind the blocked poll = %v, want ErrCancelled", err)
+		}
+		release.Set()
+		if err := ha.Wait(context.Background()); err != nil {
+			explore.Failf("Wait of the blocked task = %v", err)
+		}
+		shutdown(rt)
+	})
+}

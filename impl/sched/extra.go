@@ -1,0 +1,149 @@
+package sched
+
+import (
+	"time"
+
+	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/sync"
+)
+
+// Extra workers.
+//
+// When every worker is stuck in a long poll (or stuck and the others
+// busy, none parked) and tasks wait, the monitor starts an extra worker: a
+// goroutine running the ordinary worker loop, with a ring of its own,
+// that starts as a searcher and takes the waiting tasks from the stuck
+// workers' rings and LIFO slots and from the global queue. It is a worker
+// in every respect but two: it never parks (it has no bit in the parked
+// bitmap, so the notify protocol never claims it), and when it finds no
+// work it retires, its goroutine ends. So runnable tasks keep running
+// while polls block, as runnable goroutines do while others block, and
+// the extra goroutines are gone once they are not needed.
+//
+// At most Config.ExtraWorkers run at once. A slot (the worker struct and
+// its ring) is made the first time it is needed and reused by later extra
+// workers; the slots are never freed, so that thieves can keep a plain
+// list of them.
+type extraWorkers struct {
+	rt  *Runtime
+	max int
+	// list holds every slot ever made, copy on write: only the monitor
+	// stores it; thieves and the park-time re-check load it.
+	list atomic.Pointer[[]*worker]
+	// running counts the extra workers whose goroutine runs.
+	running atomic.Int32
+	started atomic.StatUint64 // extra workers started (metrics)
+}
+
+func (x *extraWorkers) init(rt *Runtime) {
+	x.rt = rt
+	x.max = rt.cfg.extraWorkers()
+}
+
+// allocated returns every extra worker slot made so far, running or not.
+func (x *extraWorkers) allocated() []*worker {
+	// Observes the slots the monitor published (and what it wrote into
+	// each before); acquire.
+	if p := x.list.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// start starts an extra worker in a free slot, if fewer than max run.
+// Monitor only. The new worker starts as a searcher: it holds a
+// searching credit before its goroutine starts, so a notifier that sees
+// it skips its own wake, as for a worker a notifier claimed.
+func (x *extraWorkers) start() bool {
+	rt := x.rt
+	// Observes how many run (they decrement it when they retire).
+	if int(x.running.Load()) >= x.max {
+		return false
+	}
+	var w *worker
+	for _, v := range x.allocated() {
+		// An inactive slot's goroutine has finished with it (retired
+		// stores active false as its last touch of the worker).
+		if !v.active.Load() {
+			w = v
+			break
+		}
+	}
+	if w == nil {
+		all := x.allocated()
+		w = newWorker(rt, len(rt.workers)+len(all), nil)
+		w.extra = true
+		list := append(all[:len(all):len(all)], w)
+		// Publishes the new slot (its ring) to thieves; release.
+		x.list.Store(&list)
+	}
+	w.spare = make([]*task, 0, 2*spareBatch)
+	w.searching = true
+	w.setState(workerSearching)
+	x.running.Add(1)     // seq_cst: the monitor's anyRunning reads it
+	w.active.Store(true) // publishes the slot as in use; release
+	rt.live.Add(1)       // the monitor is live, so live is not 0 here: relaxed
+	rt.idle.AddSearcher()
+	x.started.Add(1) // counter; relaxed
+	sync.Go("extra worker", w.index, w.runExtra)
+	return true
+}
+
+// retired is an extra worker's last touch of its slot, from exit.
+func (x *extraWorkers) retired(w *worker) {
+	x.running.Add(-1)     // seq_cst, as in start
+	w.active.Store(false) // the slot is free for the next extra worker; release
+}
+
+// runExtra is an extra worker's goroutine: ticks until it finds nothing
+// (and the re-check agrees), until it is not needed any more, or until
+// shutdown.
+func (w *worker) runExtra() {
+	// Observes shutdown; acquire.
+	for !w.rt.closed.Load() {
+		if w.tick() == 0 {
+			if w.retire() {
+				break
+			}
+		} else if w.rt.extras.surplus() {
+			w.handOff()
+			break
+		}
+	}
+	w.exit()
+}
+
+// surplus reports whether more extra workers run than workers are stuck:
+// one is not needed any more (the poll it stood in for has returned).
+func (x *extraWorkers) surplus() bool {
+	// Observes both counts; a stale answer costs one retirement too many
+	// (the monitor starts another) or one tick more.
+	return x.running.Load() > x.rt.mon.stuck.Load()
+}
+
+// handOff moves an extra worker's queued tasks to the global queue, where
+// any worker takes them, before it retires with work left (surplus).
+func (w *worker) handOff() {
+	rt := w.rt
+	if w.searching {
+		w.searching = false
+		if rt.idle.TransitionFromSearching() {
+			rt.notify()
+		}
+	}
+	moved := false
+	if t := w.lifo.Take(); t != nil {
+		rt.global.Push(t)
+		moved = true
+	}
+	for t := w.ring.Pop(); t != nil; t = w.ring.Pop() {
+		rt.global.Push(t)
+		moved = true
+	}
+	if moved {
+		rt.notify()
+	}
+}
+
+// durationOf converts nanoseconds to a Duration.
+func durationOf(ns int64) time.Duration { return time.Duration(ns) }

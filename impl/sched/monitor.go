@@ -1,0 +1,301 @@
+package sched
+
+import (
+	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/park"
+	"github.com/wsched/wsched/impl/queue"
+)
+
+// The monitor is one goroutine per runtime, in the spirit of Go's sysmon.
+// It does two things that no worker can be trusted to do, because every
+// worker may be inside a poll that does not return:
+//
+//   - It fires timers whose deadline passed (workers also fire them at the
+//     start of each tick; the monitor covers the time when none ticks).
+//   - It watches the workers. A worker whose tick has lasted longer than
+//     Config.LongPoll (its tick count unchanged over that long), while a
+//     task waits that it or nobody else will run, is flagged as stuck
+//     (thieves may then take its LIFO slot) and helped: a parked worker is
+//     woken to take the waiting tasks, or, when none is parked, an extra
+//     worker is started (extra.go).
+//
+// It costs the hot path one atomic add per tick (the tick count). It
+// costs an idle runtime nothing: when every worker is parked and no extra
+// worker runs, the monitor sleeps until the next timer or until a worker
+// wakes it (leftParked), with no period. While workers run it looks every
+// LongPoll/2.
+//
+// The tasks that wait behind a stuck worker are never out of reach of the
+// worker the monitor wakes or starts: a task is in the global queue, a
+// ring, or a LIFO slot, and the last is stealable once its owner is
+// flagged (docs/scheduler.md, "Stranding"; tla/Stranding.tla).
+type monitor struct {
+	rt     *Runtime
+	parker park.Parker // a channel parker: Sleep and waking workers unpark it
+	// idle is set while the monitor sleeps with no period because no
+	// worker runs: a worker that leaves the parked set must then wake it
+	// (leftParked; a Dekker pair with the parked bitmap).
+	idle atomic.Bool
+
+	longPoll int64 // Config.LongPoll in nanoseconds; 0: no help
+	period   int64 // how often it looks while workers run
+	// Monitor-only: per worker slot (workers, then extra workers), the
+	// tick count last seen and when it was first seen.
+	seen    []uint64
+	since   []int64
+	expired []*task
+	scratch *queue.Ring[task] // for cancelReachable's steals, at shutdown
+
+	// stuck counts the workers flagged stuck, so that thieves and the
+	// park-time re-check look at LIFO slots only when some worker is
+	// (one load in the common case, not one per worker).
+	stuck atomic.Int32
+
+	woken atomic.StatUint64 // parked workers woken for a stuck one (metrics)
+}
+
+func (m *monitor) init(rt *Runtime) {
+	m.rt = rt
+	m.parker = park.NewChan()
+	m.longPoll = int64(rt.cfg.longPoll())
+	m.period = m.longPoll / 2
+}
+
+// runMonitor is the monitor goroutine. It sleeps first: at New the
+// workers are starting, and there is nothing to look at yet.
+func (rt *Runtime) runMonitor() {
+	m := &rt.mon
+	running := true
+	// Observes shutdown; acquire.
+	for {
+		m.sleep(rt.now(), running)
+		if rt.closed.Load() {
+			break
+		}
+		now := rt.now()
+		m.fireTimers(now)
+		running = m.watch(now)
+	}
+	m.shutdown()
+	rt.exited()
+}
+
+// shutdown is the monitor's part of Shutdown. Each worker cancels its own
+// queues as it exits; a worker inside a poll that does not return cannot,
+// so the monitor, which exits last, cancels what is queued anywhere it can
+// reach until it is the only goroutine left (the last worker to exit wakes
+// it; see exited). Then no Wait of a queued task waits for a stuck poll.
+// What a stuck poll pushes after Shutdown is refused: spawns and wakes
+// after Shutdown do nothing.
+func (m *monitor) shutdown() {
+	rt := m.rt
+	period := max(m.period, int64(defaultLongPoll/2))
+	// acquire: the exits of the others come first. The first wait
+	// usually ends with the last worker's exit (Shutdown's own token was
+	// taken by the sleep it ended); only a poll still running after it
+	// makes the monitor sweep the queues.
+	for rt.live.Load() > 1 {
+		m.parker.Park(durationOf(period))
+		if rt.live.Load() > 1 {
+			m.cancelReachable()
+		}
+	}
+}
+
+// cancelReachable cancels every task queued in the global queue, a ring or
+// a LIFO slot. A task taken here is in no queue any more, so it is
+// cancelled exactly once.
+func (m *monitor) cancelReachable() {
+	rt := m.rt
+	if m.scratch == nil {
+		m.scratch = queue.NewRing[task]()
+	}
+	var buf [globalBatchMax]*task
+	for n := rt.global.PopBatch(buf[:]); n > 0; n = rt.global.PopBatch(buf[:]) {
+		for i, t := range buf[:n] {
+			rt.cancelQueued(t)
+			buf[i] = nil
+		}
+	}
+	for _, v := range rt.allWorkers() {
+		if t := v.lifo.Steal(); t != nil {
+			rt.cancelQueued(t)
+		}
+		for t, _ := v.ring.StealInto(m.scratch); t != nil; t, _ = v.ring.StealInto(m.scratch) {
+			rt.cancelQueued(t)
+			for t := m.scratch.Pop(); t != nil; t = m.scratch.Pop() {
+				rt.cancelQueued(t)
+			}
+		}
+	}
+}
+
+// fireTimers wakes the tasks whose deadline passed into the global queue.
+func (m *monitor) fireTimers(now int64) {
+	rt := m.rt
+	m.expired = rt.timers.expire(now, m.expired[:0])
+	pushed := false
+	for i, t := range m.expired {
+		m.expired[i] = nil
+		if t.transitionToScheduled() {
+			rt.global.Push(t)
+			pushed = true
+		}
+	}
+	if pushed {
+		rt.notify()
+	}
+}
+
+// watch looks at every worker once: it flags the ones stuck in a tick
+// longer than LongPoll, and helps if any is. It reports whether any worker
+// runs (is not parked).
+func (m *monitor) watch(now int64) (running bool) {
+	rt := m.rt
+	parked := rt.idle.Bitmap()
+	stuck := false
+	for i, w := range rt.workers {
+		if parked&(1<<uint(i)) != 0 {
+			m.rest(i, w, now)
+			continue
+		}
+		running = true
+		stuck = m.check(i, w, now) || stuck
+	}
+	for k, w := range rt.extras.allocated() {
+		slot := len(rt.workers) + k
+		// Observes whether the extra worker's goroutine runs; acquire.
+		if !w.active.Load() {
+			m.rest(slot, w, now)
+			continue
+		}
+		running = true
+		stuck = m.check(slot, w, now) || stuck
+	}
+	if stuck {
+		m.help()
+	}
+	return running
+}
+
+// grow makes room for slot in the monitor's per-slot records.
+func (m *monitor) grow(slot int) {
+	for len(m.seen) <= slot {
+		m.seen = append(m.seen, 0)
+		m.since = append(m.since, 0)
+	}
+}
+
+// rest records a worker that is parked (or an extra worker not running):
+// not stuck, and its clock restarts when it runs again.
+func (m *monitor) rest(slot int, w *worker, now int64) {
+	m.grow(slot)
+	m.since[slot] = now
+	m.unflag(w)
+}
+
+// check reports whether w, which runs, has been in the same tick for
+// LongPoll or more, and flags it if so.
+func (m *monitor) check(slot int, w *worker, now int64) bool {
+	m.grow(slot)
+	// Observes the worker's progress; acquire would do (only compared).
+	t := w.ticks.Load()
+	if t != m.seen[slot] {
+		m.seen[slot], m.since[slot] = t, now
+		w.stuckSince.Store(now) // diagnostics; relaxed
+		m.unflag(w)
+		return false
+	}
+	if m.longPoll == 0 || now-m.since[slot] < m.longPoll {
+		return false
+	}
+	// Publishes "this worker is stuck": thieves may take its LIFO slot.
+	// seq_cst: the flag (and the count, which thieves read first) come
+	// before help's look at the queues and its wake, so the worker it
+	// wakes sees them.
+	if !w.stuck.Load() {
+		m.stuck.Add(1)
+		w.stuck.Store(true)
+	}
+	return true
+}
+
+func (m *monitor) unflag(w *worker) {
+	// The worker moved on (or parked): its slot is its own again. A thief
+	// that saw the flag just before may still take the slot's task,
+	// which is harmless: the slot's exchange settles who gets it.
+	if w.stuck.Load() {
+		w.stuck.Store(false)
+		m.stuck.Add(-1)
+	}
+}
+
+// help gets a stuck worker's waiting tasks run: if work waits that some
+// worker could take, and nobody searches for it, wake a parked worker (as
+// a searcher, as the idle protocol's notify does); if none is parked,
+// start an extra worker. One per look: the next look, LongPoll/2 later,
+// helps again if work still waits.
+func (m *monitor) help() {
+	rt := m.rt
+	if !rt.workAvailable(nil) {
+		return // a long poll with nothing behind it: let it run
+	}
+	if rt.idle.Searching() > 0 {
+		return // a searcher will take it, or re-check it when it parks
+	}
+	if i := rt.idle.ClaimParked(); i >= 0 {
+		m.woken.Add(1) // counter; relaxed
+		rt.workers[i].parker.Unpark()
+		return
+	}
+	rt.extras.start()
+}
+
+// sleep waits until the next look: LongPoll/2 while any worker runs; while
+// none does, until the next timer or until a worker wakes the monitor. A
+// Sleep that adds an earlier timer wakes a monitor sleeping past it
+// (timerQueue.add); a periodic sleep does not register with the timers,
+// since it ends within LongPoll/2 anyway, and workers fire due timers
+// at every tick.
+func (m *monitor) sleep(now int64, running bool) {
+	rt := m.rt
+	if running && m.longPoll > 0 {
+		m.parker.Park(durationOf(m.period))
+		return
+	}
+	limit := int64(noDeadline)
+	if m.longPoll > 0 {
+		// Publishes "sleeping with no period". seq_cst: the store half
+		// of the Dekker pair with leftParked (the worker clears its bit,
+		// then loads idle; we store idle, then load the bitmap).
+		m.idle.Store(true)
+		if rt.anyRunning() {
+			m.idle.Store(false) // relaxed: only we read it as ours
+			m.parker.Park(durationOf(m.period))
+			return
+		}
+	}
+	deadline := rt.timers.beginPark(limit)
+	if deadline > now {
+		timeout := int64(0) // noDeadline: until unparked
+		if deadline != noDeadline {
+			timeout = deadline - now
+		}
+		m.parker.Park(durationOf(timeout))
+	}
+	rt.timers.endPark()
+	if m.idle.Load() {
+		m.idle.Store(false)
+	}
+}
+
+// anyRunning reports whether a worker is out of the parked set or an
+// extra worker runs.
+func (rt *Runtime) anyRunning() bool {
+	all := uint64(1)<<uint(len(rt.workers)) - 1
+	if len(rt.workers) == 64 {
+		all = ^uint64(0)
+	}
+	// seq_cst: the load half of the monitor's side of the Dekker pair.
+	return rt.idle.Bitmap() != all || rt.extras.running.Load() > 0
+}
