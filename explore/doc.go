@@ -32,10 +32,12 @@
 // read or written, the source line) and a replay token; Check prints both
 // and the command that replays the schedule.
 //
-// Time. Virtual time starts at 0 in each schedule and moves only when
-// every goroutine is blocked or spinning on Gosched: then the earliest
-// deadline passes. So a timeout never fires while some goroutine could
-// still act; a schedule in which it would have is not explored.
+// Time. Virtual time starts at 0 in each schedule and moves only at a
+// decision. When every goroutine is blocked or spinning on Gosched, the
+// earliest deadline passes. While some can still act, the earliest
+// deadline may pass too: that is one more alternative at each decision,
+// never the default, and it costs a preemption, so the bound limits how
+// often a timeout fires early in one schedule.
 //
 // What it is not: a memory-model checker. Go's atomics are sequentially
 // consistent, and so is every schedule here; the weaker C11 orderings that

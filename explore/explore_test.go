@@ -436,3 +436,25 @@ func TestFreeLockIsNotASwitchPoint(t *testing.T) {
 		t.Fatalf("bound 0 ran %d schedules, interleavings %v; want only bBa", res.Schedules, seen)
 	}
 }
+
+// A timeout may fire while other goroutines are still busy, not only when
+// all of them wait: a check-then-sleep that trusts "nobody acts while I
+// sleep" is found, at the cost of one preemption for the early timer.
+func TestTimeoutFiresWhileOthersRun(t *testing.T) {
+	res := Explore(Options{}, func() {
+		var stage toyInt
+		w := Go("waiter", func() {
+			// Times out (in virtual time) unless the flag shows up.
+			if !BlockTimeout(func() bool { return stage.v == 2 }, time.Millisecond, "stage 2 or 1ms") {
+				Assert(stage.Load() != 1, "the timeout fired between the two stages")
+			}
+		})
+		stage.Store(1)
+		stage.Store(2)
+		w.Join()
+	})
+	f := res.Failure
+	if f == nil || f.Kind != kindAssert || f.Preemptions != 1 || !strings.Contains(f.Trace, "timeout fires") {
+		t.Fatalf("want the early timeout found with one preemption, got %+v", f)
+	}
+}

@@ -76,8 +76,9 @@ func Block(ready func() bool, what string) {
 }
 
 // BlockTimeout is Block with a deadline d of virtual time (d <= 0: none).
-// It reports false if the deadline passed first. Virtual time passes only
-// when every goroutine is blocked or spinning on Gosched.
+// It reports false if the deadline passed first. Virtual time passes when
+// every goroutine is blocked or spinning on Gosched, or, as a choice that
+// costs a preemption, while others run (see the package comment).
 func BlockTimeout(ready func() bool, d time.Duration, what string) bool {
 	r := current.Load()
 	if r == nil {

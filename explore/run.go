@@ -71,17 +71,32 @@ type thread struct {
 type decision struct {
 	enabled uint64 // bit i: thread i could go next
 	cur     int    // the thread deciding, if it could go on itself; else -1
+	// timer is a blocked thread whose timeout may fire now (the earliest
+	// deadline), or -1. Its bit is in enabled; choosing it advances
+	// virtual time to its deadline. It is never the default choice, and
+	// choosing it always counts as a preemption.
+	timer   int
 	chosen  int
-	preempt bool // chosen != cur while cur could go on
+	preempt bool // a preemption: chosen != cur while cur could go on, or the timer
 }
 
 // defaultChoice is the thread the search tries first: the current thread if
-// it can go on (no preemption), otherwise the lowest-numbered one.
+// it can go on (no preemption), otherwise the lowest-numbered one (never a
+// timer firing early).
 func (d *decision) defaultChoice() int {
 	if d.cur >= 0 {
 		return d.cur
 	}
-	return bits.TrailingZeros64(d.enabled)
+	m := d.enabled
+	if d.timer >= 0 {
+		m &^= 1 << d.timer
+	}
+	return bits.TrailingZeros64(m)
+}
+
+// costs reports whether choosing c at d is a preemption.
+func (d *decision) costs(c int) bool {
+	return c == d.timer || d.cur >= 0 && c != d.cur
 }
 
 // alternatives lists the choices in the order the search tries them: the
@@ -254,8 +269,11 @@ func (x *thread) enabled() bool {
 
 // schedule returns the thread to run next (t itself if it goes on), or nil
 // if no thread can go on: a deadlock. It records a decision when there was
-// a choice. Virtual time advances only here, and only when every thread is
-// blocked or spinning on Gosched: then the earliest deadline passes.
+// a choice. Virtual time advances only here: when every thread is blocked
+// or spinning on Gosched, the earliest deadline passes; and while others
+// can go on, the earliest deadline may pass too, as a choice that costs a
+// preemption (a timer fires at any moment, not only when everybody
+// waits).
 func (r *run) schedule(t *thread) *thread {
 	var en, eager uint64
 	for _, x := range r.threads {
@@ -279,6 +297,18 @@ func (r *run) schedule(t *thread) *thread {
 		}
 	}
 	en = eager
+	d := decision{enabled: en, cur: -1, timer: -1}
+	if t.state != finished && en&(1<<t.id) != 0 {
+		// t can go on (running, or at a Block whose condition holds):
+		// switching away from it is a preemption.
+		d.cur = t.id
+	}
+	if s := r.earliestSleeper(); s != nil && en&(1<<s.id) == 0 {
+		// The earliest timeout may fire now, before the others go on.
+		d.timer = s.id
+		en |= 1 << s.id
+		d.enabled = en
+	}
 	if en&(en-1) == 0 {
 		c := bits.TrailingZeros64(en)
 		if r.tracing && c != t.id {
@@ -286,20 +316,19 @@ func (r *run) schedule(t *thread) *thread {
 		}
 		return r.threads[c]
 	}
-	d := decision{enabled: en, cur: -1}
-	if t.state != finished && en&(1<<t.id) != 0 {
-		// t can go on (running, or at a Block whose condition holds):
-		// switching away from it is a preemption.
-		d.cur = t.id
-	}
 	c := r.guide.choose(r, &d)
 	if c < 0 || c >= len(r.threads) || en&(1<<c) == 0 {
 		r.failNow(t, kindDiverged, fmt.Sprintf("the schedule does not fit this execution: decision %d wants goroutine %d, but only %s can go (a replay token from another version of the code, or nondeterminism in the scenario: time, map order, a goroutine outside the explorer)", len(r.decisions), c, r.names(en)))
 	}
 	d.chosen = c
-	d.preempt = d.cur >= 0 && c != d.cur
+	d.preempt = d.costs(c)
 	if d.preempt {
 		r.preempts++
+	}
+	if c == d.timer {
+		s := r.threads[c]
+		r.now = s.deadline
+		s.timedOut = true
 	}
 	r.decisions = append(r.decisions, d)
 	if r.tracing && c != t.id {

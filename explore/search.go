@@ -288,7 +288,7 @@ func nextPrefix(ds []decision, bound int) []int {
 		}
 		for _, a := range alts[k+1:] {
 			cost := pre[i]
-			if d.cur >= 0 && a != d.cur {
+			if d.costs(a) {
 				cost++
 			}
 			if cost > bound {

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // failureKind says how a schedule failed.
@@ -53,6 +54,8 @@ type step struct {
 	// preemption.
 	to      int
 	preempt bool
+	timer   bool  // the switch is a timeout firing early
+	when    int64 // for a timer: the virtual time it fired at
 }
 
 type stepKind uint8
@@ -65,6 +68,10 @@ const (
 )
 
 func (r *run) noteSwitch(t *thread, to int, preempt bool) {
+	if n := len(r.decisions); n > 0 && r.decisions[n-1].timer == to && r.decisions[n-1].chosen == to {
+		r.trace = append(r.trace, step{thread: t.id, kind: stepSwitch, to: to, preempt: true, timer: true, when: r.now})
+		return
+	}
 	r.trace = append(r.trace, step{thread: t.id, kind: stepSwitch, to: to, preempt: preempt})
 }
 
@@ -212,6 +219,10 @@ func (r *run) formatTrace() string {
 	for _, s := range r.trace {
 		name := r.threads[s.thread].name
 		if s.kind == stepSwitch {
+			if s.timer {
+				fmt.Fprintf(&b, "       ---- preempted: %s's timeout fires (virtual time %v) ----\n", r.threads[s.to].name, time.Duration(s.when))
+				continue
+			}
 			if s.preempt {
 				fmt.Fprintf(&b, "       ---- preempted: %s runs ----\n", r.threads[s.to].name)
 			} else {

@@ -254,6 +254,9 @@ func layerPackages(l string) []string {
 	return nil
 }
 
+// mutantWatchdog is WSCHED_WATCHDOG in the mutant cells, unless set.
+const mutantWatchdog = 20 * time.Second
+
 // cellResult is what one go test -json run on a mutated copy said.
 type cellResult struct {
 	status cellStatus
@@ -274,6 +277,14 @@ func runCell(dir string, argv []string, limit time.Duration, logPath string) cel
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = os.Environ()
+	if os.Getenv("WSCHED_WATCHDOG") == "" {
+		// A mutant that strands a task makes a check wait for its
+		// watchdog; a short one keeps such a kill inside the cell's
+		// limit (the checks' own default, 60 s, is for loaded machines
+		// running correct code, and TestBehaviour runs each check for
+		// several implementations).
+		cmd.Env = append(cmd.Env, "WSCHED_WATCHDOG="+mutantWatchdog.String())
+	}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	cmd.WaitDelay = 10 * time.Second

@@ -17,9 +17,25 @@ import (
 // deadlock), tasks and wakers, shutdown. Each ends with Shutdown, which
 // must return nil: every worker goroutine gone.
 
-// newRuntime starts a runtime of n workers with the park timeout off.
+// newRuntime starts a runtime of n workers with the park timeout off and
+// the monitor's help for long polls off (LongPoll < 0: the monitor only
+// fires timers, and sleeps until one is due). These scenarios are about
+// the workers' protocols; a monitor looking every half millisecond of
+// virtual time would multiply their schedules (each look can come at any
+// point) and push the bugs they find past the schedule budget. The
+// stranding scenarios use newMonitoredRuntime.
 func newRuntime(n int) *sched.Runtime {
-	rt, err := sched.New(sched.Config{Workers: n})
+	return newRuntimeWith(sched.Config{Workers: n, LongPoll: -1})
+}
+
+// newMonitoredRuntime starts a runtime of n workers with the park timeout
+// off and the monitor as configured by default.
+func newMonitoredRuntime(n int) *sched.Runtime {
+	return newRuntimeWith(sched.Config{Workers: n})
+}
+
+func newRuntimeWith(cfg sched.Config) *sched.Runtime {
+	rt, err := sched.New(cfg)
 	if err != nil {
 		explore.Failf("New: %v", err)
 	}
@@ -57,11 +73,30 @@ func TestExploreRemoteSpawn(t *testing.T) {
 	// themselves (in virtual time, once everybody waits), and a token
 	// left in a parker must not keep its worker from sleeping.
 	explore.Check(t, "runtime/remote-spawn-timed-park", explore.Options{MaxSchedules: 200_000}, func() {
-		rt, err := sched.New(sched.Config{Workers: 2, ParkTimeout: time.Millisecond})
+		remoteSpawn(newRuntimeWith(sched.Config{Workers: 2, ParkTimeout: time.Millisecond, LongPoll: -1}))
+	})
+}
+
+// One worker and one task from outside: the smallest race between a remote
+// spawn's notify and the worker's park (the re-check after the parked bit
+// is what catches a task pushed while the notifier saw no parked bit).
+// Small enough to be exhaustive at two preemptions, where the two-worker
+// runs of TestExploreRemoteSpawn are not.
+func TestExploreRemoteSpawnOneWorker(t *testing.T) {
+	explore.Check(t, "runtime/remote-spawn-one-worker", explore.Options{}, func() {
+		rt := newRuntime(1)
+		var c counter
+		h, err := rt.Spawn(c.task())
 		if err != nil {
-			explore.Failf("New: %v", err)
+			explore.Failf("Spawn: %v", err)
 		}
-		remoteSpawn(rt)
+		if err := h.Wait(context.Background()); err != nil {
+			explore.Failf("Wait: %v", err)
+		}
+		if c.runs != 1 {
+			explore.Failf("runs: %d, want 1", c.runs)
+		}
+		shutdown(rt)
 	})
 }
 

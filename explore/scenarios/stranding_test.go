@@ -30,7 +30,7 @@ func blockUntil(ev *explore.Event) sched.Task {
 // worker takes it. (Before, this deadlocked on the first schedule.)
 func TestExploreBatchMateOfBlockedPoll(t *testing.T) {
 	explore.Check(t, "stranding/batch-mate", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
-		rt := newRuntime(2)
+		rt := newMonitoredRuntime(2)
 		var ran explore.Event
 		h1, _ := rt.Spawn(blockUntil(&ran))
 		h2, _ := rt.Spawn(sched.Func(ran.Set))
@@ -46,7 +46,7 @@ func TestExploreBatchMateOfBlockedPoll(t *testing.T) {
 // woken (Rule 1, Rule 2), and no task may wait in a private place.
 func TestExploreThreeWorkersRendezvous(t *testing.T) {
 	explore.Check(t, "stranding/rendezvous-3", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
-		rt := newRuntime(3)
+		rt := newMonitoredRuntime(3)
 		arrived := 0
 		var hs []*sched.JoinHandle
 		for range 3 {
@@ -74,7 +74,7 @@ func TestExploreThreeWorkersRendezvous(t *testing.T) {
 // steals the slot's task.
 func TestExploreLIFOBehindBlockedPoll(t *testing.T) {
 	explore.Check(t, "stranding/lifo-slot", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
-		rt := newRuntime(2)
+		rt := newMonitoredRuntime(2)
 		b := &pendingTask{}
 		hb, _ := rt.Spawn(b)
 		b.waitForWaker()
@@ -97,13 +97,45 @@ func TestExploreLIFOBehindBlockedPoll(t *testing.T) {
 	})
 }
 
+// The same after the runtime went idle: every worker parked and the
+// monitor asleep with no period. The worker woken for the new task must
+// wake the monitor (its half of their Dekker pair), or the monitor never
+// sees it stuck.
+func TestExploreLIFOBehindBlockedPollAfterIdle(t *testing.T) {
+	explore.Check(t, "stranding/lifo-slot-after-idle", explore.Options{Preemptions: 1, MaxSchedules: 300_000}, func() {
+		rt := newMonitoredRuntime(2)
+		b := &pendingTask{}
+		hb, _ := rt.Spawn(b)
+		b.waitForWaker()
+		// Let virtual time pass with nothing to do: the monitor looks,
+		// finds every worker parked, and sleeps with no period.
+		explore.BlockTimeout(func() bool { return false }, 5_000_000, "5 ms of idleness")
+		var ran explore.Event
+		ha, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			b.msg = true
+			cx.Wake(b.waker)
+			ran.Wait()
+			return sched.Ready
+		}))
+		wb := explore.Go("watcher", func() {
+			hb.Wait(context.Background())
+			ran.Set()
+		})
+		if err := errors.Join(ha.Wait(context.Background()), hb.Wait(context.Background())); err != nil {
+			explore.Failf("Wait: %v", err)
+		}
+		wb.Join()
+		shutdown(rt)
+	})
+}
+
 // One worker, and its only poll blocks until a task it spawned has run:
 // no worker is parked, so the monitor starts an extra worker, which takes
 // the task from the stuck worker's ring and runs it, and retires once it
 // finds nothing more.
 func TestExploreExtraWorkerForStuckWorker(t *testing.T) {
 	explore.Check(t, "stranding/extra-worker", explore.Options{MaxSchedules: 200_000}, func() {
-		rt := newRuntime(1)
+		rt := newMonitoredRuntime(1)
 		var ran explore.Event
 		h, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
 			if _, err := cx.Spawn(sched.Func(ran.Set)); err != nil {
@@ -127,7 +159,7 @@ func TestExploreExtraWorkerForStuckWorker(t *testing.T) {
 // woken task.
 func TestExploreTimerDuringBlockedPoll(t *testing.T) {
 	explore.Check(t, "stranding/timer", explore.Options{MaxSchedules: 200_000}, func() {
-		rt := newRuntime(1)
+		rt := newMonitoredRuntime(1)
 		var woke explore.Event
 		slept := false
 		hs, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
@@ -153,7 +185,7 @@ func TestExploreTimerDuringBlockedPoll(t *testing.T) {
 // runtime finishes, and Shutdown returns nil.
 func TestExploreShutdownWithBlockedPoll(t *testing.T) {
 	explore.Check(t, "stranding/shutdown", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
-		rt := newRuntime(1)
+		rt := newMonitoredRuntime(1)
 		var started, release explore.Event
 		ha, _ := rt.Spawn(sched.Func(func() {
 			started.Set()

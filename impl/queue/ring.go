@@ -64,6 +64,15 @@ type Injector[T any] interface {
 // and its release (moves steal). Slots are written by the owner (Push) and
 // cleared by whoever took the task: the owner (Pop, overflow) or the thief
 // that claimed it, before it releases.
+//
+// Slots are not atomics (atomic.Cell): every slot access is ordered by
+// the head and tail atomics. The owner writes a free slot, then publishes
+// it with the tail store; a consumer reads and clears a slot only after
+// the head CAS that claimed it; the owner reuses a slot only after a head
+// load that shows it released. Nobody reads a slot before claiming it
+// (the classic Chase-Lev deque does, so impl/deque keeps atomic slots).
+// -race checks this ordering on every run; a plain move is what a slot
+// access costs then, where an atomic store or swap is a locked exchange.
 type Ring[T any] struct {
 	// head packs [steal (upper 32) | real (lower 32)].
 	head atomic.Uint64
@@ -71,7 +80,7 @@ type Ring[T any] struct {
 	// tail is the next position the owner writes.
 	tail atomic.Uint32
 	_    [cacheLine - 4]byte
-	buf  [Capacity]atomic.Pointer[T]
+	buf  [Capacity]atomic.Cell[T]
 	// batch is the owner's scratch space for an overflow: the tasks go
 	// from the ring to batch, then to the overflow queue in one call.
 	// Owner only, like tail; kept here so an overflow allocates nothing.
@@ -132,7 +141,7 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 	// a function of its own: generic atomic.Pointer operations cost the
 	// inliner enough that such a function would stay a call on the hot
 	// path.)
-	r.buf[tail&mask].Store(t) // the slot is free; made visible by the tail store below: relaxed
+	r.buf[tail&mask].Store(t) // a plain write to a free slot; the tail store below publishes it (release)
 	chaos.Point()
 	r.tail.Store(tail + 1) // publishes the slot write to thieves and to Len: release (seq_cst if a wake check follows)
 	chaos.Point()
@@ -166,7 +175,7 @@ func (r *Ring[T]) overflowHalf(h uint64, real uint32, overflow Injector[T]) bool
 // claimed. A claimed slot is never empty; finding nil means two consumers
 // took the same position, so it panics rather than lose a task silently.
 func (r *Ring[T]) take(pos uint32) *T {
-	t := r.buf[pos&mask].Swap(nil) // ordered after the claim by its acquire; the clear is published by a later head CAS or tail store: relaxed
+	t := r.buf[pos&mask].Take() // a plain read and clear, after the claim (its acquire); a later head CAS publishes the clear (release)
 	if t == nil {
 		claimedSlotEmpty()
 	}
@@ -200,7 +209,7 @@ func (r *Ring[T]) Pop() *T {
 		chaos.Point()
 		if r.head.CompareAndSwap(h, next) { // claims position real against thieves; keeps the take after the claim: acquire
 			// take, written out for the inliner as in Push.
-			t := r.buf[real&mask].Swap(nil) // ordered after the claim by its acquire; only the owner reuses the slot: relaxed
+			t := r.buf[real&mask].Take() // a plain read and clear, after the claim (its acquire); only the owner reuses the slot
 			if t == nil {
 				claimedSlotEmpty()
 			}
@@ -290,7 +299,7 @@ func (r *Ring[T]) moveClaimed(start, n uint32, dst *Ring[T], dstTail uint32) *T 
 	first := r.take(start)
 	for i := uint32(1); i < n; i++ {
 		t := r.take(start + i)
-		dst.buf[(dstTail+i-1)&mask].Store(t) // a free slot of dst; made visible by the dst tail store: relaxed
+		dst.buf[(dstTail+i-1)&mask].Store(t) // a plain write to a free slot of dst; the dst tail store publishes it (release)
 		if i%16 == 0 {
 			chaos.Point() // the copy is the longest window of a steal: let the owner push and pop inside it
 		}

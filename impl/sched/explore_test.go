@@ -28,6 +28,10 @@ func newStateMachine() *stateMachine {
 // wake sends a message, then wakes the task as a Waker does: enqueue it if
 // the transition says so.
 func (m *stateMachine) wake() {
+	// The message is sent at a scheduling point, as a channel send would
+	// be: a waker started with explore.Go runs at once up to its first
+	// point, and a message sent before it would reach every poll.
+	explore.Point()
 	m.msgs++
 	if m.tk.transitionToScheduled() {
 		if m.queued++; m.queued > 1 {

@@ -6,7 +6,9 @@ package sched
 //  1. every interval-th poll (and right after a task yielded), the global
 //     queue BEFORE the local queues, so that a worker kept busy by its own
 //     tasks still serves the global queue (the seeds look there only after
-//     the local queues are empty);
+//     the local queues are empty); at the same turn, the queues of workers
+//     the monitor flagged as stuck, which are as much "somebody else's
+//     waiting tasks" as the global queue;
 //  2. the LIFO slot, at most maxLIFOPollsPerTick times per tick; past the
 //     cap the slot is flushed to the back of the ring;
 //  3. the ring;
@@ -21,6 +23,9 @@ package sched
 func (w *worker) findWork() *task {
 	if w.globalTurn() {
 		if t := w.pollGlobal(); t != nil {
+			return t
+		}
+		if t := w.stealStuck(); t != nil {
 			return t
 		}
 	}
@@ -157,6 +162,32 @@ func (w *worker) steal() *task {
 		}
 	}
 	for _, v := range extras {
+		if t := w.stealSlot(v); t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+// stealStuck takes from the ring or LIFO slot of a worker the monitor
+// flagged as stuck, at this worker's fairness turn: a worker that never
+// runs out of work of its own still serves the tasks stuck behind a long
+// poll, as it serves the global queue. One load when nobody is stuck.
+func (w *worker) stealStuck() *task {
+	rt := w.rt
+	// Observes whether any worker is flagged; seq_cst, as the flags.
+	if rt.cfg.DisableStealing || rt.mon.stuck.Load() == 0 {
+		return nil
+	}
+	for _, v := range rt.allWorkers() {
+		// Observes the monitor's flag; relaxed would do (the steal's own
+		// CAS and the slot's exchange settle who takes what).
+		if v == w || !v.stuck.Load() {
+			continue
+		}
+		if t := w.stealRing(v); t != nil {
+			return t
+		}
 		if t := w.stealSlot(v); t != nil {
 			return t
 		}

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/chaos"
 	"github.com/wsched/wsched/impl/park"
 	"github.com/wsched/wsched/impl/queue"
 )
@@ -153,14 +154,18 @@ func (m *monitor) fireTimers(now int64) {
 func (m *monitor) watch(now int64) (running bool) {
 	rt := m.rt
 	parked := rt.idle.Bitmap()
-	stuck := false
+	stuck, healthy := false, false
 	for i, w := range rt.workers {
 		if parked&(1<<uint(i)) != 0 {
 			m.rest(i, w, now)
 			continue
 		}
 		running = true
-		stuck = m.check(i, w, now) || stuck
+		if m.check(i, w, now) {
+			stuck = true
+		} else {
+			healthy = true
+		}
 	}
 	for k, w := range rt.extras.allocated() {
 		slot := len(rt.workers) + k
@@ -170,10 +175,14 @@ func (m *monitor) watch(now int64) (running bool) {
 			continue
 		}
 		running = true
-		stuck = m.check(slot, w, now) || stuck
+		if m.check(slot, w, now) {
+			stuck = true
+		} else {
+			healthy = true
+		}
 	}
 	if stuck {
-		m.help()
+		m.help(healthy)
 	}
 	return running
 }
@@ -232,10 +241,14 @@ func (m *monitor) unflag(w *worker) {
 
 // help gets a stuck worker's waiting tasks run: if work waits that some
 // worker could take, and nobody searches for it, wake a parked worker (as
-// a searcher, as the idle protocol's notify does); if none is parked,
-// start an extra worker. One per look: the next look, LongPoll/2 later,
-// helps again if work still waits.
-func (m *monitor) help() {
+// a searcher, as the idle protocol's notify does). If none is parked,
+// start an extra worker, but only when no worker runs healthily: a healthy
+// worker takes the stuck workers' tasks when it runs out of its own, and
+// at the latest at its next global-queue turn (findWork), and on a machine
+// whose workers are all busy an extra goroutine would only compete for the
+// processors. One per look: the next look, LongPoll/2 later, helps again
+// if work still waits.
+func (m *monitor) help(healthy bool) {
 	rt := m.rt
 	if !rt.workAvailable(nil) {
 		return // a long poll with nothing behind it: let it run
@@ -248,7 +261,9 @@ func (m *monitor) help() {
 		rt.workers[i].parker.Unpark()
 		return
 	}
-	rt.extras.start()
+	if !healthy {
+		rt.extras.start()
+	}
 }
 
 // sleep waits until the next look: LongPoll/2 while any worker runs; while
@@ -265,6 +280,7 @@ func (m *monitor) sleep(now int64, running bool) {
 	}
 	limit := int64(noDeadline)
 	if m.longPoll > 0 {
+		chaos.Point() // widens the window in which a worker wakes unseen
 		// Publishes "sleeping with no period". seq_cst: the store half
 		// of the Dekker pair with leftParked (the worker clears its bit,
 		// then loads idle; we store idle, then load the bitmap).

@@ -133,9 +133,9 @@ func (q *timerQueue) clear() {
 
 // pollTimers is a worker's per-tick timer poll: wake every task whose
 // deadline passed, into this worker's ring.
-func (w *worker) pollTimers() {
+func (w *worker) pollTimers(now int64) {
 	rt := w.rt
-	w.expired = rt.timers.expire(rt.now(), w.expired[:0])
+	w.expired = rt.timers.expire(now, w.expired[:0])
 	if len(w.expired) == 0 {
 		return
 	}

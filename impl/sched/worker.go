@@ -41,8 +41,12 @@ type worker struct {
 	// ticks counts the ticks this worker began, and every 16th poll
 	// within a tick: the monitor's measure of progress. A count that does
 	// not move for Config.LongPoll, with work waiting, is a stuck worker:
-	// one poll, or 16 in a row, took that long.
-	ticks atomic.Uint64
+	// one poll, or 16 in a row, took that long. A Stat type, not a
+	// scheduling point of the explorer: no correctness argument rests on
+	// when the monitor sees a count move (a late or early look only
+	// shifts a flag by one look), and a point at every tick multiplied
+	// the schedules of every runtime scenario.
+	ticks atomic.StatUint64
 	// stuck is set by the monitor while this worker's tick has lasted
 	// longer than LongPoll, and cleared when it has moved on: thieves
 	// may then take its LIFO slot (healthy workers keep theirs).
@@ -130,8 +134,8 @@ func (w *worker) tick() int {
 	// instruction per tick (up to 128 polls). Relaxed would do: the
 	// monitor only compares counts, and acts through the idle protocol.
 	w.ticks.Add(1)
-	w.pollTimers()
 	start := sync.Nanotime()
+	w.pollTimers(start - rt.start) // the tick's clock reading, reused (a clock read costs as much as a short poll)
 	n := 0
 	for n < budgetPerTick {
 		t := w.findWork()

@@ -152,6 +152,18 @@ func recv[T any](e *env, ch <-chan T, what string) T {
 	}
 }
 
+// block is how a task's poll waits for ch inside the runtime: like
+// <-ch, but when the watchdog fires first it fails the check and
+// returns, so that a stranded task ends as a failure (and Shutdown can
+// finish) rather than as a poll blocked for good.
+func block[T any](e *env, ch <-chan T, what string) {
+	select {
+	case <-ch:
+	case <-e.ctx.Done():
+		e.t.Errorf("a poll blocked on %s for the whole watchdog (%v): the task it waits for never ran", what, Watchdog)
+	}
+}
+
 // until polls cond within the watchdog.
 func (e *env) until(cond func() bool, what string) {
 	e.t.Helper()

@@ -29,6 +29,10 @@ var sized = []struct {
 	{"ShutdownCancelsReady", func(e *env) { checkShutdownCancels(e, true) }},
 	{"ShutdownCancelsPending", func(e *env) { checkShutdownCancels(e, false) }},
 	{"ShutdownConcurrent", checkShutdownConcurrent},
+	{"BlockedPollBatchMate", checkBlockedPollBatchMate},
+	{"BlockedPollChild", checkBlockedPollChild},
+	{"BlockedPollWake", checkBlockedPollWake},
+	{"Rendezvous", checkRendezvous},
 }
 
 // single checks run once, on a runtime with two workers where they need one.
@@ -44,6 +48,7 @@ var single = []struct {
 	{"ZeroWaker", checkZeroWaker},
 	{"CrossRuntimeWake", checkCrossRuntimeWake},
 	{"NewShutdownNoLeak", checkNewShutdownNoLeak},
+	{"ShutdownWithBlockedPoll", checkShutdownWithBlockedPoll},
 }
 
 // Run runs the whole suite against impl. Checks run one after another (the

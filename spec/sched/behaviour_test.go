@@ -21,7 +21,8 @@ func TestBehaviour(t *testing.T) {
 			}
 			return runtimeAdapter{rt}, nil
 		},
-		ZeroWaker: wakerAdapter{},
+		ExtraWorkers: sched.DefaultExtraWorkers,
+		ZeroWaker:    wakerAdapter{},
 		PanicValue: func(err error) (any, bool) {
 			var pe *sched.PanicError
 			if !errors.As(err, &pe) {

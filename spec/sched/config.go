@@ -34,6 +34,40 @@ type Config struct {
 	DisableStealing bool
 	// Parker selects the production parker. Validated, then ignored.
 	Parker ParkerKind
+
+	// LongPoll is how long every worker may be inside a poll, while a
+	// task waits in the queue, before the runtime starts an extra worker
+	// to run it. 0 means 1 ms; negative means never (then tasks that wait
+	// for each other inside their polls can wait for ever).
+	LongPoll time.Duration
+	// ExtraWorkers is the most extra workers running at once. 0 means
+	// DefaultExtraWorkers; negative means none.
+	ExtraWorkers int
+}
+
+// DefaultExtraWorkers is what Config.ExtraWorkers = 0 means.
+const DefaultExtraWorkers = 256
+
+// longPoll is the LongPoll in effect (0: never).
+func (cfg Config) longPoll() time.Duration {
+	switch {
+	case cfg.LongPoll == 0:
+		return time.Millisecond
+	case cfg.LongPoll < 0:
+		return 0
+	}
+	return cfg.LongPoll
+}
+
+// extraWorkers is the ExtraWorkers in effect.
+func (cfg Config) extraWorkers() int {
+	switch {
+	case cfg.ExtraWorkers == 0:
+		return DefaultExtraWorkers
+	case cfg.ExtraWorkers < 0:
+		return 0
+	}
+	return cfg.ExtraWorkers
 }
 
 // DefaultConfig returns min(GOMAXPROCS, maxWorkers) workers, a 10 ms park
@@ -56,6 +90,8 @@ func (cfg Config) validate() error {
 		return fmt.Errorf("%w: unknown Parker %d", ErrInvalidConfig, cfg.Parker)
 	case cfg.Parker == ParkerFutex && runtime.GOOS != "linux":
 		return fmt.Errorf("%w: the futex parker needs Linux", ErrInvalidConfig)
+	case cfg.ExtraWorkers > 10_000:
+		return fmt.Errorf("%w: ExtraWorkers = %d, want at most 10000", ErrInvalidConfig, cfg.ExtraWorkers)
 	}
 	return nil
 }

@@ -45,7 +45,8 @@ func (cx *Context) Spawn(t Task) (*JoinHandle, error) { return cx.rt.Spawn(t) }
 // Go spawns f as a run-to-completion task with no handle, like Runtime.Go.
 func (cx *Context) Go(f func()) error { return cx.rt.Go(f) }
 
-// Worker returns the index of the worker running this poll.
+// Worker returns the index of the worker running this poll: 0 to
+// Workers-1, then Workers and up for extra workers.
 func (cx *Context) Worker() int { return cx.worker }
 
 // Waker wakes one task. It is a small value, safe to copy and to call from

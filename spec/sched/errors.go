@@ -3,6 +3,8 @@ package sched
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 )
 
 var (
@@ -18,6 +20,45 @@ var (
 	// ErrNegativeDuration is returned by Context.Sleep for d < 0.
 	ErrNegativeDuration = errors.New("sched: negative duration")
 )
+
+// StillRunningError is what Shutdown returns when its context ends while
+// polls are still running (polls that block, which Shutdown cannot stop).
+// It wraps the context's error. The queued tasks have been cancelled; the
+// runtime finishes when these polls return.
+type StillRunningError struct {
+	Err   error
+	Polls []RunningPoll
+}
+
+// RunningPoll is one poll still running at Shutdown.
+type RunningPoll struct {
+	Worker int           // the worker's index; extra workers follow the workers
+	Extra  bool          // it runs on an extra worker
+	For    time.Duration // how long it has run
+}
+
+func (e *StillRunningError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "sched: shutdown: %v: %d poll(s) still running", e.Err, len(e.Polls))
+	for i, p := range e.Polls {
+		sep := ", "
+		if i == 0 {
+			sep = " ("
+		}
+		kind := "worker"
+		if p.Extra {
+			kind = "extra worker"
+		}
+		fmt.Fprintf(&b, "%s%s %d for %v", sep, kind, p.Worker, p.For.Round(time.Millisecond))
+	}
+	if len(e.Polls) > 0 {
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Unwrap returns the context's error.
+func (e *StillRunningError) Unwrap() error { return e.Err }
 
 // PanicError is what JoinHandle.Wait returns for a task whose Poll panicked.
 type PanicError struct {

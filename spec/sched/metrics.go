@@ -12,6 +12,10 @@ import (
 // describe machinery this package does not have and are always zero.
 type Metrics struct {
 	Workers        []WorkerMetrics
+	Extra          []WorkerMetrics // the extra workers started so far
+	ExtraRunning   int             // extra workers running now
+	ExtraStarted   uint64          // extra workers started
+	MonitorWakes   uint64          // always 0 here (the condition variable wakes)
 	GlobalQueueLen int
 	Searching      int    // always 0 here
 	Parked         int    // always 0 here
@@ -45,7 +49,9 @@ func (rt *Runtime) Metrics() Metrics {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	m := Metrics{
-		Workers:        make([]WorkerMetrics, len(rt.workers)),
+		Workers:        make([]WorkerMetrics, rt.cfg.Workers),
+		ExtraRunning:   rt.extras,
+		ExtraStarted:   rt.extraStarted,
 		GlobalQueueLen: len(rt.queue),
 		Spawned:        rt.spawned,
 		Completed:      rt.completed,
@@ -53,15 +59,23 @@ func (rt *Runtime) Metrics() Metrics {
 		Panicked:       rt.panicked,
 	}
 	for i, w := range rt.workers {
-		m.Workers[i] = WorkerMetrics{State: w.state, Polls: w.polls}
+		wm := WorkerMetrics{State: w.state, Polls: w.polls}
+		if w.extra {
+			m.Extra = append(m.Extra, wm)
+		} else {
+			m.Workers[i] = wm
+		}
 	}
 	return m
 }
 
-// TotalPolls is the sum of the workers' Polls.
+// TotalPolls is the sum of the workers' and extra workers' Polls.
 func (m Metrics) TotalPolls() uint64 {
 	var n uint64
 	for _, w := range m.Workers {
+		n += w.Polls
+	}
+	for _, w := range m.Extra {
 		n += w.Polls
 	}
 	return n

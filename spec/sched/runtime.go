@@ -11,9 +11,19 @@ import (
 // All of its state sits behind one mutex. Workers wait on a condition
 // variable tied to that mutex until the queue holds a task or Shutdown
 // begins; every push signals one waiter, Shutdown wakes them all.
+//
+// A task may block inside its poll; it holds up its own worker, and here
+// nothing else (there is one queue, and any waiting worker takes from it).
+// When every worker is inside a poll that has lasted LongPoll and a task
+// waits, a monitor goroutine starts an extra worker to run it, up to
+// ExtraWorkers at once; an extra worker exits when it finds the queue
+// empty. So runnable tasks keep running while polls block, as goroutines
+// do.
 type Runtime struct {
+	cfg  Config
 	mu   sync.Mutex
-	work sync.Cond // L is &mu; signalled when the queue gains a task or shutdown begins
+	work sync.Cond     // L is &mu; signalled when the queue gains a task or shutdown begins
+	stop chan struct{} // closed by Shutdown: the monitor exits
 
 	// Everything below is guarded by mu.
 
@@ -26,17 +36,23 @@ type Runtime struct {
 	// Shutdown can stop them.
 	timers   map[*time.Timer]struct{}
 	shutdown bool
-	running  int           // worker goroutines that have not exited
-	exited   chan struct{} // closed by the last worker to exit
+	running  int           // worker goroutines (and the monitor) that have not exited
+	exited   chan struct{} // closed by the last of them to exit
 
+	// workers holds the workers, then every extra worker ever started
+	// (an extra worker's slot is not reused here).
 	workers                                 []workerStats
+	extras                                  int // extra workers running
+	extraStarted                            uint64
 	spawned, completed, cancelled, panicked uint64
 }
 
 // workerStats is what Metrics reports for one worker.
 type workerStats struct {
-	state string // "running", "parked" (waiting on the condition variable) or "exited"
-	polls uint64
+	state     string // "running", "parked" (waiting on the condition variable) or "exited"
+	polls     uint64
+	extra     bool
+	pollStart time.Time // when its current poll began; zero outside a poll
 }
 
 // New validates cfg and starts cfg.Workers worker goroutines. An invalid
@@ -46,9 +62,11 @@ func New(cfg Config) (*Runtime, error) {
 		return nil, err
 	}
 	rt := &Runtime{
+		cfg:     cfg,
+		stop:    make(chan struct{}),
 		live:    make(map[*task]struct{}),
 		timers:  make(map[*time.Timer]struct{}),
-		running: cfg.Workers,
+		running: cfg.Workers + 1, // and the monitor
 		exited:  make(chan struct{}),
 		workers: make([]workerStats, cfg.Workers),
 	}
@@ -57,7 +75,61 @@ func New(cfg Config) (*Runtime, error) {
 		rt.workers[i].state = "running"
 		go rt.worker(i)
 	}
+	go rt.monitor()
 	return rt, nil
+}
+
+// monitor looks every LongPoll/2: if a task waits in the queue and every
+// worker is inside a poll that has lasted LongPoll (none is waiting on
+// the condition variable, which the push would have woken), it starts an
+// extra worker, if fewer than ExtraWorkers run.
+func (rt *Runtime) monitor() {
+	long := rt.cfg.longPoll()
+	period := max(long/2, time.Millisecond/2)
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-rt.stop:
+			rt.mu.Lock()
+			rt.exitLocked()
+			rt.mu.Unlock()
+			return
+		case now := <-tick.C:
+			rt.mu.Lock()
+			if long > 0 && len(rt.queue) > 0 && rt.extras < rt.cfg.extraWorkers() && rt.allStuck(now, long) {
+				id := len(rt.workers)
+				rt.workers = append(rt.workers, workerStats{state: "running", extra: true})
+				rt.extras++
+				rt.extraStarted++
+				rt.running++
+				go rt.worker(id)
+			}
+			rt.mu.Unlock()
+		}
+	}
+}
+
+// allStuck reports whether every worker still running is inside a poll
+// that began at least long ago; mu is held.
+func (rt *Runtime) allStuck(now time.Time, long time.Duration) bool {
+	for _, w := range rt.workers {
+		switch {
+		case w.state == "exited":
+		case w.pollStart.IsZero() || now.Sub(w.pollStart) < long:
+			return false
+		}
+	}
+	return true
+}
+
+// exitLocked counts one worker or the monitor out; the last closes
+// exited. mu is held.
+func (rt *Runtime) exitLocked() {
+	rt.running--
+	if rt.running == 0 {
+		close(rt.exited)
+	}
 }
 
 // Spawn schedules t and returns a handle to wait for it. It returns
@@ -137,7 +209,8 @@ func (rt *Runtime) sleep(t *task, d time.Duration) {
 }
 
 // worker is the loop of worker goroutine id: take the oldest scheduled task,
-// poll it without the lock, record the outcome, repeat until Shutdown.
+// poll it without the lock, record the outcome, repeat until Shutdown (an
+// extra worker: until the queue is empty).
 func (rt *Runtime) worker(id int) {
 	cx := &Context{rt: rt, worker: id}
 	rt.mu.Lock()
@@ -147,25 +220,31 @@ func (rt *Runtime) worker(id int) {
 			break
 		}
 		cx.t = t
+		rt.workers[id].pollStart = time.Now()
 		rt.mu.Unlock()
 		res, perr := t.poll(cx)
 		rt.mu.Lock()
+		rt.workers[id].pollStart = time.Time{}
 		cx.t = nil
 		rt.afterPoll(t, res, perr)
 	}
 	rt.workers[id].state = "exited"
-	rt.running--
-	if rt.running == 0 {
-		close(rt.exited)
+	if rt.workers[id].extra {
+		rt.extras--
 	}
+	rt.exitLocked()
 	rt.mu.Unlock()
 }
 
 // next waits until the queue holds a task or Shutdown has begun. It pops the
-// oldest task and marks it running, or returns nil once Shutdown has begun.
-// Called with mu held; the wait releases it.
+// oldest task and marks it running, or returns nil once Shutdown has begun
+// (or, for an extra worker, when the queue is empty). Called with mu held;
+// the wait releases it.
 func (rt *Runtime) next(id int) *task {
 	for len(rt.queue) == 0 && !rt.shutdown {
+		if rt.workers[id].extra {
+			return nil
+		}
 		rt.workers[id].state = "parked"
 		rt.work.Wait()
 	}
@@ -218,13 +297,15 @@ func (rt *Runtime) finish(t *task, s state, err error) {
 // return ErrCancelled); polls already running finish, and a task whose poll
 // then returns Pending is cancelled too; every worker goroutine exits.
 //
-// Shutdown returns nil once all workers have exited, or ctx.Err() if ctx ends
-// first (the shutdown still completes). It is idempotent and safe to call
-// from several goroutines at once.
+// Shutdown returns nil once all workers have exited, or, if ctx ends first, a
+// *StillRunningError wrapping ctx.Err() that lists the polls still running
+// (the shutdown still completes when they return). It is idempotent and
+// safe to call from several goroutines at once.
 func (rt *Runtime) Shutdown(ctx context.Context) error {
 	rt.mu.Lock()
 	if !rt.shutdown {
 		rt.shutdown = true
+		close(rt.stop)
 		for t := range rt.live {
 			if t.state == idle || t.state == scheduled {
 				rt.finish(t, cancelled, ErrCancelled)
@@ -249,6 +330,20 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 	case <-rt.exited:
 		return nil
 	case <-ctx.Done():
-		return ctx.Err()
+		return rt.stillRunning(ctx.Err())
 	}
+}
+
+// stillRunning describes the polls running at a Shutdown that timed out.
+func (rt *Runtime) stillRunning(err error) error {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	e := &StillRunningError{Err: err}
+	now := time.Now()
+	for i, w := range rt.workers {
+		if !w.pollStart.IsZero() {
+			e.Polls = append(e.Polls, RunningPoll{Worker: i, Extra: w.extra, For: now.Sub(w.pollStart)})
+		}
+	}
+	return e
 }

@@ -368,3 +368,19 @@ func (x *Uint64) Peek() uint64 { return x.v.Load() }
 func (x *Bool) Peek() bool { return x.v.Load() }
 
 func (x *Pointer[T]) Peek() *T { return x.v.Load() }
+
+// Cell is the plain pointer cell of the normal build (off.go), here an
+// atomic one whose every access is a scheduling point, so that the
+// explorer interleaves at ring slots as it did when they were atomics.
+type Cell[T any] struct{ v Pointer[T] }
+
+func (c *Cell[T]) Load() *T { return c.v.Load() }
+
+func (c *Cell[T]) Store(v *T) { c.v.Store(v) }
+
+// Take is one scheduling point, a swap: the slot is only ever taken by
+// the consumer that claimed it, so splitting it would add schedules
+// without adding behaviours.
+func (c *Cell[T]) Take() *T { return c.v.Swap(nil) }
+
+func (c *Cell[T]) Peek() *T { return c.v.Peek() }
