@@ -21,6 +21,11 @@
 // marked Contended; only those may show the outcomes of a race (see the
 // model's comment).
 //
+// The slot check (slot_test.go) models a worker's LIFO slot
+// (model.SlotStep): the owner putting and taking while two thieves steal;
+// a slot whose steal is a load and a store instead of one exchange must be
+// found not linearizable (TestSlotCheckerFindsBrokenSteal).
+//
 // The queue checks take about 20 seconds under -race on two cores.
 // WSCHED_LONG=k runs k times as many rounds; WSCHED_SEED fixes the scripts
 // (not the interleavings, which no seed can fix). Building with -tags chaos

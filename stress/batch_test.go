@@ -1,7 +1,6 @@
 package stress
 
 import (
-	"os"
 	"testing"
 	"time"
 
@@ -9,19 +8,14 @@ import (
 )
 
 // TestSchedBatchMateOfLongPoll: two tasks spawned from outside, the first
-// of which keeps its worker busy until the second has run. An idle worker
-// should pick the second one up. A worker that takes both from the global
-// queue in one batch keeps the second in its private prefetch buffer, which
-// no other worker can take from, so it waits for the first poll to end
-// while the other worker stays parked.
-//
-// The contract does not promise this (a poll is expected to be short), so
-// the check runs only with WSCHED_STRICT=1. The first poll gives up after
-// five seconds, so the check fails rather than hangs.
+// of which keeps its worker busy until the second has run. A worker may
+// take both from the global queue in one batch; the second then waits in
+// its ring, where the other worker (searching, or woken by the monitor once
+// the first poll has lasted LongPoll) takes it. Before the
+// ring took the batch, a private prefetch buffer kept the second task out
+// of everyone's reach for as long as the first poll ran. The first poll
+// gives up after five seconds, so the check fails rather than hangs.
 func TestSchedBatchMateOfLongPoll(t *testing.T) {
-	if os.Getenv("WSCHED_STRICT") != "1" {
-		t.Skip("a design question, not a contract property: run with WSCHED_STRICT=1")
-	}
 	e := newSchedEnv(t, sched.Config{Workers: 2})
 	for round := range 50 {
 		ran := make(chan struct{})

@@ -21,6 +21,10 @@ import (
 func TestSchedRendezvous(t *testing.T) { forSizes(t, []int{2, 4, 64}, schedRendezvous) }
 
 func schedRendezvous(t *testing.T, cfg sched.Config) {
+	// The idle protocol alone must wake every worker: the monitor's help,
+	// which would wake the sleepers a millisecond after the others
+	// blocked, is off (TestSchedRendezvousBeyondWorkers runs with it).
+	cfg.LongPoll = -1
 	e := newSchedEnv(t, cfg)
 	n := cfg.Workers
 	rounds := 40 * stressScale()

@@ -1,13 +1,17 @@
 // Package tla holds the TLA+ specifications of the scheduler's two lock-free
-// protocols and the Go test that runs the TLC model checker over every
-// configuration.
+// protocols and of its answer to blocking polls, and the Go test that runs
+// the TLC model checker over every configuration.
 //
 // ThreePhaseSteal.tla models the per-worker ring of impl/queue: owner Push
 // (with overflow to the global queue), owner Pop, and the three-phase
 // StealInto, with two thieves so that steals chain. IdleProtocol.tla models
 // the idle protocol of impl/idle and impl/sched: searching and parked
 // workers, the num_searching and num_parked counters, the parked bitmap, the
-// notify rule and the final check before sleeping.
+// notify rule and the final check before sleeping. Stranding.tla models the
+// design that keeps a task from waiting behind a poll that never returns:
+// where queued tasks are and who may take them, the monitor, extra workers
+// and the busy worker's fairness turn; its property is liveness (every task
+// runs), under weak fairness of every goroutine's steps.
 //
 // Each .cfg file is one model: either the algorithm we implement (TLC must
 // find no error) or the same algorithm with one mechanism switched back to

@@ -24,19 +24,26 @@
 //
 // What it is not: an async I/O runtime (there is no reactor), a preemptive
 // scheduler (a task gives the worker back only by returning from Poll), or a
-// general timer wheel (Sleep is a heap polled by worker 0, accurate to about
-// one tick).
+// general timer wheel (Sleep is a heap polled by the workers at each tick
+// and by the monitor, accurate to about a tick, or LongPoll/2 while every
+// worker is busy).
 //
-// A poll that blocks holds up more than its own worker. A worker keeps
-// tasks where only it can take them (the prefetch buffer of a global batch,
-// the LIFO slot, the tasks that yielded in this tick, and, on worker 0, the
-// timers), and while its poll blocks they wait, even with other workers
-// idle. The first program a Go user tends to write shows it: Go a consumer
-// that ranges over an unbuffered channel, then Go a producer that sends into
-// it. One worker can take both from the global queue in one batch, run the
-// consumer, which blocks, and keep the producer in its buffer: the program
-// hangs, and Shutdown cannot finish. Until that is fixed, a task must not
-// block inside Poll on something another task of the same runtime has to do.
+// A poll may block, as a goroutine may: on a channel, a lock, a sleep, or a
+// long computation. It holds its own worker, and nothing else: every task a
+// worker has queued is where another worker can take it (the global queue,
+// the rings, and a LIFO slot once its owner is flagged stuck), and a monitor
+// goroutine watches the workers. When a worker has been in one poll for
+// Config.LongPoll (1 ms by default) while tasks wait, the monitor wakes a
+// parked worker to take them, or, when every running worker is stuck,
+// starts an extra worker (at most Config.ExtraWorkers at once; they retire
+// when not needed). A busy worker takes from stuck ones at its fairness
+// turn. So a consumer task blocked on a channel whose producer is queued
+// behind it does not hang. With LongPoll < 0 the help is off, and a poll
+// that blocks can hold up the tasks queued behind it. Shutdown cannot stop
+// a poll that does not return: it cancels every queued task, and if ctx
+// ends first it returns a *StillRunningError naming the polls still running.
+// docs/scheduler.md, "Stranding", explains the design; tla/Stranding.tla and
+// the explorer check it.
 //
 // spec/sched implements the same API with one mutex, one FIFO queue and a
 // condition variable; a behaviour test suite runs against both.

@@ -42,6 +42,9 @@ func (x *extraWorkers) init(rt *Runtime) {
 
 // allocated returns every extra worker slot made so far, running or not.
 func (x *extraWorkers) allocated() []*worker {
+	if !x.rt.mon.helps() {
+		return nil // no extra worker is ever started
+	}
 	// Observes the slots the monitor published (and what it wrote into
 	// each before); acquire.
 	if p := x.list.Load(); p != nil {

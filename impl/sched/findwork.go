@@ -77,7 +77,7 @@ func (w *worker) popLocal() *task {
 
 // pollGlobal takes a batch from the global queue: the first task is
 // returned, the rest go to the back of the ring, where idle workers can
-// steal them, and are announced. The batch size is a fair share of the
+// steal them; a rest of more than quietBatch tasks is announced. The batch size is a fair share of the
 // queue (its length over the number of workers) clamped to
 // [globalBatchMin, globalBatchMax], and never more than the ring's free
 // room plus the one that runs.
@@ -104,7 +104,9 @@ func (w *worker) pollGlobal() *task {
 		for _, t := range w.scratch[1:k] {
 			w.pushRing(t)
 		}
-		w.rt.notifyLocal()
+		if k-1 > quietBatch {
+			w.rt.notifyLocal()
+		}
 	}
 	clear(w.scratch[:k])
 	return first
@@ -153,7 +155,7 @@ func (w *worker) steal() *task {
 	}
 	// Observes whether any worker is flagged stuck; one load in the
 	// common case. seq_cst, as the flag it summarises.
-	if rt.mon.stuck.Load() == 0 {
+	if !rt.mon.helps() || rt.mon.stuck.Load() == 0 {
 		return nil
 	}
 	for _, v := range ws {
@@ -176,7 +178,7 @@ func (w *worker) steal() *task {
 func (w *worker) stealStuck() *task {
 	rt := w.rt
 	// Observes whether any worker is flagged; seq_cst, as the flags.
-	if rt.cfg.DisableStealing || rt.mon.stuck.Load() == 0 {
+	if rt.cfg.DisableStealing || !rt.mon.helps() || rt.mon.stuck.Load() == 0 {
 		return nil
 	}
 	for _, v := range rt.allWorkers() {

@@ -62,6 +62,14 @@ func (m *monitor) init(rt *Runtime) {
 	m.period = m.longPoll / 2
 }
 
+// helps reports whether the monitor flags stuck workers and starts extra
+// workers (Config.LongPoll >= 0). When it does not, no worker is ever
+// flagged and no extra worker exists, and the workers skip the loads that
+// would look for them: a plain read of a field set before any worker
+// started, so an explored runtime without the help has no scheduling
+// points for them either.
+func (m *monitor) helps() bool { return m.longPoll > 0 }
+
 // runMonitor is the monitor goroutine. It sleeps first: at New the
 // workers are starting, and there is nothing to look at yet.
 func (rt *Runtime) runMonitor() {

@@ -215,7 +215,7 @@ func (rt *Runtime) workAvailable(self *worker) bool {
 	if rt.cfg.DisableStealing {
 		return self != nil && self.ring.Len() > 0
 	}
-	stuck := rt.mon.stuck.Load() > 0 // seq_cst, as the flags it summarises
+	stuck := rt.mon.helps() && rt.mon.stuck.Load() > 0 // seq_cst, as the flags it summarises
 	for _, w := range rt.workers {
 		if w.ring.Len() > 0 || stuck && w.stuck.Load() && w.lifo.Full() {
 			return true

@@ -1,5 +1,5 @@
-// Package queue is the reference twin of impl/queue: the per-worker ring and
-// the global injection queue, each a slice guarded by one mutex.
+// Package queue is the reference twin of impl/queue: the per-worker ring,
+// the global injection queue and the LIFO slot, each guarded by one mutex.
 //
 // The API, the bounds (Capacity, MaxSteal) and the policies are the ones of
 // impl/queue:
