@@ -108,7 +108,10 @@ func (w *worker) runExtra() {
 			if w.retire() {
 				break
 			}
-		} else if w.rt.extras.surplus() {
+			continue
+		}
+		w.rechecked = false // it polled (see recheckFound)
+		if w.rt.extras.surplus() {
 			w.handOff()
 			break
 		}

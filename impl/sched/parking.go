@@ -41,13 +41,7 @@ func (w *worker) park() {
 		w.searching = true
 		w.setState(workerSearching)
 		w.leftParked()
-		// The work seen may be a batch another thief is still copying
-		// (a ring whose steal is in flight looks non-empty, and refuses
-		// a second steal): let that thief finish before looking again,
-		// rather than spin on park, re-check, steal, park. (Found by the
-		// explorer: stranding/rendezvous-3 looped here for ever once the
-		// copying thief was not scheduled.)
-		sync.Gosched()
+		w.recheckFound()
 		return
 	}
 	w.m.parks.Add(1)                  // counter; relaxed
@@ -61,6 +55,24 @@ func (w *worker) park() {
 		w.setState(workerRunning)
 	}
 	w.leftParked()
+}
+
+// recheckFound is called when a park-time (or retire-time) re-check saw
+// work and the worker goes back to searching. The work seen may be a batch
+// another thief is still copying: a ring whose steal is in flight looks
+// non-empty and refuses a second steal. A worker whose previous re-check
+// also saw work, with no poll since, is spinning on park, re-check, steal,
+// park: it yields, so that the copying thief can finish. (Found by the
+// explorer: stranding/rendezvous-3 looped here for ever once the copying
+// thief was not scheduled.) The first re-check does not yield: usually the
+// work is there to take, and a Gosched on every such re-check cost
+// spawn_many_remote_idle about 5% (a worker that parks between remote
+// spawns re-checks into fresh work all the time).
+func (w *worker) recheckFound() {
+	if w.rechecked {
+		sync.Gosched()
+	}
+	w.rechecked = true
 }
 
 // leftParked wakes the monitor if it sleeps idle, now that this worker has
@@ -94,7 +106,7 @@ func (w *worker) retire() bool {
 		rt.idle.AddSearcher()
 		w.searching = true
 		w.setState(workerSearching)
-		sync.Gosched() // as in park: the work seen may be a steal in flight
+		w.recheckFound()
 		return false
 	}
 	return true

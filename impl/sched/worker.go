@@ -38,6 +38,10 @@ type worker struct {
 	// lifo holds the task this worker's own polls woke last. The owner
 	// puts and takes; thieves steal from it only while stuck is set.
 	lifo queue.Slot[task]
+	// rechecked is set when a park-time re-check sent this worker back to
+	// searching, and cleared when it polls: a second re-check with no
+	// poll between yields first (recheckFound). Owner only.
+	rechecked bool
 	// ticks counts the ticks this worker began, and every 16th poll
 	// within a tick: the monitor's measure of progress. A count that does
 	// not move for Config.LongPoll, with work waiting, is a stuck worker:
@@ -113,6 +117,8 @@ func (w *worker) run() {
 	for !w.rt.closed.Load() {
 		if w.tick() == 0 {
 			w.park()
+		} else {
+			w.rechecked = false // it polled: a re-check that follows is not a spin
 		}
 	}
 	w.exit()
