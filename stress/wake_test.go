@@ -420,7 +420,9 @@ func schedTwoWakesOfIdleTasks(t *testing.T, cfg sched.Config) {
 // nothing. The wait for the goroutine's exit looks for its frames in a
 // goroutine dump, which does not synchronise.
 func TestSchedAbsorbedWakePublishes(t *testing.T) {
-	e := newSchedEnv(t, sched.Config{Workers: 1})
+	// The task must stay queued behind the blocker until released: the
+	// monitor's help, which would run it elsewhere, is off.
+	e := newSchedEnv(t, sched.Config{Workers: 1, LongPoll: -1})
 	for range 20 {
 		var x int
 		var wk sched.Waker

@@ -96,7 +96,7 @@ func TestMisuseErrors(t *testing.T) {
 }
 
 func TestSpawnInsideAfterShutdownBegan(t *testing.T) {
-	rt, _ := New(testConfig(1))
+	rt, _ := New(unhelpedConfig(1)) // h2 must stay queued behind h
 	stop := watchdog(t, rt)
 	defer stop()
 	entered, release := make(chan struct{}), make(chan struct{})

@@ -15,7 +15,7 @@ import (
 // queued (cancelled), one waiting for a wake (cancelled), one sleeping
 // (cancelled). Wake after shutdown does nothing, spawns fail.
 func TestShutdownCancelsQueuedPendingSleeping(t *testing.T) {
-	rt, err := New(testConfig(1))
+	rt, err := New(unhelpedConfig(1)) // the queued tasks must stay queued behind the running one
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,16 @@ func testConfig(workers int) Config {
 	return Config{Workers: workers, ParkTimeout: 0}
 }
 
+// unhelpedConfig is testConfig with the monitor's help off (LongPoll < 0),
+// for tests whose premise is a task queued behind a blocked poll and
+// staying there: with the help on, a worker the monitor wakes or starts
+// would run it a millisecond later.
+func unhelpedConfig(workers int) Config {
+	cfg := testConfig(workers)
+	cfg.LongPoll = -1
+	return cfg
+}
+
 // start makes a runtime, shuts it down at the end of the test, and arms a
 // watchdog: if the test is still running after hangTimeout, it prints the
 // runtime's metrics and every goroutine's stack and fails the test binary
