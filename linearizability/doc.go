@@ -21,15 +21,20 @@
 // marked Contended; only those may show the outcomes of a race (see the
 // model's comment).
 //
-// The slot check (slot_test.go) models a worker's LIFO slot
-// (model.SlotStep): the owner putting and taking while two thieves steal;
-// a slot whose steal is a load and a store instead of one exchange must be
-// found not linearizable (TestSlotCheckerFindsBrokenSteal).
+// The slot check (slot.go, slot_test.go) models a worker's LIFO slot
+// (model.SlotModel): the owner putting and taking while two or three
+// thieves steal and look, then a drain by the owner. No slot call has an
+// outcome that only a race may show, so nothing is marked Contended. A
+// slot whose steal is a load and a store instead of one exchange must be
+// found not linearizable (TestSlotCheckerFindsBrokenSteal): the check's
+// own test that it can fail.
 //
-// The queue checks take about 20 seconds under -race on two cores.
-// WSCHED_LONG=k runs k times as many rounds; WSCHED_SEED fixes the scripts
-// (not the interleavings, which no seed can fix). Building with -tags chaos
-// turns on impl/'s yield points, which make the rare interleavings common.
+// The queue checks take about 20 seconds under -race on two cores, the
+// slot checks about 3. WSCHED_LONG=k runs k times as many rounds;
+// WSCHED_SEED fixes the scripts (not the interleavings, which no seed can
+// fix). Building with -tags chaos turns on impl/'s yield points, which make
+// the rare interleavings common (impl/queue.Slot has none: each of its
+// calls is one exchange, or a load and then one exchange).
 //
 // # Reading a failure
 //
