@@ -8,16 +8,17 @@
 (* worker inside such a poll is "polling"; it comes back only once P is    *)
 (* done. The property is liveness: every task eventually runs.            *)
 (*                                                                         *)
-(* The model is the design, not the code: queues are sets of places, a     *)
-(* steal or a batch take is one step, and the idle protocol is reduced to  *)
-(* its effect on parked workers (IdleProtocol.tla checks that one, and     *)
-(* the explorer runs the code's own interleavings); the rest of a small    *)
-(* batch is not announced, as in impl/sched, so only the monitor wakes a   *)
-(* parked worker for it. Two shapes of the hazard:                         *)
+(* The model is the design, not the code: a queue is a kind of place, a   *)
+(* steal or a batch take is one step, the global queue and the rings are  *)
+(* unordered (any of their tasks may come out first), and the idle        *)
+(* protocol is reduced to its effect on parked workers (IdleProtocol.tla  *)
+(* checks that one, and the explorer runs the code's own interleavings).  *)
+(* The rest of a small batch is not announced, as in impl/sched           *)
+(* (quietBatch), so only the monitor wakes a parked worker for it. Two     *)
+(* shapes of the hazard:                                                   *)
 (*   Shape = "batch": the tasks come from outside; a worker takes them all *)
-(*     from the global queue in one batch and runs a blocker first; the    *)
-(*     rest of the batch goes to its private buffer (PrivateBuffer) or to  *)
-(*     its ring.                                                           *)
+(*     from the global queue in one batch and polls one of them; the rest *)
+(*     goes to its private buffer (PrivateBuffer) or to its ring.          *)
 (*   Shape = "lifo": the blockers come from outside; a blocker's poll      *)
 (*     first wakes P (into its worker's LIFO slot), then blocks.           *)
 (*                                                                         *)
@@ -30,20 +31,24 @@
 (*   BusyOther      the last worker always has work of its own: it never   *)
 (*                  parks, and looks elsewhere only at its fairness turn   *)
 (*   FairnessSteal  at that turn it also takes from stuck workers' queues  *)
+(*                                                                         *)
+(* docs/tla.md maps every action to the Go code and explains each .cfg.    *)
 (***************************************************************************)
 EXTENDS Naturals, FiniteSets
 
 CONSTANTS
     N,              \* regular workers
     ExtraMax,       \* extra workers the monitor may run at once
-    K,              \* blocking tasks
+    K,              \* blocking tasks (1 to 4)
     Shape,          \* "batch" or "lifo"
     PrivateBuffer, SlotStealable, Monitor, BusyOther, FairnessSteal
+
+ASSUME K \in 1..4 /\ N \in 1..3 /\ ExtraMax \in Nat /\ Shape \in {"batch", "lifo"}
 
 W == 1..N                       \* regular workers
 X == N+1..N+ExtraMax            \* extra worker slots
 All == W \cup X
-Blockers == CASE K = 1 -> {"B1"} [] K = 2 -> {"B1", "B2"} [] K = 3 -> {"B1", "B2", "B3"}
+Blockers == {<<"B1", "B2", "B3", "B4">>[i] : i \in 1..K}
 Tasks == Blockers \cup {"P"}
 
 \* Where a task is: a kind of place and, for a worker's places, the worker.
@@ -56,7 +61,7 @@ Places == {Nowhere, Global, Done}
           \cup {Place(kind, w) : kind \in {"ring", "buf", "lifo", "run"}, w \in All}
 
 VARIABLES
-    loc,    \* [Tasks -> Places]
+    loc,    \* [Tasks -> Places]: every task is in exactly one place
     ws,     \* [All -> {"parked", "looking", "polling", "retired"}]
     stuck,  \* [All -> BOOLEAN], the monitor's flags
     runs    \* [Tasks -> Nat], polls begun, for the exactly-once invariant
@@ -67,8 +72,14 @@ Busy(w) == BusyOther /\ w = N    \* the worker that always has work of its own
 
 Init ==
     /\ loc = [t \in Tasks |-> IF t = "P" /\ Shape = "lifo" THEN Nowhere ELSE Global]
-    \* The spawns from outside woke one worker; the others sleep (the busy
-    \* worker is running its own work).
+    \* Worker 1 is about to take the tasks; the others sleep with nobody
+    \* about to wake them (the busy worker runs its own work). Go reaches
+    \* this, up to the order of worker 1's take and worker 2's park: worker
+    \* 1, not a searcher, finds the tasks in the global queue before it
+    \* would steal (no Rule 2 notify follows), and worker 2's park-time
+    \* re-check comes after worker 1's PopBatch and before anything is
+    \* where it could be taken (a batch's rest in the ring, P in the slot).
+    \* Extra worker slots are free.
     /\ ws = [w \in All |-> IF w = 1 \/ Busy(w) THEN "looking"
                            ELSE IF w \in X THEN "retired" ELSE "parked"]
     /\ stuck = [w \in All |-> FALSE]
@@ -76,12 +87,19 @@ Init ==
 
 At(kind, w) == {t \in Tasks : loc[t] = Place(kind, w)}
 InGlobal == {t \in Tasks : loc[t] = Global}
-\* The task that runs first out of a set: a blocker if there is one.
-First(S) == IF S \cap Blockers # {} THEN CHOOSE t \in S \cap Blockers : TRUE ELSE CHOOSE t \in S : TRUE
+
+\* What w itself has queued, and what its owner takes next: the LIFO slot,
+\* then the private buffer, then the ring (popLocal; the seeds' buffer).
+Own(w) == At("lifo", w) \cup At("buf", w) \cup At("ring", w)
+OwnNext(w) == IF At("lifo", w) # {} THEN At("lifo", w)
+              ELSE IF At("buf", w) # {} THEN At("buf", w) ELSE At("ring", w)
 
 \* Tasks another worker (or an extra one) can take from v: its ring, and
 \* its LIFO slot once the monitor flagged v. Never its private buffer.
 Reachable(v) == At("ring", v) \cup (IF SlotStealable /\ stuck[v] THEN At("lifo", v) ELSE {})
+\* What w can steal, from anybody (steal), or from stuck workers (stealStuck).
+Stealable(w) == UNION {Reachable(v) : v \in All \ {w}}
+FromStuck(w) == UNION {Reachable(v) : v \in {u \in All \ {w} : stuck[u]}}
 
 \* w starts polling t. A blocker in Shape "lifo" wakes P into w's slot first.
 StartPoll(w, t, loc1) ==
@@ -89,70 +107,58 @@ StartPoll(w, t, loc1) ==
     IN /\ loc' = [loc1 EXCEPT ![t] = Place("run", w),
                               !["P"] = IF wakesP THEN Place("lifo", w) ELSE @]
        /\ runs' = [runs EXCEPT ![t] = @ + 1]
+       /\ ws' = [ws EXCEPT ![w] = "polling"]
 
-\* A regular worker between polls: its LIFO slot, its buffer, its ring,
-\* the global queue (a batch), then the others' rings and the slots of
-\* stuck workers; nothing: it parks.
+\* pollGlobal: w takes the whole global queue as one batch (at most 4
+\* tasks here: the Go batch is at least 4) and polls t; the rest goes to
+\* its private buffer or its ring, with no notify (a rest of 32 or less).
+PollGlobal(w, t) ==
+    LET kind == IF PrivateBuffer THEN "buf" ELSE "ring"
+    IN StartPoll(w, t, [u \in Tasks |-> IF u \in InGlobal \ {t} THEN Place(kind, w) ELSE loc[u]])
+
+\* findWork of a worker that is not busy: its own queues, the global queue,
+\* then a steal (the rings of all, the slots of stuck workers).
+FindWork(w) ==
+    \/ \E t \in OwnNext(w) : StartPoll(w, t, loc)
+    \/ Own(w) = {} /\ \E t \in InGlobal : PollGlobal(w, t)
+    \/ Own(w) = {} /\ InGlobal = {} /\ \E t \in Stealable(w) : StartPoll(w, t, loc)
+
+\* Nothing anywhere w may take: w parks (regular) or retires (extra). The
+\* park-time re-check looks at exactly these places, so the decision is
+\* one step here.
+NothingFor(w) == Own(w) = {} /\ InGlobal = {} /\ Stealable(w) = {}
+
+\* A regular worker between polls: find work, or park.
 Look(w) ==
     /\ ws[w] = "looking"
     /\ ~Busy(w)
-    /\ \/ /\ At("lifo", w) \cup At("buf", w) \cup At("ring", w) # {}
-          /\ LET own == IF At("lifo", w) # {} THEN At("lifo", w)
-                        ELSE IF At("buf", w) # {} THEN At("buf", w) ELSE At("ring", w)
-             IN StartPoll(w, CHOOSE t \in own : TRUE, loc)
-          /\ ws' = [ws EXCEPT ![w] = "polling"]
-       \/ /\ At("lifo", w) \cup At("buf", w) \cup At("ring", w) = {}
-          /\ InGlobal # {}
-          /\ LET t == First(InGlobal)
-                 rest == InGlobal \ {t}
-                 kind == IF PrivateBuffer THEN "buf" ELSE "ring"
-                 loc1 == [u \in Tasks |-> IF u \in rest THEN Place(kind, w) ELSE loc[u]]
-             IN /\ StartPoll(w, t, loc1)
-                \* No notify: a small rest goes to the ring unannounced
-                \* (impl/sched quietBatch); only the monitor helps.
-                /\ ws' = [ws EXCEPT ![w] = "polling"]
-       \/ /\ At("lifo", w) \cup At("buf", w) \cup At("ring", w) = {}
-          /\ InGlobal = {}
-          /\ \E v \in All \ {w} : \E t \in Reachable(v) : StartPoll(w, t, loc)
-          /\ ws' = [ws EXCEPT ![w] = "polling"]
-       \/ /\ At("lifo", w) \cup At("buf", w) \cup At("ring", w) = {}
-          /\ InGlobal = {}
-          /\ \A v \in All \ {w} : Reachable(v) = {}
-          /\ ws' = [ws EXCEPT ![w] = "parked"]
-          /\ UNCHANGED <<loc, runs>>
+    /\ \/ FindWork(w)
+       \/ NothingFor(w) /\ ws' = [ws EXCEPT ![w] = "parked"] /\ UNCHANGED <<loc, runs>>
     /\ UNCHANGED stuck
 
-\* The busy worker runs its own tasks (steps of no interest here) and, at
-\* every fairness turn, the global queue, and with FairnessSteal the queues
-\* of stuck workers.
-FairnessTurn(w) ==
+\* The busy worker runs its own tasks (steps of no interest here) and takes
+\* what it has queued (its ring is FIFO behind its own work); at its
+\* fairness turn it takes a batch of the global queue or, if that is empty
+\* and FairnessSteal holds, a task from a stuck worker's queues.
+BusyLook(w) ==
     /\ Busy(w)
     /\ ws[w] = "looking"
-    /\ \/ /\ InGlobal # {}
-          /\ StartPoll(w, First(InGlobal), loc)
+    /\ \/ \E t \in OwnNext(w) : StartPoll(w, t, loc)
+       \/ \E t \in InGlobal : PollGlobal(w, t)
        \/ /\ InGlobal = {}
           /\ FairnessSteal
-          /\ \E v \in All \ {w} : stuck[v] /\ \E t \in Reachable(v) : StartPoll(w, t, loc)
-    /\ ws' = [ws EXCEPT ![w] = "polling"]
+          /\ \E t \in FromStuck(w) : StartPoll(w, t, loc)
     /\ UNCHANGED stuck
 
-\* An extra worker: the global queue, every ring, the slots of stuck
-\* workers; nothing: it retires (its goroutine ends).
+\* An extra worker: the ordinary findWork; nothing: it retires (its
+\* goroutine ends and its slot is free again).
 ExtraLook(x) ==
     /\ ws[x] = "looking"
-    /\ \/ /\ InGlobal # {}
-          /\ StartPoll(x, First(InGlobal), loc)
-          /\ ws' = [ws EXCEPT ![x] = "polling"]
-       \/ /\ InGlobal = {}
-          /\ \E v \in All \ {x} : \E t \in Reachable(v) : StartPoll(x, t, loc)
-          /\ ws' = [ws EXCEPT ![x] = "polling"]
-       \/ /\ InGlobal = {}
-          /\ \A v \in All \ {x} : Reachable(v) = {}
-          /\ ws' = [ws EXCEPT ![x] = "retired"]
-          /\ UNCHANGED <<loc, runs>>
+    /\ \/ FindWork(x)
+       \/ NothingFor(x) /\ ws' = [ws EXCEPT ![x] = "retired"] /\ UNCHANGED <<loc, runs>>
     /\ UNCHANGED stuck
 
-\* A poll returns: P at once, a blocker once P has run.
+\* A poll returns: P's at once, a blocker's once P has run.
 EndPoll(w) ==
     /\ ws[w] = "polling"
     /\ \E t \in Tasks :
@@ -162,58 +168,102 @@ EndPoll(w) ==
     /\ ws' = [ws EXCEPT ![w] = "looking"]
     /\ UNCHANGED <<stuck, runs>>
 
-\* The monitor's look: every worker inside a poll at two looks in a row is
-\* stuck (abstracted: inside a poll); if any is and a task waits where a
-\* helper can take it, wake a parked worker, or, if none is parked and no
-\* running worker is healthy, start an extra worker.
+\* The monitor's look (watch, check, help): every worker inside a poll is
+\* flagged stuck (abstracted: in Go, inside the same tick for LongPoll),
+\* the others unflagged. If any is stuck, a task waits where a woken or
+\* extra worker can take it (workAvailable: the global queue, a ring, a
+\* flagged worker's slot) and nobody is looking for work already
+\* (idle.Searching), wake the lowest parked worker (ClaimParked), or, if
+\* none is parked and no worker is healthy (between two polls), start an
+\* extra worker in the first free slot, if fewer than ExtraMax run.
+\* "Looking" stands for searching: a worker between two polls that is not
+\* busy looks at every place a woken worker would before it parks. Go
+\* counts only searchers and so helps in more states than this: the
+\* model's monitor helps less, never more.
 MonitorLook ==
     /\ Monitor
     /\ LET flags == [v \in All |-> ws[v] = "polling"]
            waiting == InGlobal # {}
                       \/ \E v \in All : At("ring", v) # {}
                                         \/ (SlotStealable /\ flags[v] /\ At("lifo", v) # {})
+           searching == \E v \in All : ws[v] = "looking" /\ ~Busy(v)
            healthy == \E v \in All : ws[v] = "looking"
            parked == {v \in W : ws[v] = "parked"}
            free == {x \in X : ws[x] = "retired"}
+           lowest(S) == CHOOSE v \in S : \A u \in S : v <= u
        IN /\ stuck' = flags
-          /\ ws' = IF (\E v \in All : flags[v]) /\ waiting
-                   THEN IF parked # {} THEN [ws EXCEPT ![CHOOSE v \in parked : TRUE] = "looking"]
+          /\ ws' = IF (\E v \in All : flags[v]) /\ waiting /\ ~searching
+                   THEN IF parked # {} THEN [ws EXCEPT ![lowest(parked)] = "looking"]
                         ELSE IF ~healthy /\ free # {}
-                             THEN [ws EXCEPT ![CHOOSE x \in free : TRUE] = "looking"]
+                             THEN [ws EXCEPT ![lowest(free)] = "looking"]
                              ELSE ws
                    ELSE ws
     /\ UNCHANGED <<loc, runs>>
 
 Next ==
-    \/ \E w \in W : Look(w) \/ FairnessTurn(w) \/ EndPoll(w)
+    \/ \E w \in W : Look(w) \/ BusyLook(w) \/ EndPoll(w)
     \/ \E x \in X : ExtraLook(x) \/ EndPoll(x)
     \/ MonitorLook
 
-\* Fairness: every goroutine that can take a step eventually does (Go's
-\* scheduler runs runnable goroutines; a worker woken or an extra worker
-\* started is runnable), and the monitor looks again and again (it sleeps
-\* LongPoll/2 while workers run). Weak fairness is enough: none of these
-\* steps is enabled only now and then.
+(***************************************************************************)
+(* Fairness. Weak fairness on every step of every goroutine; nothing is   *)
+(* strongly fair, and a parked worker has no step of its own.             *)
+(*  - Look, ExtraLook: a worker the monitor woke, or an extra worker it   *)
+(*    started, is a runnable goroutine, and Go's scheduler runs runnable  *)
+(*    goroutines (preempting others every 10 ms at worst). Once looking, *)
+(*    a worker always has a step (find work, or park / retire).           *)
+(*  - BusyLook: the busy worker's own polls are short; it takes the global *)
+(*    queue and the stuck workers' queues at its fairness turn, which     *)
+(*    comes every `interval` polls (at most maxGlobalInterval = 255), and *)
+(*    its ring is FIFO behind its own work. The step stays enabled while  *)
+(*    a task waits there: only a taker removes a task, and a flag stays   *)
+(*    up while its worker's poll blocks.                                   *)
+(*  - EndPoll: a poll of P returns; a blocker's returns once P has run    *)
+(*    (the receive completes once the send happened). This is what the   *)
+(*    tasks do, not the scheduler: the assumption that makes B "blocked   *)
+(*    until P ran" and nothing worse.                                     *)
+(*  - MonitorLook: the monitor sleeps LongPoll/2 while any worker runs (a *)
+(*    worker inside a poll runs), then looks again; it is a goroutine too. *)
+(* Not modelled, and never fair: the park timeout. It wakes a worker that *)
+(* then finds what Look finds; in every failing configuration the waiting *)
+(* task is in a place no other worker takes from (a private buffer, an    *)
+(* unflagged or unstealable slot) or no worker is parked at all.          *)
+(***************************************************************************)
 Fairness ==
-    /\ \A w \in W : WF_vars(Look(w)) /\ WF_vars(FairnessTurn(w)) /\ WF_vars(EndPoll(w))
+    /\ \A w \in W : WF_vars(Look(w)) /\ WF_vars(BusyLook(w)) /\ WF_vars(EndPoll(w))
     /\ \A x \in X : WF_vars(ExtraLook(x)) /\ WF_vars(EndPoll(x))
     /\ WF_vars(MonitorLook)
 
 Spec == Init /\ [][Next]_vars /\ Fairness
 
+-----------------------------------------------------------------------------
+(* Properties *)
+
 TypeOK ==
     /\ loc \in [Tasks -> Places]
     /\ ws \in [All -> {"parked", "looking", "polling", "retired"}]
     /\ stuck \in [All -> BOOLEAN]
-    /\ runs \in [Tasks -> 0..1]
+    /\ runs \in [Tasks -> Nat]
 
-\* Exactly once: no task is polled twice (a task taken by two workers, or
-\* run from two places, would be). runs \in 0..1 in TypeOK says it too;
-\* this names it.
+\* Each task is polled at most once: a task taken by two workers, or taken
+\* from two places, would be polled twice.
 AtMostOnce == \A t \in Tasks : runs[t] <= 1
 
 \* A worker polls at most one task at a time.
 OnePollPerWorker == \A w \in All : Cardinality(At("run", w)) <= 1
+
+\* loc is a function, so every task is in exactly one place by its type;
+\* this says the places agree with the rest of the state: a task is being
+\* polled or done exactly when it was taken, a worker polls exactly when a
+\* task is in its hands, P is nowhere only until the first blocker runs,
+\* and nothing is queued in the places of a worker that sleeps or of an
+\* extra worker that has retired (nothing pushes into another worker's
+\* queues).
+PlacesAgree ==
+    /\ \A t \in Tasks : (loc[t].k \in {"run", "done"}) <=> (runs[t] = 1)
+    /\ \A w \in All : (ws[w] = "polling") <=> (At("run", w) # {})
+    /\ loc["P"] = Nowhere => Shape = "lifo" /\ \A b \in Blockers : runs[b] = 0
+    /\ \A w \in All : ws[w] \in {"parked", "retired"} => Own(w) = {}
 
 \* Liveness: every task runs, whatever the interleaving.
 EveryTaskRuns == <>(\A t \in Tasks : loc[t] = Done)
