@@ -8,10 +8,12 @@ import (
 )
 
 // TestSchedBatchMateOfLongPoll: two tasks spawned from outside, the first
-// of which keeps its worker busy until the second has run. A worker may
-// take both from the global queue in one batch; the second then waits in
-// its ring, where the other worker (searching, or woken by the monitor once
-// the first poll has lasted LongPoll) takes it. Before the
+// of which keeps its worker busy until the second has run. The design
+// guarantees that the second runs meanwhile: no queued task waits behind a
+// poll while another worker could run it (docs/scheduler.md, "Stranding").
+// A worker may take both from the global queue in one batch; the second
+// then waits in its ring, where the other worker (searching, or woken by
+// the monitor once the first poll has lasted LongPoll) takes it. Before the
 // ring took the batch, a private prefetch buffer kept the second task out
 // of everyone's reach for as long as the first poll ran. The first poll
 // gives up after five seconds, so the check fails rather than hangs.

@@ -22,9 +22,6 @@
 //	                           per round (needs -v to show, -timeout 0 to last)
 //	WSCHED_WATCHDOG=d          how long a scenario may make no progress before
 //	                           it fails with a dump of every worker's state
-//	WSCHED_STRICT=1            also run the checks of known, documented hazards
-//	                           (a task that blocks inside its poll waiting for a
-//	                           task stuck behind it), which fail today
 //
 // For example, a ten-minute soak with chaos:
 //

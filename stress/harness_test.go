@@ -1,7 +1,8 @@
 package stress
 
 // Shared helpers of the scheduler scenarios (spawn_test.go, wake_test.go,
-// fairness_test.go, idle_test.go, timer_test.go, shutdown_test.go).
+// fairness_test.go, idle_test.go, timer_test.go, shutdown_test.go,
+// blocking_test.go).
 //
 // Every scenario runs on a runtime with ParkTimeout 0, so a lost wakeup is a
 // hang, and every hang is caught by a watchdog that fails the test with the
@@ -117,6 +118,13 @@ var schedScenarios = []struct {
 	{"ShutdownBlockedPoll", stressSizes, schedShutdownBlockedPoll},
 	{"ShutdownRacesRemote", stressSizes, schedShutdownRacesRemote},
 	{"PanicStorm", stressSizes, schedPanicStorm},
+	{"Pipelines", blockingSizes, schedPipelines},
+	{"ProducerConsumer", blockingSizes, schedProducerConsumer},
+	{"LongPollTasksBehind", blockingSizes, schedLongPollTasksBehind},
+	{"TimerDuringLongPolls", blockingSizes, schedTimerDuringLongPolls},
+	{"RendezvousBeyondWorkers", blockingSizes, schedRendezvousBeyondWorkers},
+	{"ShutdownWithBlockedTask", blockingSizes, schedShutdownWithBlockedTask},
+	{"ChannelProgram", []int{1, 2}, schedChannelProgram},
 }
 
 // schedVariants are the configurations besides the default that the
