@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -70,6 +70,28 @@ func (e *schedEnv) goFn(f func()) {
 	if err := e.rt.Go(e.fn(f)); err != nil {
 		e.t.Fatalf("Go: %v", err)
 	}
+}
+
+// goAll starts fns, each counted as a poll, with Runtime.Go from outside,
+// or with Context.Go from inside the poll of one root task, which it waits
+// for.
+func (e *schedEnv) goAll(fns []func(), fromInside bool) {
+	e.t.Helper()
+	if !fromInside {
+		for _, f := range fns {
+			e.goFn(f)
+		}
+		return
+	}
+	root := e.spawn(func(cx *sched.Context) sched.Poll {
+		for _, f := range fns {
+			if err := cx.Go(e.fn(f)); err != nil {
+				e.t.Errorf("Context.Go: %v", err)
+			}
+		}
+		return sched.Ready
+	})
+	e.waitAll([]*sched.JoinHandle{root}, "the root task")
 }
 
 // logExtra reports the help the scenario needed: extra workers started,
@@ -200,7 +222,7 @@ func schedProducerConsumer(t *testing.T, cfg sched.Config) {
 			ch := make(chan int)
 			done := make(chan struct{})
 			dones[p] = done
-			fns = append(fns, e.fn(func() {
+			fns = append(fns, func() {
 				runs[2*p].Add(1)
 				defer close(done)
 				for {
@@ -213,7 +235,7 @@ func schedProducerConsumer(t *testing.T, cfg sched.Config) {
 					}
 					got[p]++
 				}
-			}), e.fn(func() {
+			}, func() {
 				runs[2*p+1].Add(1)
 				defer close(ch)
 				for i := range values {
@@ -221,25 +243,9 @@ func schedProducerConsumer(t *testing.T, cfg sched.Config) {
 						return
 					}
 				}
-			}))
-		}
-		if fromInside {
-			root := e.spawn(func(cx *sched.Context) sched.Poll {
-				for _, f := range fns {
-					if err := cx.Go(f); err != nil {
-						t.Errorf("Context.Go: %v", err)
-					}
-				}
-				return sched.Ready
 			})
-			e.waitAll([]*sched.JoinHandle{root}, "the pairs' root")
-		} else {
-			for _, f := range fns {
-				if err := e.rt.Go(f); err != nil {
-					t.Fatalf("Go: %v", err)
-				}
-			}
 		}
+		e.goAll(fns, fromInside)
 		for p, done := range dones {
 			e.waitDone(done, fmt.Sprintf("round %d: consumer %d of %d", r, p, pairs))
 			if got[p] != values {
@@ -433,13 +439,9 @@ func schedTimerDuringLongPolls(t *testing.T, cfg sched.Config) {
 		if n := polls.Load(); n != 2 {
 			t.Fatalf("%s: the sleeper was polled %d times, want 2", what, n)
 		}
-		sorted := append([]int(nil), blockedOn...)
-		sort.Ints(sorted)
-		everyWorker := true
-		for i, w := range sorted {
-			everyWorker = everyWorker && w == i
-		}
-		if everyWorker {
+		// The Workers polls were blocked at once, so on distinct workers:
+		// all of them regular ones means every worker was blocked.
+		if slices.Max(blockedOn) < cfg.Workers {
 			onEveryWorker++
 			for k, w := range sleeperOn {
 				if w < cfg.Workers {
@@ -476,31 +478,16 @@ func schedRendezvousBeyondWorkers(t *testing.T, cfg sched.Config) {
 		all := make(chan struct{})
 		runs := make(once, n)
 		var finished atomic.Int32
-		body := func(i int) func() {
-			return e.fn(func() {
+		fns := make([]func(), n)
+		for i := range fns {
+			fns[i] = func() {
 				runs[i].Add(1)
 				arrived <- struct{}{}
 				recvOrHang(e, all, "the others at the rendezvous")
 				finished.Add(1)
-			})
-		}
-		if fromInside {
-			root := e.spawn(func(cx *sched.Context) sched.Poll {
-				for i := range n {
-					if err := cx.Go(body(i)); err != nil {
-						t.Errorf("Context.Go: %v", err)
-					}
-				}
-				return sched.Ready
-			})
-			e.waitAll([]*sched.JoinHandle{root}, "the rendezvous' root")
-		} else {
-			for i := range n {
-				if err := e.rt.Go(body(i)); err != nil {
-					t.Fatalf("Go: %v", err)
-				}
 			}
 		}
+		e.goAll(fns, fromInside)
 		for i := range n {
 			select {
 			case <-arrived:
@@ -590,21 +577,14 @@ func shutdownWithBlocked(t *testing.T, cfg sched.Config, k int) {
 		queued[i] = h
 	}
 
-	want := map[int]bool{} // worker index -> extra
+	// k polls blocked at once are on k distinct workers; with k > Workers
+	// at least one of them is an extra worker (index Workers or more).
+	blockedSet := map[int]bool{}
 	for _, w := range blockedOn {
-		want[w] = w >= cfg.Workers
+		blockedSet[w] = true
 	}
-	if len(want) != k {
+	if len(blockedSet) != k {
 		t.Fatalf("blocked polls on workers %v: two polls on one worker at once", blockedOn)
-	}
-	if k > cfg.Workers && len(want) == k {
-		extra := false
-		for _, x := range want {
-			extra = extra || x
-		}
-		if !extra {
-			t.Errorf("%d polls blocked at once on %d workers (%v), none on an extra worker", k, cfg.Workers, blockedOn)
-		}
 	}
 	// Workers that are not blocked exit; until they have, Shutdown names
 	// them too. Ask again until it names only the blocked polls.
@@ -626,7 +606,7 @@ func shutdownWithBlocked(t *testing.T, cfg sched.Config, k int) {
 				t.Errorf("Shutdown says worker %d is extra: %v, with %d workers: %v", p.Worker, p.Extra, cfg.Workers, err)
 			}
 		}
-		for w := range want {
+		for w := range blockedSet {
 			if _, ok := named[w]; !ok {
 				t.Errorf("Shutdown = %v: the poll blocked on worker %d is not named (blocked: %v)", err, w, blockedOn)
 			}
