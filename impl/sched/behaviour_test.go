@@ -15,7 +15,7 @@ func TestBehaviour(t *testing.T) {
 	schedtest.Run(t, schedtest.Impl{
 		Name: "impl/sched",
 		New: func(cfg schedtest.Config) (schedtest.Runtime, error) {
-			rt, err := sched.New(sched.Config{Workers: cfg.Workers, ParkTimeout: cfg.ParkTimeout})
+			rt, err := sched.New(sched.Config{Workers: cfg.Workers, ParkTimeout: cfg.ParkTimeout, LongPoll: cfg.LongPoll})
 			if err != nil {
 				return nil, err
 			}

@@ -12,7 +12,10 @@ import (
 // (every interval-th poll takes the global queue first). Either starving
 // hangs, and the watchdog reports it.
 func TestLIFOPingPongDoesNotStarve(t *testing.T) {
-	rt := start(t, testConfig(1))
+	// One worker's fairness: with the monitor's help on, a worker it starts
+	// when the one worker looks stuck (descheduled for LongPoll on a loaded
+	// machine) would run the starved task and hide the starvation.
+	rt := start(t, unhelpedConfig(1))
 	var ringRan, globalRan, exchanges atomic.Int64
 	var wa, wb atomic.Pointer[Waker]
 	stop := func() bool { return ringRan.Load() != 0 && globalRan.Load() != 0 }
@@ -71,7 +74,9 @@ func TestLIFOPingPongDoesNotStarve(t *testing.T) {
 // (The monitor fires due timers too, so the wake can come first from it;
 // the spinner goes on for 300 polls in any case, more than two budgets.)
 func TestBudgetLetsTimersRun(t *testing.T) {
-	rt := start(t, testConfig(1))
+	// The ticks counted are worker 0's: an extra worker started under load
+	// could take the spinner and end its ticks by budget instead.
+	rt := start(t, unhelpedConfig(1))
 	var woke atomic.Bool
 	sleeper, _ := rt.Spawn(TaskFunc(func() TaskFunc {
 		slept := false
@@ -103,7 +108,7 @@ func TestBudgetLetsTimersRun(t *testing.T) {
 // Global-queue fairness under a local flood: one worker whose own tasks
 // keep respawning locally still runs a task from the global queue.
 func TestGlobalQueueServedUnderLocalFlood(t *testing.T) {
-	rt := start(t, testConfig(1))
+	rt := start(t, unhelpedConfig(1)) // one worker's fairness, as in TestLIFOPingPongDoesNotStarve
 	var globalRan atomic.Bool
 	var respawn func(cx *Context) Poll
 	respawn = func(cx *Context) Poll {

@@ -288,7 +288,11 @@ func TestYieldStorm(t *testing.T) {
 // Yield puts the task at the BACK of the ring: three yielding tasks on one
 // worker take turns in spawn order.
 func TestYieldGoesToBackOfRing(t *testing.T) {
-	rt := start(t, testConfig(1))
+	// The order of one worker's polls: with the monitor's help on, a worker
+	// it starts when the one worker looks stuck (descheduled for LongPoll
+	// on a loaded machine) would poll some of the tasks, out of order and
+	// racing on order.
+	rt := start(t, unhelpedConfig(1))
 	const k, rounds = 3, 4
 	var order []int // touched only by polls on the single worker
 	var hs []*JoinHandle
@@ -331,8 +335,8 @@ func TestYieldGoesToBackOfRing(t *testing.T) {
 // ring (before yields were deferred, the ring came first and the global
 // task waited a whole fairness interval).
 func TestYieldRunsAfterGlobalQueue(t *testing.T) {
-	rt := start(t, testConfig(1))
-	var order []string // touched only by polls on the single worker
+	rt := start(t, unhelpedConfig(1)) // one worker's order, as in TestYieldGoesToBackOfRing
+	var order []string                // touched only by polls on the single worker
 	var remote *JoinHandle
 	polls := 0
 	h, err := rt.Spawn(TaskFunc(func(cx *Context) Poll {

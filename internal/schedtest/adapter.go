@@ -20,6 +20,10 @@ type PollFunc func(cx Ctx) Poll
 type Config struct {
 	Workers     int
 	ParkTimeout time.Duration
+	// LongPoll is sched.Config.LongPoll: 0 the default, below 0 the
+	// monitor's help off, so a task queued behind a blocked poll stays
+	// queued until a worker of the runtime's own takes it.
+	LongPoll time.Duration
 }
 
 // Runtime wraps a *sched.Runtime. A nil PollFunc or func must reach the

@@ -46,23 +46,41 @@ type env struct {
 	impl     Impl
 	rt       Runtime
 	workers  int
+	helped   bool            // the monitor's help is on: a queued task may run beside a blocked poll
 	ctx      context.Context // ends when the watchdog fires
 	shutdown bool            // the check already shut down cleanly
 	polls    atomic.Uint64   // polls of guarded bodies and calls of counted funcs
 }
 
-// start builds a runtime with the given number of workers and ParkTimeout 0,
-// arms the watchdog, and registers a cleanup that shuts the runtime down and
-// checks that the accounting adds up and no goroutine is left behind.
+// start builds a runtime with the given number of workers, ParkTimeout 0
+// and the monitor's help on (the default LongPoll), arms the watchdog, and
+// registers a cleanup that shuts the runtime down and checks that the
+// accounting adds up and no goroutine is left behind.
 func start(t *testing.T, impl Impl, workers int) *env {
 	t.Helper()
+	return startWith(t, impl, Config{Workers: workers})
+}
+
+// startUnhelped is start with the monitor's help off, for checks whose
+// premise is a task that stays queued behind a blocked poll: with the help
+// on, a worker the monitor wakes or starts may run that task once the poll
+// has been blocked for LongPoll, which a loaded machine reaches whenever
+// the check's goroutine is descheduled for a millisecond.
+func startUnhelped(t *testing.T, impl Impl, workers int) *env {
+	t.Helper()
+	return startWith(t, impl, Config{Workers: workers, LongPoll: -1})
+}
+
+func startWith(t *testing.T, impl Impl, cfg Config) *env {
+	t.Helper()
 	baseline := runtime.NumGoroutine()
-	rt, err := impl.New(Config{Workers: workers, ParkTimeout: 0})
+	cfg.ParkTimeout = 0
+	rt, err := impl.New(cfg)
 	if err != nil {
-		t.Fatalf("New(Workers: %d): %v", workers, err)
+		t.Fatalf("New(%+v): %v", cfg, err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), Watchdog)
-	e := &env{t: t, impl: impl, rt: rt, workers: workers, ctx: ctx}
+	e := &env{t: t, impl: impl, rt: rt, workers: cfg.Workers, helped: cfg.LongPoll >= 0, ctx: ctx}
 	kill := time.AfterFunc(Watchdog+backstop, func() {
 		fmt.Fprintf(os.Stderr, "%s: stuck beyond the watchdog\n%s\n%s", t.Name(), rt.Metrics().Dump, Stacks())
 		panic("schedtest: check stuck beyond its watchdog")
@@ -138,6 +156,30 @@ func (e *env) waitOK(h Handle, what string) {
 	if err := e.wait(h, what); err != nil {
 		e.t.Fatalf("%s: Wait = %v, want nil", what, err)
 	}
+}
+
+// cancelledOrRanOnce checks the fate of a task that was queued behind a
+// blocked poll when Shutdown began, given how many times its body ran (read
+// after its Wait returned, which orders the body's writes before the read).
+// With the monitor's help off it must be cancelled without running. With
+// the help on, a worker the monitor woke or started may have taken it
+// before Shutdown began; then it ran exactly once and Wait returns nil.
+// Reports whether it ran.
+func (e *env) cancelledOrRanOnce(h Handle, what string, runs func() int32) bool {
+	e.t.Helper()
+	err := e.wait(h, what)
+	n := runs()
+	switch {
+	case errors.Is(err, e.impl.ErrCancelled) && n == 0:
+		return false
+	case e.helped && err == nil && n == 1:
+		return true
+	case e.helped:
+		e.t.Errorf("%s: Wait = %v after %d runs, want ErrCancelled after none or nil after exactly one", what, err, n)
+	default:
+		e.t.Errorf("%s (the monitor's help off): Wait = %v after %d runs, want ErrCancelled after none", what, err, n)
+	}
+	return err == nil
 }
 
 // recv waits for a value on ch within the watchdog.

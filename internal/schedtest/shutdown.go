@@ -19,7 +19,10 @@ import (
 // While the blockers hold their workers Shutdown cannot finish, so a
 // Shutdown with a short context returns its error. Once released, a blocker
 // that returns Ready completes and one that returns Pending is cancelled;
-// every other task is cancelled without another poll.
+// every other task is cancelled without another poll. With the monitor's
+// help on (e.helped), a queued task may instead have run, exactly once, on a
+// worker the monitor started while the blockers held theirs: the queue's
+// fate is then "cancelled unpolled or run once", and the counts add up.
 func checkShutdownCancels(e *env, blockerReady bool) {
 	const waiting, queued = 20, 100
 	waitPolls := make(counters, waiting)
@@ -71,8 +74,10 @@ func checkShutdownCancels(e *env, blockerReady bool) {
 	// Shutdown has begun once spawning fails; the probes that got in before
 	// that are queued tasks like the others.
 	var probes []Handle
+	var probePolls []*atomic.Int32
 	for {
-		h, err := e.rt.Spawn(e.guard(func(Ctx) Poll { return Ready }))
+		polls := new(atomic.Int32)
+		h, err := e.rt.Spawn(e.guard(func(Ctx) Poll { polls.Add(1); return Ready }))
 		if errors.Is(err, e.impl.ErrShutdown) {
 			break
 		}
@@ -80,6 +85,7 @@ func checkShutdownCancels(e *env, blockerReady bool) {
 			e.t.Fatalf("Spawn during Shutdown: %v", err)
 		}
 		probes = append(probes, h)
+		probePolls = append(probePolls, polls)
 		if e.ctx.Err() != nil {
 			e.hang("waiting for Shutdown to refuse spawns")
 		}
@@ -116,18 +122,28 @@ func checkShutdownCancels(e *env, blockerReady bool) {
 	for i, h := range hBlockers {
 		expect(h, fmt.Sprintf("blocker %d", i), wantBlocker)
 	}
-	for i, h := range append(hQueued, probes...) {
-		expect(h, fmt.Sprintf("queued task %d", i), e.impl.ErrCancelled)
+	ran := 0
+	for i, h := range hQueued {
+		if e.cancelledOrRanOnce(h, fmt.Sprintf("queued task %d", i), queuedPolls[i].Load) {
+			ran++
+		}
+	}
+	for i, h := range probes {
+		if e.cancelledOrRanOnce(h, fmt.Sprintf("probe %d", i), probePolls[i].Load) {
+			ran++
+		}
+	}
+	if ran > 0 {
+		e.t.Logf("%d of %d queued tasks ran on a worker the monitor woke or started before Shutdown began", ran, queued+len(probes))
 	}
 	waitPolls.check(e.t, "polls of waiting tasks", 1)
-	queuedPolls.check(e.t, "polls of queued tasks", 0)
 	if n := sleeperPolls.Load(); n != 1 {
 		e.t.Errorf("sleeping task polled %d times, want 1", n)
 	}
 
 	m := e.rt.Metrics()
-	wantCancelled := uint64(waiting + 1 + queued + len(probes))
-	wantCompleted := uint64(0)
+	wantCancelled := uint64(waiting + 1 + queued + len(probes) - ran)
+	wantCompleted := uint64(ran)
 	if blockerReady {
 		wantCompleted += uint64(e.workers)
 	} else {
