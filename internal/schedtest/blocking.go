@@ -126,15 +126,39 @@ func checkRendezvous(e *env) {
 
 // checkShutdownWithBlockedPoll, on one worker: Shutdown while a poll is
 // blocked for good returns the context's error (an implementation says
-// more, wrapped), the task queued behind the blocked poll is cancelled and
-// its Wait returns, and once the poll returns the runtime finishes cleanly.
-// With the monitor's help on, the queued task may have run on a worker the
-// monitor started before Shutdown began: then it ran exactly once.
+// more, wrapped); the tasks queued behind the blocked poll are cancelled
+// and their Waits return: one in the global queue (spawned from outside),
+// one the poll woke (into its worker's LIFO slot, where the scheduler has
+// one) and one the poll spawned (into its ring), which only a sweep of the
+// stuck worker's queues can reach. Once the poll returns the runtime
+// finishes cleanly. With the monitor's help on, a queued task may have run
+// on a worker the monitor started before Shutdown began: then it ran
+// exactly once.
 func checkShutdownWithBlockedPoll(e *env) {
+	// woken hands out its waker at its first poll and completes at its
+	// second.
+	var wokenPolls atomic.Int32
+	wakers := make(chan Waker, 1)
+	woken := e.spawn(func(cx Ctx) Poll {
+		if wokenPolls.Add(1) == 1 {
+			wakers <- cx.Waker()
+			return Pending
+		}
+		return Ready
+	})
+	w := recv(e, wakers, "the woken task's first poll")
 	started, release := make(chan struct{}), make(chan struct{})
-	blocked := e.spawnFunc(func() {
+	var childRuns atomic.Int32
+	var child Handle
+	blocked := e.spawn(func(cx Ctx) Poll {
+		cx.Wake(w)
+		var err error
+		if child, err = cx.SpawnFunc(e.counted(func() { childRuns.Add(1) })); err != nil {
+			e.t.Errorf("Context.Spawn: %v", err)
+		}
 		close(started)
 		<-release
+		return Ready
 	})
 	recv(e, started, "the blocking task to start")
 	var queuedRuns atomic.Int32
@@ -146,6 +170,8 @@ func checkShutdownWithBlockedPoll(e *env) {
 		e.t.Errorf("Shutdown with a poll blocked for good = %v, want an error wrapping context.DeadlineExceeded that says what is still running", err)
 	}
 	e.cancelledOrRanOnce(queued, "the task queued behind the blocked poll", queuedRuns.Load)
+	e.cancelledOrRanOnce(woken, "the task the blocked poll woke", func() int32 { return wokenPolls.Load() - 1 })
+	e.cancelledOrRanOnce(child, "the task the blocked poll spawned", childRuns.Load)
 	close(release)
 	e.waitOK(blocked, "the blocked task, released")
 	e.shutdownClean()
