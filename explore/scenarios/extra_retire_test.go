@@ -1,0 +1,96 @@
+//go:build explore
+
+package scenarios
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/impl/sched"
+)
+
+// An extra worker retiring against a publisher deciding whether to
+// notify. An extra worker that finds no work gives its searching credit
+// back and re-checks every queue before its goroutine ends (retire); a
+// publisher pushes, then skips its notify if it sees a searcher. One of
+// the two sees the other: either the retiring worker finds the task, or
+// the publisher sees no searcher and wakes the parked worker.
+//
+// One worker. Its first task blocks until a child it spawned has run, so
+// the monitor starts an extra worker, which runs the child; the first
+// task returns and worker 0 goes to park. Then, while the extra worker
+// may be retiring, a task is published: from outside (global queue) in
+// one scenario, from a task on worker 0 (its ring) in the other. No
+// worker is stuck any more, so the monitor does not help: a task the
+// retiring worker missed and nobody was woken for waits for ever (with
+// the park timeout off, a deadlock).
+//
+// Each is exhaustive at one preemption (about 2,000 schedules, 0.1 s) and
+// cut by its budget at two (more than 400,000 schedules); both mutants of
+// retire die at one preemption, at schedule 867 and 937.
+
+// startExtra runs the first part: it returns once the blocking task has
+// finished, with an extra worker started for its child.
+func startExtra(rt *sched.Runtime) {
+	var ran explore.Event
+	h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+		if _, err := cx.Spawn(sched.Func(ran.Set)); err != nil {
+			explore.Failf("Context.Spawn: %v", err)
+		}
+		ran.Wait()
+		return sched.Ready
+	}))
+	if err != nil {
+		explore.Failf("Spawn: %v", err)
+	}
+	if err := h.Wait(context.Background()); err != nil {
+		explore.Failf("Wait: %v", err)
+	}
+}
+
+func TestExploreExtraRetireAgainstRemoteSpawn(t *testing.T) {
+	explore.Check(t, "protocol/extra-retire-remote", explore.Options{MaxSchedules: 100_000}, func() {
+		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
+		startExtra(rt)
+		var c counter
+		h, err := rt.Spawn(c.task())
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		if err := h.Wait(context.Background()); err != nil || c.runs != 1 {
+			explore.Failf("the task published while the extra worker retired: Wait = %v after %d runs, want nil after 1", err, c.runs)
+		}
+		m := shutdown(rt)
+		explore.Assert(m.ExtraStarted >= 1, "no extra worker was started for the blocked poll's child\n%s", m)
+	})
+}
+
+func TestExploreExtraRetireAgainstLocalSpawn(t *testing.T) {
+	explore.Check(t, "protocol/extra-retire-local", explore.Options{MaxSchedules: 100_000}, func() {
+		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
+		startExtra(rt)
+		// A task that spawns a child and does not wait for it: the child
+		// is in the ring of whichever worker ran the parent.
+		var c counter
+		var hc *sched.JoinHandle
+		hp, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			var err error
+			if hc, err = cx.Spawn(c.task()); err != nil {
+				explore.Failf("Context.Spawn: %v", err)
+			}
+			return sched.Ready
+		}))
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		if err := hp.Wait(context.Background()); err != nil {
+			explore.Failf("Wait of the parent: %v", err)
+		}
+		if err := hc.Wait(context.Background()); err != nil || c.runs != 1 {
+			explore.Failf("the child spawned while the extra worker retired: Wait = %v after %d runs, want nil after 1", err, c.runs)
+		}
+		shutdown(rt)
+	})
+}
