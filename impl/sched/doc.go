@@ -11,6 +11,8 @@
 // Spawn starts a Task and returns a JoinHandle to wait for it. Go runs a
 // plain func like a go statement, with no handle and its panic recovered
 // and counted in Metrics.Panicked; Spawn(Func(f)) runs f with a handle.
+// A poll that calls runtime.Goexit ends only itself: its task finishes
+// with ErrGoexit and the worker goes on in a new goroutine.
 // Context.Spawn and Context.Go do the same from inside a poll, onto the
 // worker's ring. The record of a Go task is reused by a later Go once the
 // task ran, and handles spawned from inside a poll come from per-worker

@@ -14,6 +14,10 @@ var (
 	ErrShutdown         = errors.New("sched: runtime is shut down")
 	ErrCancelled        = errors.New("sched: task cancelled by shutdown")
 	ErrNegativeDuration = errors.New("sched: negative duration")
+	// ErrGoexit is what JoinHandle.Wait returns for a task whose Poll
+	// called runtime.Goexit (as t.FailNow does when a test's assertion
+	// fails inside a task). The worker goes on in a new goroutine.
+	ErrGoexit = errors.New("sched: task called runtime.Goexit")
 )
 
 // StillRunningError is what Shutdown returns when its context ends while

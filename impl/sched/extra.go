@@ -102,6 +102,7 @@ func (x *extraWorkers) retired(w *worker) {
 // (and the re-check agrees), until it is not needed any more, or until
 // shutdown.
 func (w *worker) runExtra() {
+	defer w.afterGoexit()
 	// Observes shutdown; acquire.
 	for !w.rt.closed.Load() {
 		if w.tick() == 0 {

@@ -57,9 +57,9 @@ func (t *task) signal() {
 }
 
 // Wait blocks until the task finishes and returns nil when it returned
-// Ready, a *PanicError if it panicked, ErrCancelled if the runtime shut
-// down before it finished, or ctx.Err() if ctx ends first (the task goes
-// on).
+// Ready, a *PanicError if it panicked, ErrGoexit if its poll called
+// runtime.Goexit, ErrCancelled if the runtime shut down before it
+// finished, or ctx.Err() if ctx ends first (the task goes on).
 func (h *JoinHandle) Wait(ctx context.Context) error {
 	t := &h.t
 	if err, ok := t.result(); ok {

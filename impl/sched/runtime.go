@@ -109,8 +109,9 @@ func (rt *Runtime) Spawn(t Task) (*JoinHandle, error) {
 
 // Go runs f as a task, from any goroutine, like a go statement: there is
 // no handle, and f's record is reused for a later Go once f returned. A
-// panic in f is recovered and counted in Metrics.Panicked; use
-// Spawn(Func(f)) to wait for f or get its panic back.
+// panic in f is recovered and counted in Metrics.Panicked; a
+// runtime.Goexit in f ends f and nothing else. Use Spawn(Func(f)) to wait
+// for f or get its panic back.
 func (rt *Runtime) Go(f func()) error {
 	if f == nil {
 		return ErrNilTask

@@ -75,9 +75,10 @@ type task struct {
 	detached bool
 	rt       *Runtime
 	poll     Task // the task; a func is a Func
-	// panicked is the panic of a finished task, nil if it returned Ready.
-	// Written by the polling worker before the state becomes done; read
-	// only after a load that saw done.
+	// panicked is the panic of a finished task, nil if it returned Ready,
+	// goexitMark if its poll called runtime.Goexit. Written by the
+	// polling worker before the state becomes done; read only after a
+	// load that saw done.
 	panicked *PanicError
 	// wait is the join channel, made only when a Wait has to block.
 	wait atomic.Pointer[waitChan]
@@ -173,7 +174,12 @@ func (t *task) transitionAfterPending(yielded bool) (requeue bool) {
 	return true
 }
 
-// finish ends a poll that returned Ready (p == nil) or panicked.
+// goexitMark is the panicked value of a task whose poll called
+// runtime.Goexit (a sentinel, so the task record stays the size it was).
+var goexitMark = &PanicError{Value: ErrGoexit}
+
+// finish ends a poll that returned Ready (p == nil), panicked, or called
+// runtime.Goexit (p == goexitMark).
 func (t *task) finish(p *PanicError) {
 	t.panicked = p
 	// The task is never polled again: drop it, so that a handle kept
@@ -211,6 +217,9 @@ func (t *task) result() (err error, final bool) {
 	// value finish wrote.
 	switch t.state.Load() {
 	case stateDone:
+		if t.panicked == goexitMark {
+			return ErrGoexit, true
+		}
 		if t.panicked != nil {
 			return t.panicked, true
 		}

@@ -42,6 +42,11 @@ type worker struct {
 	// searching, and cleared when it polls: a second re-check with no
 	// poll between yields first (recheckFound). Owner only.
 	rechecked bool
+	// pollUnwound is set by poll when a poll unwound with nothing to
+	// recover (runtime.Goexit, or panic(nil) under GODEBUG=panicnil=1),
+	// and cleared when the poll returned after all. Owner only: see
+	// afterGoexit.
+	pollUnwound bool
 	// ticks counts the ticks this worker began, and every 16th poll
 	// within a tick: the monitor's measure of progress. A count that does
 	// not move for Config.LongPoll, with work waiting, is a stuck worker:
@@ -109,6 +114,7 @@ func newWorker(rt *Runtime, i int, p park.Parker) *worker {
 // run is the worker goroutine: ticks until shutdown, parking after a tick
 // that found nothing.
 func (w *worker) run() {
+	defer w.afterGoexit()
 	// Not locked to an OS thread, whatever the parker: a futex park
 	// works from any thread, and a locked worker pays a thread handoff
 	// for every Gosched (a task's, e.g.) and for every wake that finds
@@ -231,7 +237,8 @@ func (w *worker) execute(t *task) {
 	if ready {
 		w.pc.completed++
 		if err != nil {
-			w.rt.panicked.Add(1) // counter; relaxed
+			w.pollUnwound = false // a panic(nil) that recover stopped: the goroutine goes on
+			w.rt.panicked.Add(1)  // counter; relaxed
 		}
 		t.finish(err)
 		return
@@ -264,8 +271,9 @@ func (w *worker) runDetached(t *task) {
 		panic("sched: internal error: Go task record taken twice")
 	}
 	w.recycle(t)
-	if _, p := poll(f, nil); p != nil { // a Func ignores its Context
-		w.rt.panicked.Add(1) // counter; relaxed
+	if _, p := poll(f, &w.cx); p != nil { // a Func ignores its Context; cx.t stays nil: no handle to finish
+		w.pollUnwound = false // see execute
+		w.rt.panicked.Add(1)  // counter; relaxed
 	}
 	w.pc.completed++
 }
@@ -293,20 +301,55 @@ func (w *worker) pushYield(t *task) {
 // done and the worker goes on. It runs every poll, a Go func's too.
 //
 // recover is called only when the poll did not return: a call to recover
-// is a call into Go's runtime, and most polls do not panic.
+// is a call into Go's runtime, and most polls do not panic. When it finds
+// nothing to recover, the poll unwound for one of two reasons: panic(nil)
+// under GODEBUG=panicnil=1 (recover has just stopped it: the task panicked,
+// with a nil value), or runtime.Goexit, which no recover stops: the worker
+// goroutine is ending, and poll marks it so, for the worker loop's
+// deferred survival (worker.afterGoexit). Both cost nothing on the path of
+// a poll that returns.
 func poll(tk Task, cx *Context) (ready bool, p *PanicError) {
 	returned := false
 	defer func() {
 		if returned {
 			return
 		}
-		if r := recover(); r != nil {
-			ready, p = true, &PanicError{Value: r, Stack: debug.Stack()}
+		r := recover()
+		if r == nil {
+			cx.w.pollUnwound = true // cleared by execute if the poll returns after all
 		}
+		ready, p = true, &PanicError{Value: r, Stack: debug.Stack()}
 	}()
 	ready = tk.Poll(cx) == Ready
 	returned = true
 	return ready, nil
+}
+
+// afterGoexit is deferred by a worker goroutine's loop (run, runExtra).
+// It does something only when a poll called runtime.Goexit, which ends the
+// goroutine whatever its deferred calls do: it finishes the task that was
+// being polled with ErrGoexit (a Go func has no handle: it only counts as
+// completed) and starts a new goroutine that goes on with the same worker,
+// its queues, slot and parked state untouched (the worker was between
+// transitions: inside a poll). Nothing queued is lost and nothing waits for
+// the dead goroutine. A panic out of the scheduler's own code (an internal
+// error) is not a Goexit and unwinds on: pollUnwound is set only by poll.
+func (w *worker) afterGoexit() {
+	if !w.pollUnwound {
+		return
+	}
+	w.pollUnwound = false
+	t := w.cx.t
+	w.cx.t = nil
+	w.pc.completed++
+	if t != nil {
+		t.finish(goexitMark)
+	}
+	if w.extra {
+		sync.Go("extra worker", w.index, w.runExtra)
+	} else {
+		sync.Go("worker", w.index, w.run)
+	}
 }
 
 // pushRing puts t at the back of the ring; a full ring moves half of it to

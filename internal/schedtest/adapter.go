@@ -91,4 +91,5 @@ type Impl struct {
 	ErrShutdown         error
 	ErrCancelled        error
 	ErrNegativeDuration error
+	ErrGoexit           error // what Wait returns for a task whose poll called runtime.Goexit
 }

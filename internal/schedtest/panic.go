@@ -3,6 +3,7 @@ package schedtest
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"time"
 )
@@ -108,5 +109,49 @@ func checkPanic(e *env) {
 	if m := e.rt.Metrics(); m.Completed != n+4+ng || m.Cancelled != 0 || m.Panicked != panics {
 		e.t.Errorf("Metrics: Completed %d Cancelled %d Panicked %d, want %d 0 %d (panicked tasks count as completed)\n%s",
 			m.Completed, m.Cancelled, m.Panicked, n+4+ng, panics, m.Dump)
+	}
+}
+
+// checkGoexit: a poll that calls runtime.Goexit (what t.FailNow does when a
+// test's assertion fails inside a task) ends the goroutine it runs on,
+// which no deferred call can stop. The task finishes with ErrGoexit, the
+// worker goes on, every task queued behind runs exactly once, and a Go
+// func that calls Goexit disturbs nothing either. More Goexits than
+// workers, so each worker goroutine is replaced at least once on one
+// worker.
+func checkGoexit(e *env) {
+	n := 2*e.workers + 1
+	var exits []Handle
+	for i := range n {
+		polls := 0
+		exits = append(exits, e.spawn(func(cx Ctx) Poll {
+			if polls++; polls == 1 && i%2 == 1 {
+				return cx.Yield() // the odd ones after a yield
+			}
+			runtime.Goexit()
+			return Ready
+		}))
+		if err := e.rt.Go(e.counted(runtime.Goexit)); err != nil {
+			e.t.Fatalf("Go: %v", err)
+		}
+	}
+	const behind = 50
+	runs := make(counters, behind)
+	var hs []Handle
+	for i := range behind {
+		hs = append(hs, e.spawnFunc(func() { runs[i].Add(1) }))
+	}
+	for i, h := range exits {
+		if err := e.wait(h, fmt.Sprintf("Goexit task %d", i)); !errors.Is(err, e.impl.ErrGoexit) {
+			e.t.Errorf("Goexit task %d: Wait = %v, want ErrGoexit", i, err)
+		}
+	}
+	for i, h := range hs {
+		e.waitOK(h, fmt.Sprintf("task %d queued behind the Goexits", i))
+	}
+	runs.check(e.t, "runs of tasks queued behind the Goexits", 1)
+	e.shutdownClean()
+	if m := e.rt.Metrics(); m.Panicked != 0 {
+		e.t.Errorf("Goexits counted as panics: %d\n%s", m.Panicked, m.Dump)
 	}
 }

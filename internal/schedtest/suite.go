@@ -26,6 +26,7 @@ var sized = []struct {
 	{"Yield", checkYield},
 	{"Sleep", checkSleep},
 	{"Panic", checkPanic},
+	{"Goexit", checkGoexit},
 	{"ShutdownCancelsReady", func(e *env) { checkShutdownCancels(e, true) }},
 	{"ShutdownCancelsPending", func(e *env) { checkShutdownCancels(e, false) }},
 	{"ShutdownCancelsOrRunsReady", func(e *env) { checkShutdownCancels(e, true) }},

@@ -38,6 +38,7 @@ func TestBehaviour(t *testing.T) {
 		ErrShutdown:         sched.ErrShutdown,
 		ErrCancelled:        sched.ErrCancelled,
 		ErrNegativeDuration: sched.ErrNegativeDuration,
+		ErrGoexit:           sched.ErrGoexit,
 	})
 }
 

@@ -17,6 +17,8 @@ var (
 	// ErrCancelled is returned by JoinHandle.Wait for a task that Shutdown
 	// cancelled before it finished.
 	ErrCancelled = errors.New("sched: task cancelled by shutdown")
+	// ErrGoexit: the task's poll called runtime.Goexit.
+	ErrGoexit = errors.New("sched: task called runtime.Goexit")
 	// ErrNegativeDuration is returned by Context.Sleep for d < 0.
 	ErrNegativeDuration = errors.New("sched: negative duration")
 )

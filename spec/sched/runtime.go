@@ -213,6 +213,23 @@ func (rt *Runtime) sleep(t *task, d time.Duration) {
 // extra worker: until the queue is empty).
 func (rt *Runtime) worker(id int) {
 	cx := &Context{rt: rt, worker: id}
+	returned := false
+	defer func() {
+		if returned {
+			return
+		}
+		if v := recover(); v != nil {
+			panic(v) // not a poll's: polls recover their panics
+		}
+		// The poll of cx.t called runtime.Goexit, which ends this
+		// goroutine whatever we do: record the task as finished with
+		// ErrGoexit and go on with worker id in a new goroutine.
+		rt.mu.Lock()
+		rt.workers[id].pollStart = time.Time{}
+		rt.finish(cx.t, done, ErrGoexit)
+		rt.mu.Unlock()
+		go rt.worker(id)
+	}()
 	rt.mu.Lock()
 	for {
 		t := rt.next(id)
@@ -234,6 +251,7 @@ func (rt *Runtime) worker(id int) {
 	}
 	rt.exitLocked()
 	rt.mu.Unlock()
+	returned = true
 }
 
 // next waits until the queue holds a task or Shutdown has begun. It pops the

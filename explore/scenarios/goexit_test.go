@@ -1,0 +1,51 @@
+//go:build explore
+
+package scenarios
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"testing"
+
+	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/impl/sched"
+)
+
+// A poll that calls runtime.Goexit while a goroutine wakes its task: the
+// worker goroutine ends, a new one goes on with the same worker, the task
+// finishes with ErrGoexit exactly once (the wake, before or after, changes
+// nothing), and a task queued behind it still runs. One worker, the
+// monitor's help off: nothing else could run that task.
+func TestExploreGoexitRacesWake(t *testing.T) {
+	explore.Check(t, "misuse/goexit-races-wake", explore.Options{MaxSchedules: 50_000}, func() {
+		rt := newRuntime(1)
+		var w sched.Waker
+		have := false
+		polls := 0
+		h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			if polls++; polls == 1 {
+				w, have = cx.Waker(), true
+				return sched.Pending
+			}
+			runtime.Goexit()
+			return sched.Ready
+		}))
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		explore.Block(func() bool { return have }, "the task's waker")
+		waker := explore.Go("waker", func() { w.Wake(); w.Wake() })
+		var c counter
+		hc, _ := rt.Spawn(c.task())
+		if err := h.Wait(context.Background()); !errors.Is(err, sched.ErrGoexit) {
+			explore.Failf("Wait of the task that called Goexit = %v, want ErrGoexit", err)
+		}
+		if err := hc.Wait(context.Background()); err != nil || c.runs != 1 {
+			explore.Failf("the task behind it: Wait = %v after %d runs", err, c.runs)
+		}
+		waker.Join()
+		explore.Assert(polls == 2, "the task was polled %d times, want 2", polls)
+		shutdown(rt)
+	})
+}
