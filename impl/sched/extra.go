@@ -102,7 +102,12 @@ func (x *extraWorkers) retired(w *worker) {
 // (and the re-check agrees), until it is not needed any more, or until
 // shutdown.
 func (w *worker) runExtra() {
-	defer w.afterGoexit()
+	looping := true
+	defer func() {
+		if looping { // only a Goexit leaves the loop without passing below
+			w.afterGoexit()
+		}
+	}()
 	// Observes shutdown; acquire.
 	for !w.rt.closed.Load() {
 		if w.tick() == 0 {
@@ -117,6 +122,7 @@ func (w *worker) runExtra() {
 			break
 		}
 	}
+	looping = false // exit gives the slot away: no touch of w after it
 	w.exit()
 }
 

@@ -110,3 +110,33 @@ func TestPanicNilFinishesTask(t *testing.T) {
 		t.Errorf("under GODEBUG=panicnil=1: %v\n%s", err, out)
 	}
 }
+
+// A Goexit on an extra worker: the worker's only poll blocks until a task
+// queued behind it has called Goexit, which only an extra worker can run.
+// The replacement goroutine goes on with the extra worker, which retires
+// later; the next round reuses its slot. Under -race this also checks that
+// a goroutine that retired leaves the slot alone (the slot's next owner
+// writes the same fields).
+func TestGoexitOnExtraWorker(t *testing.T) {
+	rt := start(t, testConfig(1))
+	for round := range 5 {
+		release := make(chan struct{})
+		blocker, _ := rt.Spawn(Func(func() { <-release }))
+		gx, _ := rt.Spawn(TaskFunc(func(cx *Context) Poll {
+			runtime.Goexit()
+			return Ready
+		}))
+		ctx, cancel := context.WithTimeout(context.Background(), hangTimeout)
+		err := gx.Wait(ctx)
+		cancel()
+		if !errors.Is(err, ErrGoexit) {
+			t.Fatalf("round %d: Wait of the Goexit task behind a blocked poll = %v, want ErrGoexit\n%s", round, err, rt.Metrics())
+		}
+		close(release)
+		mustNil(t, waitAll(t, rt, []*JoinHandle{blocker}))
+	}
+	shutdown(t, rt)
+	if m := rt.Metrics(); m.ExtraStarted == 0 {
+		t.Errorf("no extra worker was started for the tasks behind the blocked polls\n%s", m)
+	}
+}

@@ -114,7 +114,12 @@ func newWorker(rt *Runtime, i int, p park.Parker) *worker {
 // run is the worker goroutine: ticks until shutdown, parking after a tick
 // that found nothing.
 func (w *worker) run() {
-	defer w.afterGoexit()
+	looping := true
+	defer func() {
+		if looping { // only a Goexit leaves the loop without passing below
+			w.afterGoexit()
+		}
+	}()
 	// Not locked to an OS thread, whatever the parker: a futex park
 	// works from any thread, and a locked worker pays a thread handoff
 	// for every Gosched (a task's, e.g.) and for every wake that finds
@@ -127,6 +132,7 @@ func (w *worker) run() {
 			w.rechecked = false // it polled: a re-check that follows is not a spin
 		}
 	}
+	looping = false
 	w.exit()
 }
 
@@ -325,8 +331,9 @@ func poll(tk Task, cx *Context) (ready bool, p *PanicError) {
 	return ready, nil
 }
 
-// afterGoexit is deferred by a worker goroutine's loop (run, runExtra).
-// It does something only when a poll called runtime.Goexit, which ends the
+// afterGoexit is called by a worker goroutine's deferred call (run,
+// runExtra) when the goroutine leaves its loop without reaching its end,
+// and does something only when a poll called runtime.Goexit, which ends the
 // goroutine whatever its deferred calls do: it finishes the task that was
 // being polled with ErrGoexit (a Go func has no handle: it only counts as
 // completed) and starts a new goroutine that goes on with the same worker,
@@ -334,6 +341,8 @@ func poll(tk Task, cx *Context) (ready bool, p *PanicError) {
 // transitions: inside a poll). Nothing queued is lost and nothing waits for
 // the dead goroutine. A panic out of the scheduler's own code (an internal
 // error) is not a Goexit and unwinds on: pollUnwound is set only by poll.
+// A goroutine that reached the end of its loop must not call it: after
+// exit, an extra worker's slot may already belong to a new goroutine.
 func (w *worker) afterGoexit() {
 	if !w.pollUnwound {
 		return
