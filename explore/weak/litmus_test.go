@@ -39,6 +39,12 @@ var litmusTests = []litmus{
 		why:     "a release store read by a relaxed load (and no acquire fence) orders nothing",
 	},
 	{
+		name:    "MP+rlx+acq",
+		threads: [][]op{{st("x", 1, rlx), st("y", 1, rlx)}, {ld("a", "y", acq), ld("b", "x", rlx)}},
+		allowed: product("a", b01, "b", b01),
+		why:     "an acquire load of a relaxed store (with no release fence before it) orders nothing",
+	},
+	{
 		name:      "MP+rel+acq",
 		threads:   [][]op{{st("x", 1, rlx), st("y", 1, rel)}, {ld("a", "y", acq), ld("b", "x", rlx)}},
 		allowed:   except(product("a", b01, "b", b01), "a=1 b=0"),
