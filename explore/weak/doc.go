@@ -12,6 +12,30 @@
 // decision like a context switch, enumerated by the search or drawn by
 // PCT from its seed, and replayed from the same choices.
 //
+// Using it. One Model per execution (New), thread 0 the scenario's main
+// goroutine. The controller, at each instrumented operation of goroutine
+// t, after its scheduling point:
+//
+//	go statement                 child := m.Go(t); the goroutine ends: m.Exit(child)
+//	Join on a goroutine          m.Join(t, child)
+//	first access to an atomic    l := m.NewAtomic(name, value in memory)
+//	Load                         cs := m.Candidates(t, l, o); i := choose(len(cs)); v := m.Load(t, l, o, i)
+//	Store                        m.Store(t, l, o, v)
+//	Swap, Add, And, Or           old := m.RMW(t, l, o, func(old Value) Value { ... })
+//	CompareAndSwap               cs := m.CASCandidates(t, l, exp, fail); i := choose(len(cs));
+//	                             old, ok := m.CompareAndSwap(t, l, exp, new, succ, fail, i)
+//	fence                        m.Fence(t, o)
+//	Gosched, a spin iteration    m.Yield(t)
+//	plain cell Load / Store      err := m.Read(t, c, site) / m.Write(t, c, site); Take is both
+//	mutex, channel               sync.go
+//
+// choose is the search's: index 0 (the latest store) by default, any
+// other a stale read, offered only while StaleReads is below
+// Config.MaxStale. A read with more than one candidate is a decision like
+// a context switch, recorded in the replay token. The model keeps the
+// values: the wrapper returns what Load, RMW and CompareAndSwap return,
+// not what its own memory holds (Latest is what a Peek returns).
+//
 // What is modelled.
 //
 //   - Per location, the stores in modification order, the newest
@@ -47,9 +71,13 @@
 //     correct only because LB cannot happen is not caught.
 //   - 2+2W and everything else that needs a store ordered, in modification
 //     order, before a store executed earlier: a store always goes last.
-//   - Part of RC11's seq_cst: executions where psc disagrees with
-//     happens-before on one location, and a seq_cst read after a relaxed
-//     read and fence elsewhere (sc.go). The model is stricter there.
+//   - Part of RC11's seq_cst freedom: RC11 lets the seq_cst order run
+//     against happens-before where the hb path leaves the first event, or
+//     enters the second, other than by program order to another location
+//     (its repair of C11's compilation to Power); here the seq_cst order
+//     is the execution order, which hb never runs against. And an SC read
+//     may not read before a store that an earlier SC fence's thread had
+//     only read (sc.go). The model is stricter than RC11 in both.
 //   - The bounds: a store pushed out of a location's history can no
 //     longer be read, and an execution makes at most MaxStale stale
 //     reads; behaviours beyond either are not produced. Yield raises a

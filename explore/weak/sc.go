@@ -45,10 +45,11 @@ package weak
 // everything the fence's thread knew, reads included, where RC11's psc
 // edge from an SC read needs a store hb-before the fence; the difference
 // shows only when a relaxed read of x precedes an SC fence and a
-// different thread's SC read of x runs later. And RC11 lets psc disagree
-// with happens-before between accesses to the same location in a few
-// shapes (its fix of C11's compilation to Power), which an execution
-// order cannot. Both only remove outcomes. In particular the store
+// different thread's SC read of x runs later. And RC11 lets psc run
+// against happens-before where the hb path between two SC events leaves
+// the first, or enters the second, other than by program order to another
+// location (scb has po, po|≠loc;hb;po|≠loc and hb|loc, not all of hb: its
+// fix of C11's compilation to Power), which an execution order cannot. Both only remove outcomes. In particular the store
 // buffering outcome that loom reports as a false alarm (loom issue 180:
 // seq_cst as acquire-release) is forbidden here exactly when RC11 forbids
 // it; the litmus tests check each variant.
