@@ -69,8 +69,9 @@
 //     with RC11 but not with C++20, which allows the LB outcome for
 //     relaxed accesses (hardware such as ARM can show it). Code that is
 //     correct only because LB cannot happen is not caught.
-//   - 2+2W and everything else that needs a store ordered, in modification
-//     order, before a store executed earlier: a store always goes last.
+//   - 2+2W, store buffering whose loads are relaxed RMWs, and everything
+//     else that needs a store ordered, in modification order, before a
+//     store executed earlier: a store always goes last.
 //   - Part of RC11's seq_cst freedom: RC11 lets the seq_cst order run
 //     against happens-before where the hb path leaves the first event, or
 //     enters the second, other than by program order to another location

@@ -248,6 +248,24 @@ func except(set []string, drop ...string) []string {
 	return slices.DeleteFunc(slices.Clone(set), func(s string) bool { return slices.Contains(drop, s) })
 }
 
+// filter keeps the outcomes whose registers satisfy ok.
+func filter(set []string, ok func(regs map[string]int) bool) []string {
+	var out []string
+	for _, o := range set {
+		regs := map[string]int{}
+		for _, f := range strings.Fields(o) {
+			var v int
+			name, val, _ := strings.Cut(f, "=")
+			fmt.Sscan(val, &v)
+			regs[name] = v
+		}
+		if ok(regs) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 func sorted(set map[string]bool) []string { return slices.Sorted(maps.Keys(set)) }
 
 func setOf(list []string) map[string]bool {

@@ -22,7 +22,10 @@ const (
 	sc  = SeqCst
 )
 
-var b01 = []int{0, 1}
+var (
+	b01  = []int{0, 1}
+	b012 = []int{0, 1, 2}
+)
 
 var litmusTests = []litmus{
 	// Message passing.
@@ -118,6 +121,13 @@ var litmusTests = []litmus{
 		threads: [][]op{{st("x", 1, rlx), ld("a", "y", sc)}, {st("y", 1, rlx), ld("b", "x", sc)}},
 		allowed: product("a", b01, "b", b01),
 		why:     "the from-reads edges end at relaxed stores, which psc does not order",
+	},
+	{
+		name:    "SB+rmws",
+		threads: [][]op{{st("x", 1, rlx), add("a", "y", 0, rlx)}, {st("y", 1, rlx), add("b", "x", 0, rlx)}},
+		allowed: product("a", b01, "b", b01),
+		absent:  []string{"a=0 b=0"},
+		why:     "each RMW reads the initial value and its store goes before the other thread's, in mo against execution order (as 2+2W); RC11 allows it, the model appends stores in execution order",
 	},
 	{
 		name:      "RWC+scfences",
@@ -218,6 +228,18 @@ var litmusTests = []litmus{
 		allowed:   []string{"a=0 b=0", "a=0 b=1", "a=1 b=1"},
 		forbidden: []string{"a=1 b=0"},
 		why:       "read-read coherence: a later read of the same thread cannot read an older store",
+	},
+	{
+		name:    "CoRR2",
+		threads: [][]op{{st("x", 1, rlx)}, {st("x", 2, rlx)}, {ld("a", "x", rlx), ld("b", "x", rlx)}, {ld("c", "x", rlx), ld("d", "x", rlx)}},
+		allowed: filter(product("a", b012, "b", b012, "c", b012, "d", b012), func(r map[string]int) bool {
+			// Some modification order 0,1,2 or 0,2,1 in which both
+			// readers' pairs go forwards.
+			fwd := func(rank map[int]int) bool { return rank[r["a"]] <= rank[r["b"]] && rank[r["c"]] <= rank[r["d"]] }
+			return fwd(map[int]int{0: 0, 1: 1, 2: 2}) || fwd(map[int]int{0: 0, 2: 1, 1: 2})
+		}),
+		forbidden: []string{"a=1 b=2 c=2 d=1", "a=2 b=1 c=1 d=2", "a=1 b=0 c=0 d=0", "a=0 b=0 c=2 d=0"},
+		why:       "modification order is one total order that every thread's reads follow: two readers cannot see 1 and 2 in opposite orders",
 	},
 	{
 		name:      "CoWR",
