@@ -94,7 +94,7 @@ var litmusTests = []litmus{
 		threads:   [][]op{{st("x", 1, sc), ld("a", "y", sc)}, {st("y", 1, sc), ld("b", "x", sc)}},
 		allowed:   except(product("a", b01, "b", b01), "a=0 b=0"),
 		forbidden: []string{"a=0 b=0"},
-		why:       "psc: x=1 po a rb y=1 po b rb x=1 is a cycle (loom, treating seq_cst as acq_rel, produces a=b=0: its issue 180)",
+		why:       "psc: x=1 po a rb y=1 po b rb x=1 is a cycle (loom, treating seq_cst as acq_rel, produces a=b=0: tokio-rs/loom#180)",
 	},
 	{
 		name:      "SB+scfences",

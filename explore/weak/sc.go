@@ -50,7 +50,7 @@ package weak
 // the first, or enters the second, other than by program order to another
 // location (scb has po, po|≠loc;hb;po|≠loc and hb|loc, not all of hb: its
 // fix of C11's compilation to Power), which an execution order cannot. Both only remove outcomes. In particular the store
-// buffering outcome that loom reports as a false alarm (loom issue 180:
+// buffering outcome that loom reports as a false alarm (tokio-rs/loom#180:
 // seq_cst as acquire-release) is forbidden here exactly when RC11 forbids
 // it; the litmus tests check each variant.
 
