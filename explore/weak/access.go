@@ -1,0 +1,112 @@
+package weak
+
+// The atomic operations. Each is one operation of one thread, executed
+// whole: the controller calls it after its scheduling point, with the
+// goroutine chosen to run.
+
+// Load is a load of l by t with ordering o that reads candidate pick of
+// Candidates(t, l, o) (0: the latest store), and returns its value.
+//
+// The thread's frontier for l moves up to the store read (later reads
+// cannot read older ones). An acquire or seq_cst load takes the view the
+// store carries (synchronises with its release); a relaxed one keeps it
+// for a later acquire fence.
+func (m *Model) Load(t Thread, l Loc, o Ordering, pick int) Value {
+	cands := m.Candidates(t, l, o)
+	return m.read(t, l, o, cands, pick).val
+}
+
+// read performs a read of candidate pick as a load with ordering o.
+func (m *Model) read(t Thread, l Loc, o Ordering, cands []Candidate, pick int) *store {
+	x := m.loc(l)
+	s := x.pick(cands, pick)
+	if cands[pick].Age > 0 {
+		m.stale++
+	}
+	ts, _ := m.step(t)
+	ts.observe(l, s, o)
+	return s
+}
+
+// observe is the reading half of every read: coherence and, by ordering,
+// synchronisation.
+func (ts *threadState) observe(l Loc, s *store, o Ordering) {
+	ts.cur.raise(l, s.pos)
+	if o.acquires() {
+		ts.cur.join(s.msg)
+	} else {
+		ts.pending.join(s.msg)
+	}
+}
+
+// Store is a store of v to l by t with ordering o. It goes last in l's
+// modification order. A release or seq_cst store carries t's whole view;
+// a relaxed one carries t's view at its last release fence, if any.
+func (m *Model) Store(t Thread, l Loc, o Ordering, v Value) {
+	checkStore(o)
+	x := m.loc(l)
+	ts, _ := m.step(t)
+	m.write(t, ts, l, x, o, v, nil)
+}
+
+// write is the writing half of every store and RMW: the new store goes
+// last in modification order and carries the view that o releases, joined
+// with inherited (the view of the store an RMW read: a release sequence
+// continues through RMWs).
+func (m *Model) write(t Thread, ts *threadState, l Loc, x *location, o Ordering, v Value, inherited *view) {
+	pos := x.latest().pos + 1
+	ts.cur.raise(l, pos)
+	var own *view
+	if o.releases() {
+		own = ts.cur
+	} else {
+		own = ts.fenced
+	}
+	var msg *view
+	switch {
+	case inherited == nil && own == nil:
+	case inherited == nil:
+		msg = own.clone()
+	default:
+		msg = inherited.clone()
+		msg.join(own)
+	}
+	x.append(store{val: v, msg: msg, writer: t, seq: m.events}, m.cfg.History)
+	if o == SeqCst {
+		m.scWrite(l, pos)
+	}
+}
+
+// RMW is an atomic read-modify-write of l by t with ordering o (Swap,
+// Add, And, Or): it reads the latest store, as every RMW must (atomicity:
+// nothing comes between the store it reads and its own), writes f of its
+// value, and returns the value read. Its read is acquire for Acquire,
+// AcqRel and SeqCst, its write release for Release, AcqRel and SeqCst;
+// either way the store it writes continues the release sequence of the
+// store it read.
+func (m *Model) RMW(t Thread, l Loc, o Ordering, f func(old Value) Value) (old Value) {
+	checkRMW(o)
+	x := m.loc(l)
+	ts, _ := m.step(t)
+	s := *x.latest()
+	ts.observe(l, &s, o)
+	m.write(t, ts, l, x, o, f(s.val), s.msg)
+	return s.val
+}
+
+// CompareAndSwap is a strong compare-and-swap of l by t: it reads
+// candidate pick of CASCandidates(t, l, expected, failure). If that is
+// the latest store and holds expected, it is an RMW with ordering success
+// that writes new; otherwise it is a load with ordering failure (a failed
+// CAS writes nothing, so it may read a stale store like any load). It
+// returns the value read and whether it swapped.
+func (m *Model) CompareAndSwap(t Thread, l Loc, expected, new Value, success, failure Ordering, pick int) (old Value, swapped bool) {
+	checkRMW(success)
+	cands := m.CASCandidates(t, l, expected, failure)
+	x := m.loc(l)
+	if pick == 0 && x.latest().val == expected {
+		m.RMW(t, l, success, func(Value) Value { return new })
+		return expected, true
+	}
+	return m.read(t, l, failure, cands, pick).val, false
+}

@@ -1,0 +1,86 @@
+package weak
+
+// The stores a read may read.
+//
+// A read of location l by thread t may read any kept store of l whose
+// position is at or after
+//
+//   - t's frontier for l: no store hb-before the read, and no store read
+//     by a load hb-before it, may be newer than the one read (C11's
+//     write-read and read-read coherence);
+//   - for a seq_cst read, the seq_cst frontier for l as well (sc.go).
+//
+// The latest store always qualifies. Which one is read is not the
+// model's decision: Candidates lists them, newest first, and the caller
+// (the explorer's search, or PCT from its seed) passes the index of its
+// choice to Load. Index 0, the latest store, is what a sequentially
+// consistent memory would return; any other is a stale read, and the
+// number of those per execution is bounded by Config.MaxStale.
+
+// Candidate is a store a read may read.
+type Candidate struct {
+	Value Value
+	// Writer is the thread that wrote it, -1 for the initial value.
+	Writer Thread
+	// Seq numbers the operation that wrote it, in the order the model
+	// saw operations (1 is the first; 0 is the initial value), so a
+	// trace can point at the step.
+	Seq int
+	// Age is how many stores to the location are newer: 0 for the
+	// latest, so Age > 0 is a stale read.
+	Age int
+}
+
+// Candidates returns the stores a load of l by t with ordering o may
+// read, newest first. There is always at least one.
+func (m *Model) Candidates(t Thread, l Loc, o Ordering) []Candidate {
+	checkLoad(o)
+	return m.candidates(t, l, o, nil)
+}
+
+// CASCandidates returns the stores a compare-and-swap of l by t may read:
+// the latest store (the CAS succeeds if it holds expected, and fails
+// reading it otherwise) and, as failed reads with the failure ordering,
+// the older stores a load with that ordering could read whose value is
+// not expected (a CAS that reads expected cannot fail, and succeeds only
+// on the latest store: an RMW reads the store just before its own in
+// modification order).
+func (m *Model) CASCandidates(t Thread, l Loc, expected Value, failure Ordering) []Candidate {
+	checkLoad(failure)
+	return m.candidates(t, l, failure, func(v Value) bool { return v != expected })
+}
+
+// candidates lists the readable stores of l, newest first; keep (if not
+// nil) filters the stale ones.
+func (m *Model) candidates(t Thread, l Loc, o Ordering, keep func(Value) bool) []Candidate {
+	ts := m.thread(t)
+	x := m.loc(l)
+	floor := ts.cur.at(l)
+	if o == SeqCst {
+		floor = max(floor, m.scFloor(l))
+	}
+	last := len(x.stores) - 1
+	out := []Candidate{x.candidate(last)}
+	if m.stale >= m.cfg.MaxStale {
+		return out
+	}
+	for i := last - 1; i >= 0 && x.stores[i].pos >= floor; i-- {
+		if keep == nil || keep(x.stores[i].val) {
+			out = append(out, x.candidate(i))
+		}
+	}
+	return out
+}
+
+func (x *location) candidate(i int) Candidate {
+	s := &x.stores[i]
+	return Candidate{Value: s.val, Writer: s.writer, Seq: s.seq, Age: x.latest().pos - s.pos}
+}
+
+// pick returns the store of l at candidate index i of list cands.
+func (x *location) pick(cands []Candidate, i int) *store {
+	if i < 0 || i >= len(cands) {
+		panic("weak: candidate index out of range (the candidates changed between the call that listed them and the read)")
+	}
+	return &x.stores[len(x.stores)-1-cands[i].Age]
+}

@@ -1,0 +1,102 @@
+package weak
+
+import "fmt"
+
+// Thread names a thread of the model: the goroutine the controller runs.
+// Thread 0 exists from the start (the scenario's main goroutine); Go
+// makes the others.
+type Thread int
+
+// Config bounds a model. The zero Config is the default.
+type Config struct {
+	// History is how many stores each location keeps, newest first; a
+	// load can read only those (the latest is always among them).
+	// Default 7, as loom.
+	History int
+	// MaxStale is how many reads of a store other than the latest one
+	// execution may make (its stale reads). Once it is reached,
+	// Candidates offers only the latest store. Default 2: message passing
+	// needs one, store buffering and IRIW two. A negative value allows
+	// none (every read reads the latest store: sequential consistency
+	// for the atomics).
+	MaxStale int
+}
+
+const (
+	defaultHistory  = 7
+	defaultMaxStale = 2
+)
+
+func (c Config) withDefaults() Config {
+	if c.History <= 0 {
+		c.History = defaultHistory
+	}
+	switch {
+	case c.MaxStale == 0:
+		c.MaxStale = defaultMaxStale
+	case c.MaxStale < 0:
+		c.MaxStale = 0
+	}
+	return c
+}
+
+// Model is the memory of one execution: its atomic locations, plain cells,
+// synchronisation objects and the view of each thread. It is not safe for
+// concurrent use; the explorer runs one goroutine at a time and calls it
+// from whichever runs. A new execution needs a new Model.
+type Model struct {
+	cfg     Config
+	threads []*threadState
+	locs    []*location
+	cells   []*cell
+	syncs   []*view
+	sc      []int // the seq_cst frontier, sc.go
+	events  int   // operations so far, numbering stores for Candidate.Seq
+	stale   int   // stale reads so far
+}
+
+// New returns an empty memory with thread 0.
+func New(cfg Config) *Model {
+	m := &Model{cfg: cfg.withDefaults()}
+	m.threads = append(m.threads, &threadState{cur: &view{}})
+	return m
+}
+
+// Config returns the bounds in force, defaults filled in.
+func (m *Model) Config() Config { return m.cfg }
+
+// StaleReads is the number of stale reads this execution made: loads and
+// failed compare-and-swaps that read a store older than the latest.
+func (m *Model) StaleReads() int { return m.stale }
+
+// threadState is one thread's part of the memory.
+type threadState struct {
+	// cur is everything that happens before the thread's next operation.
+	cur *view
+	// fenced is cur as of the thread's last release fence (nil: none).
+	// A relaxed store carries it: release fence, relaxed store, relaxed
+	// read of it, acquire fence is a synchronisation in C11.
+	fenced *view
+	// pending joins the views carried by every store the thread read
+	// with a relaxed load (or a relaxed RMW); an acquire fence takes it.
+	pending view
+	done    bool
+}
+
+func (m *Model) thread(t Thread) *threadState {
+	if t < 0 || int(t) >= len(m.threads) {
+		panic(fmt.Sprintf("weak: no thread %d", t))
+	}
+	ts := m.threads[t]
+	if ts.done {
+		panic(fmt.Sprintf("weak: thread %d has ended", t))
+	}
+	return ts
+}
+
+// step numbers a new operation of thread t and returns t's state.
+func (m *Model) step(t Thread) (*threadState, uint32) {
+	ts := m.thread(t)
+	m.events++
+	return ts, ts.cur.tick(t)
+}
