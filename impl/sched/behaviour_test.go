@@ -33,12 +33,13 @@ func TestBehaviour(t *testing.T) {
 		SpawnNilFunc: func(rt schedtest.Runtime) (schedtest.Handle, error) {
 			return handle(rt.(runtimeAdapter).rt.Spawn(sched.TaskFunc(nil)))
 		},
-		ErrInvalidConfig:    sched.ErrInvalidConfig,
-		ErrNilTask:          sched.ErrNilTask,
-		ErrShutdown:         sched.ErrShutdown,
-		ErrCancelled:        sched.ErrCancelled,
-		ErrNegativeDuration: sched.ErrNegativeDuration,
-		ErrGoexit:           sched.ErrGoexit,
+		ErrInvalidConfig:      sched.ErrInvalidConfig,
+		ErrNilTask:            sched.ErrNilTask,
+		ErrShutdown:           sched.ErrShutdown,
+		ErrCancelled:          sched.ErrCancelled,
+		ErrNegativeDuration:   sched.ErrNegativeDuration,
+		ErrGoexit:             sched.ErrGoexit,
+		ErrShutdownInsideTask: sched.ErrShutdownInsideTask,
 	})
 }
 
@@ -61,8 +62,15 @@ func (a runtimeAdapter) Shutdown(ctx context.Context) error { return a.rt.Shutdo
 
 func (a runtimeAdapter) Metrics() schedtest.Metrics {
 	m := a.rt.Metrics()
+	parked := 0
+	for _, w := range m.Workers {
+		if w.State == "parked" {
+			parked++
+		}
+	}
 	return schedtest.Metrics{
 		Workers:        len(m.Workers),
+		Parked:         parked,
 		Polls:          m.TotalPolls(),
 		Spawned:        m.Spawned,
 		Completed:      m.Completed,

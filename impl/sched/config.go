@@ -35,8 +35,15 @@ func (k ParkerKind) String() string {
 // Config is the runtime's configuration. Use DefaultConfig and change what
 // you need.
 type Config struct {
-	Workers         int           // 1..64
-	ParkTimeout     time.Duration // 0: a parked worker sleeps until woken; < 0: error
+	Workers     int           // 1..64
+	ParkTimeout time.Duration // 0: a parked worker sleeps until woken; < 0: error
+	// DisableStealing stops workers from taking tasks out of each other's
+	// rings: a worker runs what it spawned (and woke) itself, and what it
+	// takes from the global queue. It is for measuring what stealing
+	// buys. The monitor's help is not switched off with it: the tasks
+	// queued behind a worker stuck in a long poll are still taken by
+	// other workers, so that no queued task waits for a poll that blocks
+	// while a worker could run it (switch that off with LongPoll < 0).
 	DisableStealing bool
 	Parker          ParkerKind
 
@@ -45,7 +52,10 @@ type Config struct {
 	// wakes a parked worker to take them, or, when none is parked,
 	// starts an extra worker. 0 means 1 ms; negative switches the help
 	// off (the monitor then only fires timers, and a poll that blocks
-	// can hold up other queued tasks).
+	// can hold up other queued tasks). A positive value below
+	// MinLongPoll is an error: the monitor looks every LongPoll/2, and a
+	// unit-less 1 (one nanosecond, meant as a millisecond) would make it
+	// spin a processor or, rounded to 0, never look.
 	LongPoll time.Duration
 	// ExtraWorkers is the most extra worker goroutines the monitor runs
 	// at once, beyond Workers, while workers are stuck in long polls.
@@ -74,6 +84,10 @@ func (c Config) validate() error {
 	if c.Parker > ParkerFutex {
 		return fmt.Errorf("%w: unknown Parker %v", ErrInvalidConfig, c.Parker)
 	}
+	if c.LongPoll > 0 && c.LongPoll < MinLongPoll {
+		return fmt.Errorf("%w: LongPoll = %v, want 0 (the default, %v), negative (no help) or at least %v (a Duration counts nanoseconds: write 5 * time.Millisecond, not 5)",
+			ErrInvalidConfig, c.LongPoll, defaultLongPoll, MinLongPoll)
+	}
 	if c.ExtraWorkers > maxExtraWorkers {
 		return fmt.Errorf("%w: ExtraWorkers = %d, want at most %d", ErrInvalidConfig, c.ExtraWorkers, maxExtraWorkers)
 	}
@@ -90,6 +104,10 @@ func (c Config) longPoll() time.Duration {
 	}
 	return c.LongPoll
 }
+
+// MinLongPoll is the smallest positive Config.LongPoll: the monitor then
+// looks every 50 µs while workers run.
+const MinLongPoll = 100 * time.Microsecond
 
 // DefaultExtraWorkers is what Config.ExtraWorkers = 0 means.
 const DefaultExtraWorkers = defaultExtraWorkers

@@ -45,7 +45,14 @@
 // a poll that does not return: it cancels every queued task, and if ctx
 // ends first it returns a *StillRunningError naming the polls still running.
 // docs/scheduler.md, "Stranding", explains the design; tla/Stranding.tla and
-// the explorer check it.
+// the explorer check it. Config.DisableStealing does not switch that help
+// off (only LongPoll < 0 does).
+//
+// A Context is valid only during its poll, on the goroutine running it;
+// kept and called later it panics, naming the mistake (Waker excepted: it
+// works anywhere). Shutdown called from inside a task begins the shutdown
+// and returns ErrShutdownInsideTask. docs/scheduler.md, "Mistakes and what
+// you get", lists each misuse, what it does, and the test that shows it.
 //
 // spec/sched implements the same API with one mutex, one FIFO queue and a
 // condition variable; a behaviour test suite runs against both.

@@ -18,6 +18,10 @@ var (
 	// called runtime.Goexit (as t.FailNow does when a test's assertion
 	// fails inside a task). The worker goes on in a new goroutine.
 	ErrGoexit = errors.New("sched: task called runtime.Goexit")
+	// ErrShutdownInsideTask is returned by Shutdown called from inside a
+	// task: the shutdown has begun, and completes once the caller's poll
+	// returns (Shutdown cannot wait for it).
+	ErrShutdownInsideTask = errors.New("sched: Shutdown called from inside a task: shutdown begun, not waited for")
 )
 
 // StillRunningError is what Shutdown returns when its context ends while

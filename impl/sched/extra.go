@@ -108,6 +108,7 @@ func (w *worker) runExtra() {
 			w.afterGoexit()
 		}
 	}()
+	w.recordGoroutine()
 	// Observes shutdown; acquire.
 	for !w.rt.closed.Load() {
 		if w.tick() == 0 {

@@ -16,6 +16,8 @@ package sched
 //  5. stealing, if stealing is enabled and this worker searches (or may
 //     become a searcher under the 50% limit): a random victim's ring, then
 //     the others' rings, then the LIFO slots of workers stuck in a long poll;
+//     with stealing disabled, only the queues of workers stuck in a long
+//     poll (the monitor's help is not switched off with stealing);
 //  6. the global queue once more (work published while we stole).
 //
 // There is no private stash: what a worker has queued is in its ring
@@ -35,10 +37,16 @@ func (w *worker) findWork() *task {
 	if t := w.pollGlobal(); t != nil {
 		return t
 	}
-	if !w.rt.cfg.DisableStealing && (w.searching || w.tryBecomeSearcher()) {
-		if t := w.steal(); t != nil {
-			return t
+	if !w.rt.cfg.DisableStealing {
+		if w.searching || w.tryBecomeSearcher() {
+			if t := w.steal(); t != nil {
+				return t
+			}
 		}
+	} else if t := w.stealStuck(); t != nil {
+		// Stealing is off, but not the rescue of tasks stuck behind a
+		// long poll (Config.DisableStealing).
+		return t
 	}
 	return w.pollGlobal()
 }
@@ -178,7 +186,7 @@ func (w *worker) steal() *task {
 func (w *worker) stealStuck() *task {
 	rt := w.rt
 	// Observes whether any worker is flagged; seq_cst, as the flags.
-	if rt.cfg.DisableStealing || !rt.mon.helps() || rt.mon.stuck.Load() == 0 {
+	if !rt.mon.helps() || rt.mon.stuck.Load() == 0 {
 		return nil
 	}
 	for _, v := range rt.allWorkers() {

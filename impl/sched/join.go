@@ -61,6 +61,12 @@ func (t *task) signal() {
 // runtime.Goexit, ErrCancelled if the runtime shut down before it
 // finished, or ctx.Err() if ctx ends first (the task goes on).
 func (h *JoinHandle) Wait(ctx context.Context) error {
+	if h == nil {
+		panic("sched: Wait on a nil *JoinHandle (the Spawn that returned it failed; its error says why)")
+	}
+	if ctx == nil {
+		panic("sched: Wait with a nil context.Context (use context.Background())")
+	}
 	t := &h.t
 	if err, ok := t.result(); ok {
 		return err

@@ -13,13 +13,16 @@ func TestInvalidConfig(t *testing.T) {
 		{Workers: 0}, {Workers: -1}, {Workers: 65},
 		{Workers: 1, ParkTimeout: -time.Nanosecond},
 		{Workers: 1, Parker: ParkerFutex + 1},
+		// A unit-less LongPoll: 1 ns made the monitor's period 0 (it
+		// then never looked) and 2-3 ns made it spin.
+		{Workers: 1, LongPoll: 1}, {Workers: 1, LongPoll: 3}, {Workers: 1, LongPoll: MinLongPoll - 1},
 	} {
 		rt, err := New(cfg)
 		if !errors.Is(err, ErrInvalidConfig) || rt != nil {
 			t.Errorf("New(%+v) = %v, %v; want ErrInvalidConfig", cfg, rt, err)
 		}
 	}
-	for _, cfg := range []Config{{Workers: 1}, {Workers: 64}, DefaultConfig()} {
+	for _, cfg := range []Config{{Workers: 1}, {Workers: 64}, DefaultConfig(), {Workers: 1, LongPoll: MinLongPoll}, {Workers: 1, LongPoll: -1}} {
 		rt, err := New(cfg)
 		if err != nil {
 			t.Fatalf("New(%+v): %v", cfg, err)
@@ -121,5 +124,36 @@ func TestSpawnInsideAfterShutdownBegan(t *testing.T) {
 	// h2 was queued behind h: cancelled, never polled.
 	if e := h2.Wait(context.Background()); !errors.Is(e, ErrCancelled) || err != nil {
 		t.Fatalf("h2: %v, inner spawn: %v", e, err)
+	}
+}
+
+// With stealing disabled, a child spawned by a poll that then blocks is
+// still taken by the other worker (the monitor's help is not stealing),
+// as the package doc promises every queued task. Before: it stayed in the
+// blocked worker's ring while the other worker idled, and the poll, which
+// waits for the child, waited for ever.
+func TestDisableStealingStillRescuesStuckTasks(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		cfg := testConfig(workers)
+		cfg.DisableStealing = true
+		rt := start(t, cfg)
+		childRan := make(chan struct{})
+		var timedOut atomic.Bool
+		h, _ := rt.Spawn(TaskFunc(func(cx *Context) Poll {
+			if _, err := cx.Spawn(Func(func() { close(childRan) })); err != nil {
+				panic(err)
+			}
+			select { // a poll that blocks on its own child
+			case <-childRan:
+			case <-time.After(hangTimeout):
+				timedOut.Store(true)
+			}
+			return Ready
+		}))
+		mustNil(t, waitAll(t, rt, []*JoinHandle{h}))
+		if timedOut.Load() {
+			hang(t, rt, "the child queued behind a blocked poll never ran with DisableStealing")
+		}
+		shutdown(t, rt)
 	}
 }

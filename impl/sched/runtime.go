@@ -7,6 +7,7 @@ import (
 
 	"github.com/wsched/wsched/impl/internal/atomic"
 	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/internal/goid"
 
 	"github.com/wsched/wsched/impl/idle"
 	"github.com/wsched/wsched/impl/internal/chaos"
@@ -31,6 +32,10 @@ type Runtime struct {
 	// after it.
 	closed       atomic.Bool
 	shutdownOnce sync.Once
+	// idleAtClose records that no worker was in a tick when closed was
+	// stored (written inside shutdownOnce, read after it): Shutdown then
+	// waits for the exits whatever its context says.
+	idleAtClose bool
 	// live counts the goroutines that have not exited: the workers, the
 	// extra workers running, and the monitor; the last one to exit drains
 	// the global queue and closes terminated.
@@ -205,29 +210,45 @@ func (rt *Runtime) notifyLocal() {
 // self: its owner runs it next. self is nil for the monitor, which asks on
 // behalf of whoever it would wake.
 //
-// With stealing disabled, other workers' queues are not work for self:
-// only their owners take from them, and an owner with a non-empty ring is
+// With stealing disabled, a healthy worker's queues are not work for self:
+// only their owner takes from them, and an owner with a non-empty ring is
 // running. Looking at them would make an idle worker cancel its park and
-// spin for as long as any ring holds tasks.
+// spin for as long as any ring holds tasks. A stuck worker's queues are
+// work for anybody, stealing or not (Config.DisableStealing).
 func (rt *Runtime) workAvailable(self *worker) bool {
 	if rt.global.Len() > 0 {
 		return true
 	}
-	if rt.cfg.DisableStealing {
-		return self != nil && self.ring.Len() > 0
+	if rt.cfg.DisableStealing && self != nil && self.ring.Len() > 0 {
+		return true
 	}
 	stuck := rt.mon.helps() && rt.mon.stuck.Load() > 0 // seq_cst, as the flags it summarises
+	if rt.cfg.DisableStealing && !stuck {
+		return false
+	}
 	for _, w := range rt.workers {
-		if w.ring.Len() > 0 || stuck && w.stuck.Load() && w.lifo.Full() {
+		if rt.stealableFrom(w, stuck) {
 			return true
 		}
 	}
 	for _, w := range rt.extras.allocated() {
-		if w.ring.Len() > 0 || stuck && w.stuck.Load() && w.lifo.Full() {
+		if rt.stealableFrom(w, stuck) {
 			return true
 		}
 	}
 	return false
+}
+
+// stealableFrom reports whether a thief could take a task from w's queues:
+// its ring (with stealing on, or once w is flagged stuck) or its LIFO slot
+// (once w is flagged stuck). stuck says whether any worker is flagged.
+func (rt *Runtime) stealableFrom(w *worker, stuck bool) bool {
+	// Observes the monitor's flag; seq_cst, as in stealStuck's caller.
+	flagged := stuck && w.stuck.Load()
+	if rt.cfg.DisableStealing && !flagged {
+		return false
+	}
+	return w.ring.Len() > 0 || flagged && w.lifo.Full()
 }
 
 // allWorkers returns the workers and the extra workers' slots.
@@ -252,10 +273,22 @@ func (rt *Runtime) now() int64 { return sync.Nanotime() - rt.start }
 // workers that exit, so their Waits return; nothing queued is lost. If ctx
 // ends first, Shutdown returns a *StillRunningError, which wraps ctx.Err()
 // and says which polls are still running and for how long; the shutdown
-// completes in the background when they return. Called from inside a task
-// it can only return through ctx: it waits for the worker that runs the
-// caller.
+// completes in the background when they return. ctx bounds only that
+// wait for polls: when it ends while no worker is inside a tick (every
+// worker parked or exited, an idle runtime), the workers exit without
+// running any task, and Shutdown waits for them and returns nil.
+//
+// Called from inside a task (a poll or a Go func), Shutdown begins the
+// shutdown and returns ErrShutdownInsideTask at once: it cannot wait for
+// the poll it is called from, which is still running. The shutdown
+// completes when that poll (and any other) has returned; a Shutdown from
+// outside, or a Wait of a task, waits for that.
+//
+// A nil ctx panics, as in net/http; use context.Background().
 func (rt *Runtime) Shutdown(ctx context.Context) error {
+	if ctx == nil {
+		panic("sched: Shutdown with a nil context.Context (use context.Background())")
+	}
 	rt.shutdownOnce.Do(func() {
 		// Publishes shutdown to workers, spawners and wakers. seq_cst,
 		// not release: it is one side of the Dekker pair with
@@ -264,15 +297,53 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 		// one about to sleep returns at once. (An extra worker never
 		// sleeps; it sees closed between polls.)
 		rt.closed.Store(true)
+		// Before the wakes below: a worker they wake leaves the
+		// parked state on its way out.
+		rt.idleAtClose = rt.noneInTick()
 		for _, w := range rt.workers {
 			w.parker.Unpark()
 		}
 		rt.mon.parker.Unpark()
 	})
+	if rt.calledFromWorker() {
+		return ErrShutdownInsideTask
+	}
 	if sync.Select2(rt.terminated, ctx.Done()) == 0 {
 		return nil
 	}
+	if rt.idleAtClose {
+		sync.Recv(rt.terminated) // no worker runs a task again: their exits are all there is to wait for
+		return nil
+	}
 	return rt.stillRunning(ctx.Err())
+}
+
+// calledFromWorker reports whether the caller is a worker goroutine: a
+// task calling Shutdown. It reads the caller's goroutine number from a
+// stack trace (a microsecond; Shutdown is no hot path) and compares it
+// with each worker's, recorded as its goroutine started.
+func (rt *Runtime) calledFromWorker() bool {
+	me := goid.Current()
+	for _, w := range rt.allWorkers() {
+		if w.goid.Load() == me { // relaxed: a worker's own store, if it is the caller
+			return true
+		}
+	}
+	return false
+}
+
+// noneInTick reports whether every worker is starting, parked or has
+// exited, after closed was stored: then none will poll again (it sees
+// closed before its next tick: see setState), and waiting for their exits
+// waits for no task.
+func (rt *Runtime) noneInTick() bool {
+	for _, w := range rt.allWorkers() {
+		// seq_cst: the Dekker pair described at setState.
+		if s := w.state.Load(); s != workerStarting && s != workerParked && s != workerExited && !(w.extra && !w.active.Load()) {
+			return false
+		}
+	}
+	return true
 }
 
 // exited is called by each worker, extra worker and the monitor as its
@@ -327,7 +398,7 @@ func (rt *Runtime) stillRunning(err error) error {
 	e := &StillRunningError{Err: err}
 	now := rt.now()
 	for _, w := range rt.allWorkers() {
-		if w.state.Load() == workerExited || w.extra && !w.active.Load() { // diagnostics; relaxed
+		if s := w.state.Load(); s == workerExited || s == workerParked || s == workerStarting || w.extra && !w.active.Load() { // diagnostics; relaxed
 			continue
 		}
 		since := w.stuckSince.Load() // diagnostics; relaxed

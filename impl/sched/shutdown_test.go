@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -92,8 +93,9 @@ func TestShutdownConcurrentAndTwice(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		_, _ = rt.Spawn(Func(func() {}))
 	}
-	block := make(chan struct{})
-	_, _ = rt.Spawn(Func(func() { <-block }))
+	block, entered := make(chan struct{}), make(chan struct{})
+	_, _ = rt.Spawn(Func(func() { close(entered); <-block }))
+	<-entered // a poll blocks (not merely queued: an idle runtime's Shutdown waits for its workers whatever ctx says)
 	cctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := rt.Shutdown(cctx); !errors.Is(err, context.Canceled) {
@@ -305,4 +307,70 @@ func TestKeptHandleDropsTheTask(t *testing.T) {
 	}
 	runtime.KeepAlive(handles)
 	shutdown(t, rt)
+}
+
+// Shutdown from inside a task begins the shutdown and returns
+// ErrShutdownInsideTask at once. Before: it waited for its own poll,
+// returning only through its context (with context.Background(), never).
+// The context here bounds that old wait, so the test fails rather than
+// hangs if it comes back.
+func TestShutdownInsideTask(t *testing.T) {
+	for _, fromGo := range []bool{false, true} {
+		rt := start(t, testConfig(2))
+		var inner error
+		done := make(chan struct{})
+		body := func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			inner = rt.Shutdown(ctx)
+			close(done)
+		}
+		if fromGo {
+			if err := rt.Go(body); err != nil {
+				t.Fatal(err)
+			}
+		} else if _, err := rt.Spawn(Func(body)); err != nil {
+			t.Fatal(err)
+		}
+		<-done
+		if !errors.Is(inner, ErrShutdownInsideTask) {
+			t.Fatalf("fromGo=%v: Shutdown from a task = %v, want ErrShutdownInsideTask", fromGo, inner)
+		}
+		shutdown(t, rt) // from outside: completes once the caller's poll returned
+		if err := rt.Go(func() {}); !errors.Is(err, ErrShutdown) {
+			t.Fatalf("fromGo=%v: Go after the task's Shutdown = %v", fromGo, err)
+		}
+	}
+}
+
+// A nil context panics at the call, naming it, before Shutdown changes
+// anything; Wait on a nil handle or with a nil context panics naming
+// that. Before: Shutdown(nil) closed the runtime and then died on a nil
+// dereference; Wait on the nil handle of a refused spawn died on one.
+func TestNilContextAndHandlePanics(t *testing.T) {
+	rt := start(t, testConfig(1))
+	//lint:ignore SA1012 the nil context is the point
+	if msg := panicOf(func() { _ = rt.Shutdown(nil) }); msg != "sched: Shutdown with a nil context.Context (use context.Background())" {
+		t.Fatalf("Shutdown(nil): panic %q", msg)
+	}
+	if rt.closed.Load() {
+		t.Fatal("Shutdown(nil) closed the runtime before panicking")
+	}
+	h, err := rt.Spawn(Func(func() {}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	//lint:ignore SA1012 the nil context is the point
+	if msg := panicOf(func() { _ = h.Wait(nil) }); !strings.HasPrefix(msg, "sched: Wait with a nil context.Context") {
+		t.Fatalf("Wait(nil): panic %q", msg)
+	}
+	mustNil(t, waitAll(t, rt, []*JoinHandle{h}))
+	shutdown(t, rt)
+	refused, err := rt.Spawn(Func(func() {})) // the h, _ := pattern
+	if !errors.Is(err, ErrShutdown) || refused != nil {
+		t.Fatalf("Spawn after Shutdown = %v, %v", refused, err)
+	}
+	if msg := panicOf(func() { _ = refused.Wait(context.Background()) }); !strings.HasPrefix(msg, "sched: Wait on a nil *JoinHandle") {
+		t.Fatalf("Wait on a nil handle: panic %q", msg)
+	}
 }

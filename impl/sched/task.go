@@ -73,8 +73,16 @@ type task struct {
 	// Written before the queue push that publishes the record; fits in
 	// state's padding.
 	detached bool
-	rt       *Runtime
-	poll     Task // the task; a func is a Func
+	// slept is set by the first Context.Sleep of the task (owner-only:
+	// only its polling worker writes or reads it): finish then removes
+	// the task's timer. In state's padding.
+	slept bool
+	// worker is the index of the worker polling the task, written before
+	// each transition to running: the task's Context finds its worker by
+	// it (context.go). In state's padding.
+	worker uint16
+	rt     *Runtime
+	poll   Task // the task; a func is a Func
 	// panicked is the panic of a finished task, nil if it returned Ready,
 	// goexitMark if its poll called runtime.Goexit. Written by the
 	// polling worker before the state becomes done; read only after a
@@ -182,6 +190,9 @@ var goexitMark = &PanicError{Value: ErrGoexit}
 // runtime.Goexit (p == goexitMark).
 func (t *task) finish(p *PanicError) {
 	t.panicked = p
+	if t.slept {
+		t.rt.timers.remove(t) // a finished task keeps no timer (Context.Sleep)
+	}
 	// The task is never polled again: drop it, so that a handle kept
 	// alive (and the slab around it, see slab.go) does not keep the
 	// task's closure alive too.

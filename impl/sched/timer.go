@@ -32,6 +32,15 @@ type timerQueue struct {
 	h            timerHeap
 	seq          uint64
 	parkDeadline int64 // 0: the monitor is awake; else the time it sleeps until
+	// armed maps each task with a timer to the seq of its live entry.
+	// A task has one timer (Context.Sleep replaces it), but the heap is
+	// not searched to move an entry: a new deadline is a new entry, and
+	// the old one is stale (its seq is not its task's armed seq). Stale
+	// entries are dropped as they come up, and all at once when they
+	// outnumber the live ones (compact), so the heap holds at most about
+	// twice as many entries as tasks have timers, and a finished task
+	// (remove) holds none for long.
+	armed map[*task]uint64
 	// next mirrors the earliest deadline (noDeadline if none) so that
 	// worker 0's per-tick poll costs one atomic load when nothing is due.
 	next atomic.Int64
@@ -39,7 +48,7 @@ type timerQueue struct {
 
 type timerEntry struct {
 	when int64
-	seq  uint64 // FIFO among equal deadlines
+	seq  uint64 // FIFO among equal deadlines; the entry is live if armed[t] == seq
 	t    *task
 }
 
@@ -59,23 +68,70 @@ func (h *timerHeap) Pop() any {
 	return e
 }
 
-// init runs before the workers start: relaxed.
-func (q *timerQueue) init() { q.next.Store(noDeadline) }
+// compactSlack is how many stale entries the heap may hold beyond as many
+// as it has live ones before compact runs: small heaps are left alone.
+const compactSlack = 64
 
-// add queues a wake of t at when. It reports whether the monitor must be
-// unparked (it sleeps, or is about to, past when).
-func (q *timerQueue) add(when int64, t *task) (wakeMonitor bool) {
+// init runs before the workers start: relaxed.
+func (q *timerQueue) init() {
+	q.armed = make(map[*task]uint64)
+	q.next.Store(noDeadline)
+}
+
+// set gives t the timer when, replacing any timer t had. It reports
+// whether the monitor must be unparked (it sleeps, or is about to, past
+// when).
+func (q *timerQueue) set(when int64, t *task) (wakeMonitor bool) {
 	q.mu.Lock()
 	q.seq++
+	q.armed[t] = q.seq
 	heap.Push(&q.h, timerEntry{when: when, seq: q.seq, t: t})
+	q.compactIfStale()
 	q.publishNext()
 	wake := q.parkDeadline != 0 && when < q.parkDeadline
 	q.mu.Unlock()
 	return wake
 }
 
+// remove takes t's timer away, if it has one (t finished, or sleeps for
+// ever).
+func (q *timerQueue) remove(t *task) {
+	q.mu.Lock()
+	if _, ok := q.armed[t]; ok {
+		delete(q.armed, t)
+		q.compactIfStale()
+		q.publishNext()
+	}
+	q.mu.Unlock()
+}
+
+// compactIfStale drops the stale entries once they outnumber the live
+// ones by compactSlack (or at once when there are no live ones): linear
+// work, after at least as many set or remove calls made the stale entries,
+// so constant per call. Called with mu held.
+func (q *timerQueue) compactIfStale() {
+	if len(q.armed) == 0 {
+		clear(q.h) // every entry is stale: no finished task stays held
+		q.h = q.h[:0]
+		return
+	}
+	if len(q.h) <= 2*len(q.armed)+compactSlack {
+		return
+	}
+	live := q.h[:0]
+	for _, e := range q.h {
+		if q.armed[e.t] == e.seq {
+			live = append(live, e)
+		}
+	}
+	clear(q.h[len(live):]) // the dropped entries' tasks can be collected
+	q.h = live
+	heap.Init(&q.h)
+}
+
 // publishNext refreshes the lock-free mirror of the earliest deadline.
-// Called with mu held.
+// Called with mu held. The earliest entry may be stale: a worker that
+// then takes the mutex for nothing drops it.
 func (q *timerQueue) publishNext() {
 	n := int64(noDeadline)
 	if len(q.h) > 0 {
@@ -86,8 +142,8 @@ func (q *timerQueue) publishNext() {
 	q.next.Store(n)
 }
 
-// expire appends to dst the tasks whose deadline is <= now and removes
-// them.
+// expire appends to dst the tasks whose timer's deadline is <= now, and
+// removes those timers.
 func (q *timerQueue) expire(now int64, dst []*task) []*task {
 	// Acquire; a stale (later) value only delays by one tick.
 	if q.next.Load() > now {
@@ -95,7 +151,12 @@ func (q *timerQueue) expire(now int64, dst []*task) []*task {
 	}
 	q.mu.Lock()
 	for len(q.h) > 0 && q.h[0].when <= now {
-		dst = append(dst, heap.Pop(&q.h).(timerEntry).t)
+		e := heap.Pop(&q.h).(timerEntry)
+		if q.armed[e.t] != e.seq {
+			continue // replaced or removed
+		}
+		delete(q.armed, e.t)
+		dst = append(dst, e.t)
 	}
 	q.publishNext()
 	q.mu.Unlock()
@@ -127,6 +188,7 @@ func (q *timerQueue) clear() {
 	q.mu.Lock()
 	clear(q.h)
 	q.h = q.h[:0]
+	clear(q.armed)
 	q.publishNext()
 	q.mu.Unlock()
 }
@@ -152,8 +214,17 @@ func (w *worker) pollTimers(now int64) {
 	}
 }
 
-// len is the number of pending timers (metrics).
+// len is the number of pending timers, one per task with a timer
+// (metrics).
 func (q *timerQueue) len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.armed)
+}
+
+// entries is the number of heap entries, stale ones included (tests: the
+// memory the timers hold).
+func (q *timerQueue) entries() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return len(q.h)

@@ -9,17 +9,22 @@ import (
 	"github.com/wsched/wsched/impl/fastrand"
 	"github.com/wsched/wsched/impl/park"
 	"github.com/wsched/wsched/impl/queue"
+	"github.com/wsched/wsched/internal/goid"
 )
 
-// Worker states, for metrics only (a snapshot).
+// Worker states, for metrics (a snapshot) and for Shutdown, which waits
+// for workers that are not in a tick whatever its context says: a worker
+// seen starting or parked after closed was stored runs no task again
+// (see setState).
 const (
 	workerRunning uint32 = iota
 	workerSearching
 	workerParked
 	workerExited
+	workerStarting // made, its goroutine not yet in its loop
 )
 
-var workerStateNames = [...]string{"running", "searching", "parked", "exited"}
+var workerStateNames = [...]string{"running", "searching", "parked", "exited", "starting"}
 
 // worker is one worker goroutine and everything only it touches. Fields
 // other goroutines read (ring, lifo, parker, ticks, stuck, the counters)
@@ -66,11 +71,19 @@ type worker struct {
 	// stuckSince is when the monitor first saw the current tick
 	// (diagnostics for Shutdown's error; the monitor's own copy decides).
 	stuckSince atomic.StatInt64
+	// goid is the worker goroutine's number: Shutdown tells a call from
+	// a task by it, and a build with the race detector a Context used
+	// from another goroutine (pollcheck_race.go).
+	goid atomic.StatInt64
 
 	// Owner-only state.
-	cx        Context
-	rand      fastrand.Rand
-	searching bool // holds a searching credit in the idle state
+	// polling is the task being polled (nil between polls and for a Go
+	// func): what a Goexit in the poll finishes (afterGoexit).
+	polling *task
+	// pollYielded is set by Context.Yield during the current poll.
+	pollYielded bool
+	rand        fastrand.Rand
+	searching   bool // holds a searching credit in the idle state
 	// sinceGlobal counts polls since the global queue last had its turn
 	// ahead of the local queues: the fairness clock. It counts down to the
 	// interval rather than testing pollCount%interval, because the interval
@@ -106,9 +119,16 @@ func newWorker(rt *Runtime, i int, p park.Parker) *worker {
 		avgPoll: float64(initialAvgPoll),
 	}
 	w.spare = make([]*task, 0, 2*spareBatch) // never grows: recycle gives a batch away at 2*spareBatch
-	w.cx.w = w
+	w.setState(workerStarting)               // before the goroutine starts; published by its start
 	w.setInterval(uint32(int64(targetGlobalLatency) / int64(initialAvgPoll)))
 	return w
+}
+
+// recordGoroutine notes the worker goroutine's number, at the start of
+// its loop (and of the loop of the goroutine that replaces it after a
+// Goexit): a stack trace read, once per goroutine.
+func (w *worker) recordGoroutine() {
+	w.goid.Store(goid.Current()) // read by checks on this goroutine, and by Shutdown for a match with its caller; relaxed
 }
 
 // run is the worker goroutine: ticks until shutdown, parking after a tick
@@ -120,6 +140,8 @@ func (w *worker) run() {
 			w.afterGoexit()
 		}
 	}()
+	w.recordGoroutine()
+	w.setState(workerRunning) // before the first load of closed (see setState)
 	// Not locked to an OS thread, whatever the parker: a futex park
 	// works from any thread, and a locked worker pays a thread handoff
 	// for every Gosched (a task's, e.g.) and for every wake that finds
@@ -234,12 +256,15 @@ func (w *worker) execute(t *task) {
 		w.runDetached(t)
 		return
 	}
+	// The task's Context finds this worker by its index; written before
+	// the transition to running, which publishes it to a Context method
+	// called on another goroutine (see Context.poller).
+	t.worker = uint16(w.index)
 	t.transitionToRunning()
-	cx := &w.cx
-	cx.t = t
-	cx.yielded = false
-	ready, err := poll(t.poll, cx)
-	cx.t = nil
+	w.polling = t
+	w.pollYielded = false
+	ready, err := poll(t.poll, w, t.context())
+	w.polling = nil
 	if ready {
 		w.pc.completed++
 		if err != nil {
@@ -249,8 +274,8 @@ func (w *worker) execute(t *task) {
 		t.finish(err)
 		return
 	}
-	if t.transitionAfterPending(cx.yielded) {
-		if cx.yielded {
+	if t.transitionAfterPending(w.pollYielded) {
+		if w.pollYielded {
 			// Yield: behind everything else this worker has.
 			w.pushYield(t)
 			return
@@ -277,7 +302,7 @@ func (w *worker) runDetached(t *task) {
 		panic("sched: internal error: Go task record taken twice")
 	}
 	w.recycle(t)
-	if _, p := poll(f, &w.cx); p != nil { // a Func ignores its Context; cx.t stays nil: no handle to finish
+	if _, p := poll(f, w, nil); p != nil { // a Func ignores its Context; polling stays nil: no handle to finish
 		w.pollUnwound = false // see execute
 		w.rt.panicked.Add(1)  // counter; relaxed
 	}
@@ -314,7 +339,7 @@ func (w *worker) pushYield(t *task) {
 // goroutine is ending, and poll marks it so, for the worker loop's
 // deferred survival (worker.afterGoexit). Both cost nothing on the path of
 // a poll that returns.
-func poll(tk Task, cx *Context) (ready bool, p *PanicError) {
+func poll(tk Task, w *worker, cx *Context) (ready bool, p *PanicError) {
 	returned := false
 	defer func() {
 		if returned {
@@ -322,7 +347,7 @@ func poll(tk Task, cx *Context) (ready bool, p *PanicError) {
 		}
 		r := recover()
 		if r == nil {
-			cx.w.pollUnwound = true // cleared by execute if the poll returns after all
+			w.pollUnwound = true // cleared by execute if the poll returns after all
 		}
 		ready, p = true, &PanicError{Value: r, Stack: debug.Stack()}
 	}()
@@ -348,8 +373,8 @@ func (w *worker) afterGoexit() {
 		return
 	}
 	w.pollUnwound = false
-	t := w.cx.t
-	w.cx.t = nil
+	t := w.polling
+	w.polling = nil
 	w.pc.completed++
 	if t != nil {
 		t.finish(goexitMark)
@@ -460,8 +485,13 @@ func (w *worker) setInterval(iv uint32) {
 	w.m.interval.Store(iv) // mirror for Metrics; relaxed
 }
 
+// A worker stores its state before it loads closed at the top of its loop
+// (run, runExtra: each path back there stores running or searching
+// first), and Shutdown stores closed before it loads the states: a Dekker
+// pair, so a Shutdown that sees a worker starting or parked knows that the
+// worker sees closed before its next tick. seq_cst for that; relaxed
+// would do for the metrics.
 func (w *worker) setState(s uint32) {
-	// Metrics only; relaxed.
 	w.state.Store(s)
 }
 

@@ -60,6 +60,7 @@ type Handle interface {
 // Metrics is the part of sched.Metrics the suite checks, plus the dump.
 type Metrics struct {
 	Workers        int
+	Parked         int    // workers whose State is "parked"
 	Polls          uint64 // Metrics.TotalPolls()
 	Spawned        uint64
 	Completed      uint64
@@ -92,4 +93,6 @@ type Impl struct {
 	ErrCancelled        error
 	ErrNegativeDuration error
 	ErrGoexit           error // what Wait returns for a task whose poll called runtime.Goexit
+	// ErrShutdownInsideTask is what Shutdown returns called from a task.
+	ErrShutdownInsideTask error
 }

@@ -3,7 +3,9 @@ package schedtest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,6 +19,9 @@ func checkInvalidConfig(t *testing.T, impl Impl) {
 	bad := []Config{
 		{Workers: 0}, {Workers: -1}, {Workers: 65}, {Workers: 1000},
 		{Workers: 1, ParkTimeout: -1}, {Workers: 4, ParkTimeout: -time.Second},
+		// A unit-less LongPoll (1 ns, meant as 1 ms): the monitor would
+		// never look, or spin.
+		{Workers: 1, LongPoll: 1}, {Workers: 2, LongPoll: 99 * time.Microsecond},
 	}
 	for _, cfg := range bad {
 		rt, err := impl.New(cfg)
@@ -253,4 +258,109 @@ func checkCrossRuntimeWake(t *testing.T, impl Impl) {
 		return Ready
 	}), "the waking task")
 	other.waitOK(h, "the task woken from another runtime")
+}
+
+// checkContextAfterPoll: a Context kept after its poll (a goroutine
+// started by the poll that calls it later) panics at the call with a
+// message naming the mistake, for every method but Waker; Waker is the
+// task's own, and wakes it. Nothing is queued or run by the refused calls.
+func checkContextAfterPoll(t *testing.T, impl Impl) {
+	e := start(t, impl, 2)
+	kept := make(chan Ctx, 1)
+	var polls atomic.Int32
+	h, err := e.rt.Spawn(e.guard(func(cx Ctx) Poll {
+		if polls.Add(1) == 1 {
+			kept <- cx
+			return Pending
+		}
+		return Ready
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cx := <-kept
+	cx.Waker().Wake() // valid anywhere: the second poll finishes the task
+	e.waitOK(h, "the task woken by its kept Context's waker")
+	uses := []struct {
+		op  string
+		use func()
+	}{
+		{"Go", func() { _ = cx.Go(func() {}) }},
+		{"Spawn", func() { _, _ = cx.Spawn(func(Ctx) Poll { return Ready }) }},
+		{"Sleep", func() { _ = cx.Sleep(time.Millisecond) }},
+		{"Wake", func() { cx.Wake(cx.Waker()) }},
+		{"Yield", func() { cx.Yield() }},
+		{"Worker", func() { cx.Worker() }},
+	}
+	for _, u := range uses {
+		msg := PanicMessage(u.use)
+		if want := "sched: Context." + u.op + " called after its poll returned"; !strings.HasPrefix(msg, want) {
+			t.Errorf("kept Context's %s: panic %q, want prefix %q", u.op, msg, want)
+		}
+	}
+	cx.Waker().Wake() // after the task finished: nothing
+	if n := polls.Load(); n != 2 {
+		t.Errorf("%d polls, want 2", n)
+	}
+	e.shutdownClean()
+	if m := e.rt.Metrics(); m.Spawned != 1 {
+		t.Errorf("the refused calls spawned: %d tasks, want 1", m.Spawned)
+	}
+}
+
+// checkNilContext: Shutdown and Wait with a nil context panic, saying so,
+// before they change anything (the runtime still runs tasks after the
+// panicking Shutdown), as net/http does with a nil context.
+func checkNilContext(t *testing.T, impl Impl) {
+	e := start(t, impl, 2)
+	//lint:ignore SA1012 the nil context is the point
+	if msg := PanicMessage(func() { _ = e.rt.Shutdown(nil) }); !strings.HasPrefix(msg, "sched: Shutdown with a nil context.Context") {
+		t.Errorf("Shutdown(nil): panic %q", msg)
+	}
+	h, err := e.rt.SpawnFunc(e.counted(func() {}))
+	if err != nil {
+		t.Fatalf("Spawn after Shutdown(nil) panicked: %v (the runtime was shut down)", err)
+	}
+	e.waitOK(h, "a task after Shutdown(nil)")
+	//lint:ignore SA1012 the nil context is the point
+	if msg := PanicMessage(func() { _ = h.Wait(nil) }); !strings.HasPrefix(msg, "sched: Wait with a nil context.Context") {
+		t.Errorf("Wait(nil): panic %q", msg)
+	}
+	e.shutdownClean()
+}
+
+// checkShutdownInsideTask: Shutdown called from a task begins the shutdown
+// and returns ErrShutdownInsideTask at once (it cannot wait for its own
+// poll); the caller's poll finishes, and a Shutdown from outside then
+// completes.
+func checkShutdownInsideTask(t *testing.T, impl Impl) {
+	e := start(t, impl, 2)
+	var inner error
+	h, err := e.rt.SpawnFunc(e.counted(func() { inner = e.rt.Shutdown(context.Background()) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.waitOK(h, "the task that called Shutdown")
+	if !errors.Is(inner, impl.ErrShutdownInsideTask) {
+		t.Errorf("Shutdown from a task = %v, want ErrShutdownInsideTask", inner)
+	}
+	if _, err := e.rt.SpawnFunc(func() {}); !errors.Is(err, impl.ErrShutdown) {
+		t.Errorf("Spawn after a task's Shutdown = %v, want ErrShutdown", err)
+	}
+	e.shutdownClean()
+}
+
+// PanicMessage runs f and returns the string it panicked with, "" if it
+// returned (and a note if it panicked with something else).
+func PanicMessage(f func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			var ok bool
+			if msg, ok = r.(string); !ok {
+				msg = fmt.Sprintf("(a %T panic: %v)", r, r)
+			}
+		}
+	}()
+	f()
+	return ""
 }

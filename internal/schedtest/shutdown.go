@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 )
 
@@ -211,5 +212,27 @@ func checkShutdownConcurrent(e *env) {
 		if i%5 < 3 && !errors.Is(err, e.impl.ErrCancelled) {
 			e.t.Errorf("never-ending task %d after Shutdown: Wait = %v, want ErrCancelled", i, err)
 		}
+	}
+}
+
+// checkShutdownCancelledIdle: Shutdown with a context already cancelled, on
+// a runtime with nothing to run, returns nil: its context bounds the wait
+// for polls still running, and there are none (the workers exit without
+// running a task). It used to name parked workers as polls still running.
+func checkShutdownCancelledIdle(t *testing.T, impl Impl) {
+	for round := 0; round < 20; round++ {
+		e := start(t, impl, 1+round%3)
+		h := e.spawnFunc(func() {})
+		e.waitOK(h, "a task before Shutdown")
+		// Idle: every worker parked (one still searching after the
+		// task is in a tick, and may be named).
+		e.until(func() bool { return e.rt.Metrics().Parked == e.workers }, "every worker parked")
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := e.rt.Shutdown(ctx); err != nil {
+			t.Fatalf("round %d: Shutdown with a cancelled context on an idle runtime: %v\n%s", round, err, e.rt.Metrics().Dump)
+		}
+		e.shutdown = true
+		e.checkAccounting()
 	}
 }

@@ -57,6 +57,10 @@ var single = []struct {
 	{"ZeroWaker", checkZeroWaker},
 	{"CrossRuntimeWake", checkCrossRuntimeWake},
 	{"NewShutdownNoLeak", checkNewShutdownNoLeak},
+	{"ContextAfterPoll", checkContextAfterPoll},
+	{"NilContext", checkNilContext},
+	{"ShutdownInsideTask", checkShutdownInsideTask},
+	{"ShutdownCancelledIdle", checkShutdownCancelledIdle},
 	{"ShutdownWithBlockedPoll", func(t *testing.T, impl Impl) { checkShutdownWithBlockedPoll(startUnhelped(t, impl, 1)) }},
 	{"ShutdownWithBlockedPollHelped", func(t *testing.T, impl Impl) { checkShutdownWithBlockedPoll(start(t, impl, 1)) }},
 }

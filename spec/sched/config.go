@@ -38,12 +38,16 @@ type Config struct {
 	// LongPoll is how long every worker may be inside a poll, while a
 	// task waits in the queue, before the runtime starts an extra worker
 	// to run it. 0 means 1 ms; negative means never (then tasks that wait
-	// for each other inside their polls can wait for ever).
+	// for each other inside their polls can wait for ever); a positive
+	// value below MinLongPoll is rejected, as in the production scheduler.
 	LongPoll time.Duration
 	// ExtraWorkers is the most extra workers running at once. 0 means
 	// DefaultExtraWorkers; negative means none.
 	ExtraWorkers int
 }
+
+// MinLongPoll is the smallest positive Config.LongPoll.
+const MinLongPoll = 100 * time.Microsecond
 
 // DefaultExtraWorkers is what Config.ExtraWorkers = 0 means.
 const DefaultExtraWorkers = 256
@@ -90,6 +94,8 @@ func (cfg Config) validate() error {
 		return fmt.Errorf("%w: unknown Parker %d", ErrInvalidConfig, cfg.Parker)
 	case cfg.Parker == ParkerFutex && runtime.GOOS != "linux":
 		return fmt.Errorf("%w: the futex parker needs Linux", ErrInvalidConfig)
+	case cfg.LongPoll > 0 && cfg.LongPoll < MinLongPoll:
+		return fmt.Errorf("%w: LongPoll = %v, want 0, negative or at least %v (a Duration counts nanoseconds)", ErrInvalidConfig, cfg.LongPoll, MinLongPoll)
 	case cfg.ExtraWorkers > 10_000:
 		return fmt.Errorf("%w: ExtraWorkers = %d, want at most 10000", ErrInvalidConfig, cfg.ExtraWorkers)
 	}

@@ -19,6 +19,9 @@ var (
 	ErrCancelled = errors.New("sched: task cancelled by shutdown")
 	// ErrGoexit: the task's poll called runtime.Goexit.
 	ErrGoexit = errors.New("sched: task called runtime.Goexit")
+	// ErrShutdownInsideTask: Shutdown was called from inside a task; the
+	// shutdown has begun and completes once the caller's poll returns.
+	ErrShutdownInsideTask = errors.New("sched: Shutdown called from inside a task: shutdown begun, not waited for")
 	// ErrNegativeDuration is returned by Context.Sleep for d < 0.
 	ErrNegativeDuration = errors.New("sched: negative duration")
 )

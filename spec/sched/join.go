@@ -10,6 +10,12 @@ type JoinHandle struct{ t *task }
 // when Shutdown cancelled it, and ctx.Err() when ctx ended first (the task
 // goes on). Wait may be called any number of times, from any goroutine.
 func (h *JoinHandle) Wait(ctx context.Context) error {
+	if h == nil {
+		panic("sched: Wait on a nil *JoinHandle (the Spawn that returned it failed; its error says why)")
+	}
+	if ctx == nil {
+		panic("sched: Wait with a nil context.Context (use context.Background())")
+	}
 	// A finished task answers even when ctx has already ended.
 	select {
 	case <-h.t.finished:

@@ -2,8 +2,11 @@ package sched
 
 import (
 	"context"
+	"math"
 	"sync"
 	"time"
+
+	"github.com/wsched/wsched/internal/goid"
 )
 
 // Runtime runs tasks on a fixed set of worker goroutines.
@@ -32,9 +35,11 @@ type Runtime struct {
 	// live holds every task that is neither done nor cancelled, so that
 	// Shutdown can find the tasks waiting for a wake.
 	live map[*task]struct{}
-	// timers holds the Sleep timers that have not fired yet, so that
-	// Shutdown can stop them.
-	timers   map[*time.Timer]struct{}
+	// timers holds each task's Sleep timer that has not fired yet (a
+	// task has one: a new Sleep replaces it), so that a finished task's
+	// timer and Shutdown can stop it.
+	timers   map[*task]*time.Timer
+	born     time.Time // when New ran: the clock Sleep's deadlines are on
 	shutdown bool
 	running  int           // worker goroutines (and the monitor) that have not exited
 	exited   chan struct{} // closed by the last of them to exit
@@ -53,6 +58,7 @@ type workerStats struct {
 	polls     uint64
 	extra     bool
 	pollStart time.Time // when its current poll began; zero outside a poll
+	goroutine int64     // the worker goroutine's number (Shutdown tells a call from a task by it)
 }
 
 // New validates cfg and starts cfg.Workers worker goroutines. An invalid
@@ -65,7 +71,8 @@ func New(cfg Config) (*Runtime, error) {
 		cfg:     cfg,
 		stop:    make(chan struct{}),
 		live:    make(map[*task]struct{}),
-		timers:  make(map[*time.Timer]struct{}),
+		timers:  make(map[*task]*time.Timer),
+		born:    time.Now(),
 		running: cfg.Workers + 1, // and the monitor
 		exited:  make(chan struct{}),
 		workers: make([]workerStats, cfg.Workers),
@@ -189,12 +196,18 @@ func (rt *Runtime) wakeLocked(t *task) {
 	}
 }
 
-// sleep arranges for t to be woken after d > 0.
+// sleep sets t's timer to wake it after d > 0, replacing the timer an
+// earlier sleep set. A d whose deadline overflows the runtime's clock (Go's
+// "for ever", time.Duration(math.MaxInt64)) sets none.
 func (rt *Runtime) sleep(t *task, d time.Duration) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.shutdown {
 		return // t is running, so it is cancelled as its poll returns
+	}
+	rt.stopTimerLocked(t)
+	if d > math.MaxInt64-time.Since(rt.born) {
+		return
 	}
 	var tm *time.Timer
 	// The callback takes mu, so it cannot read tm before the assignment
@@ -202,17 +215,32 @@ func (rt *Runtime) sleep(t *task, d time.Duration) {
 	tm = time.AfterFunc(d, func() {
 		rt.mu.Lock()
 		defer rt.mu.Unlock()
-		delete(rt.timers, tm)
+		if rt.timers[t] != tm {
+			return // replaced, or its task finished, after it fired
+		}
+		delete(rt.timers, t)
 		rt.wakeLocked(t)
 	})
-	rt.timers[tm] = struct{}{}
+	rt.timers[t] = tm
+}
+
+// stopTimerLocked stops t's timer if it has one; mu is held.
+func (rt *Runtime) stopTimerLocked(t *task) {
+	if tm := rt.timers[t]; tm != nil {
+		tm.Stop()
+		delete(rt.timers, t)
+	}
 }
 
 // worker is the loop of worker goroutine id: take the oldest scheduled task,
 // poll it without the lock, record the outcome, repeat until Shutdown (an
 // extra worker: until the queue is empty).
 func (rt *Runtime) worker(id int) {
-	cx := &Context{rt: rt, worker: id}
+	me := goid.Current()
+	rt.mu.Lock()
+	rt.workers[id].goroutine = me
+	rt.mu.Unlock()
+	var cx *Context
 	returned := false
 	defer func() {
 		if returned {
@@ -226,6 +254,7 @@ func (rt *Runtime) worker(id int) {
 		// ErrGoexit and go on with worker id in a new goroutine.
 		rt.mu.Lock()
 		rt.workers[id].pollStart = time.Time{}
+		cx.ended = true
 		rt.finish(cx.t, done, ErrGoexit)
 		rt.mu.Unlock()
 		go rt.worker(id)
@@ -236,13 +265,13 @@ func (rt *Runtime) worker(id int) {
 		if t == nil {
 			break
 		}
-		cx.t = t
+		cx = &Context{rt: rt, t: t, worker: id, goroutine: me}
 		rt.workers[id].pollStart = time.Now()
 		rt.mu.Unlock()
 		res, perr := t.poll(cx)
 		rt.mu.Lock()
 		rt.workers[id].pollStart = time.Time{}
-		cx.t = nil
+		cx.ended = true
 		rt.afterPoll(t, res, perr)
 	}
 	rt.workers[id].state = "exited"
@@ -302,6 +331,7 @@ func (rt *Runtime) finish(t *task, s state, err error) {
 	t.state = s
 	t.err = err
 	delete(rt.live, t)
+	rt.stopTimerLocked(t)
 	if s == done {
 		rt.completed++
 	} else {
@@ -317,9 +347,15 @@ func (rt *Runtime) finish(t *task, s state, err error) {
 //
 // Shutdown returns nil once all workers have exited, or, if ctx ends first, a
 // *StillRunningError wrapping ctx.Err() that lists the polls still running
-// (the shutdown still completes when they return). It is idempotent and
-// safe to call from several goroutines at once.
+// (the shutdown still completes when they return); when ctx ends while no
+// poll runs, it waits for the workers' exits, which run no task, and
+// returns nil. It is idempotent and safe to call from several goroutines
+// at once. Called from inside a task it begins the shutdown and returns
+// ErrShutdownInsideTask: it cannot wait for its own poll. A nil ctx panics.
 func (rt *Runtime) Shutdown(ctx context.Context) error {
+	if ctx == nil {
+		panic("sched: Shutdown with a nil context.Context (use context.Background())")
+	}
 	rt.mu.Lock()
 	if !rt.shutdown {
 		rt.shutdown = true
@@ -331,13 +367,21 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 		}
 		clear(rt.queue)
 		rt.queue = nil
-		for tm := range rt.timers {
+		for _, tm := range rt.timers {
 			tm.Stop()
 		}
 		clear(rt.timers)
 		rt.work.Broadcast()
 	}
+	me := goid.Current()
+	inside := false
+	for _, w := range rt.workers {
+		inside = inside || w.goroutine == me && w.state != "exited"
+	}
 	rt.mu.Unlock()
+	if inside {
+		return ErrShutdownInsideTask
+	}
 
 	select {
 	case <-rt.exited:
@@ -348,12 +392,16 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 	case <-rt.exited:
 		return nil
 	case <-ctx.Done():
-		return rt.stillRunning(ctx.Err())
+		if err := rt.stillRunning(ctx.Err()); len(err.Polls) > 0 {
+			return err
+		}
+		<-rt.exited // no poll runs, and none starts after shutdown
+		return nil
 	}
 }
 
 // stillRunning describes the polls running at a Shutdown that timed out.
-func (rt *Runtime) stillRunning(err error) error {
+func (rt *Runtime) stillRunning(err error) *StillRunningError {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	e := &StillRunningError{Err: err}
