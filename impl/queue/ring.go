@@ -81,6 +81,9 @@ type Ring[T any] struct {
 	tail atomic.Uint32
 	_    [cacheLine - 4]byte
 	buf  [Capacity]atomic.Cell[T]
+	// owner catches two owners at once in a race-detector build (empty
+	// otherwise: owner.go).
+	owner ownerGuard
 	// batch is the owner's scratch space for an overflow: the tasks go
 	// from the ring to batch, then to the overflow queue in one call.
 	// Owner only, like tail; kept here so an overflow allocates nothing.
@@ -108,11 +111,13 @@ func unpack(h uint64) (steal, real uint32) { return uint32(h >> 32), uint32(h) }
 // was in flight (t itself goes to overflow.Push, the claimed slots are not
 // touched); MaxSteal when the ring was full and no steal was in flight (the
 // oldest MaxSteal tasks go to overflow in one PushBatch, then t is stored).
-// A nil t is a programming error and panics.
+// A nil t is a programming error and panics, and so is a nil overflow
+// once the ring is full (before anything moves).
 func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 	if t == nil {
 		panic("queue: Push of a nil task")
 	}
+	r.owner.enter("Push") // left by each return and panic below
 	tail := r.tail.Load() // only the owner writes tail: relaxed
 	moved := 0
 	for {
@@ -121,11 +126,18 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 		if tail-steal < Capacity {
 			break
 		}
+		if overflow == nil {
+			// Checked here, on the full path only: a nil overflow is
+			// fine while the ring has room.
+			r.owner.exit()
+			panic("queue: Push on a full ring with a nil overflow Injector (nowhere to move tasks to; the ring is unchanged)")
+		}
 		if steal != real {
 			// Full, and a thief is still copying [steal, real). Those
 			// slots are not ours to move, and the steal will free room
 			// soon: send only t away.
 			overflow.Push(t)
+			r.owner.exit()
 			return 1
 		}
 		chaos.Point()
@@ -145,6 +157,7 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 	chaos.Point()
 	r.tail.Store(tail + 1) // publishes the slot write to thieves and to Len: release (seq_cst if a wake check follows)
 	chaos.Point()
+	r.owner.exit()
 	return moved
 }
 
@@ -196,10 +209,12 @@ func claimedSlotEmpty() { panic("queue: claimed slot is empty") }
 // it, so Push keeps off the slots the thief is copying, and the thief's
 // release will bring steal up to real.
 func (r *Ring[T]) Pop() *T {
+	r.owner.enter("Pop") // left at each return (a panic below is an internal error)
 	for {
 		h := r.head.Load() // a guess that the CAS below validates: relaxed
 		steal, real := unpack(h)
 		if real == r.tail.Load() { // only the owner writes tail: relaxed
+			r.owner.exit()
 			return nil
 		}
 		next := pack(real+1, real+1)
@@ -213,6 +228,7 @@ func (r *Ring[T]) Pop() *T {
 			if t == nil {
 				claimedSlotEmpty()
 			}
+			r.owner.exit()
 			return t
 		}
 		chaos.Point()
@@ -238,14 +254,15 @@ func (r *Ring[T]) StealInto(dst *Ring[T]) (first *T, n int) {
 	if r == dst {
 		panic("queue: StealInto from a ring into itself")
 	}
+	dst.owner.enter("StealInto (as its destination)")
 	dstTail := dst.tail.Load() // we own dst, only we write its tail: relaxed
 	room := dst.roomAt(dstTail)
 	start, k := r.claim(room)
-	if k == 0 {
-		return nil, 0
+	if k != 0 {
+		first = r.moveClaimed(start, k, dst, dstTail)
+		r.release(start, start+k)
 	}
-	first = r.moveClaimed(start, k, dst, dstTail)
-	r.release(start, start+k)
+	dst.owner.exit()
 	return first, int(k)
 }
 

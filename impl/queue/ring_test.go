@@ -8,6 +8,7 @@ package queue
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -495,5 +496,32 @@ func TestMisusePanics(t *testing.T) {
 	mustPanic("Global.PushBatch with nil", func() { g.PushBatch([]*task{{}, nil}) })
 	if g.Len() != 0 {
 		t.Fatal("a rejected batch was partly appended")
+	}
+}
+
+// A nil overflow is fine while the ring has room; on a full ring Push
+// panics saying so, before anything moves (before: a nil dereference
+// inside the overflow).
+func TestPushFullWithNilOverflowPanicsClearly(t *testing.T) {
+	r := NewRing[task]()
+	for _, x := range tasks(0, Capacity) {
+		if n := r.Push(x, nil); n != 0 {
+			t.Fatalf("Push with room overflowed %d", n)
+		}
+	}
+	msg := func() (msg string) {
+		defer func() { msg, _ = recover().(string) }()
+		r.Push(&task{id: -1}, nil)
+		return ""
+	}()
+	if !strings.HasPrefix(msg, "queue: Push on a full ring with a nil overflow Injector") {
+		t.Fatalf("Push on a full ring with a nil overflow: panic %q", msg)
+	}
+	if r.Len() != Capacity {
+		t.Fatalf("Len = %d after the refused push, want %d", r.Len(), Capacity)
+	}
+	checkRing(t, r)
+	if got := drain(r); !slices.Equal(ids(got), seq(0, Capacity)) {
+		t.Fatalf("the ring changed: %v", ids(got))
 	}
 }

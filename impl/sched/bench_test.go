@@ -3,6 +3,7 @@ package sched
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 func benchRuntime(b *testing.B, workers int) *Runtime {
@@ -132,5 +133,28 @@ func BenchmarkRemoteWake(b *testing.B) {
 		w.Wake()
 		<-acks
 	}
+	_ = h.Wait(context.Background())
+}
+
+// BenchmarkSleepRearm: the timeout pattern, one task on one worker that
+// sets Sleep(time.Hour) at every poll and wakes itself, b.N polls: the
+// cost of re-arming a timer that never fires.
+func BenchmarkSleepRearm(b *testing.B) {
+	rt := benchRuntime(b, 1)
+	n := b.N
+	i := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	h, _ := rt.Spawn(TaskFunc(func(cx *Context) Poll {
+		i++
+		if i >= n {
+			return Ready
+		}
+		if err := cx.Sleep(time.Hour); err != nil {
+			panic(err)
+		}
+		cx.Wake(cx.Waker())
+		return Pending
+	}))
 	_ = h.Wait(context.Background())
 }
