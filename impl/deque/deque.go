@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/cpu"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
+	"github.com/wsched/wsched/impl/internal/owner"
 )
 
 // StealResult is the outcome of Steal.
@@ -39,11 +40,20 @@ func (r StealResult) String() string {
 // DefaultCapacity is the initial ring size New uses when given 0.
 const DefaultCapacity = 64
 
-// ErrCapacity is returned by New for a capacity that is negative or not a
-// power of two.
-var ErrCapacity = errors.New("deque: capacity must be a power of two (or 0 for the default)")
+// MaxCapacity is the largest capacity New accepts: 2^30 slots, 8 GiB of
+// pointers. The ring grows on demand, so a large start is never needed.
+const MaxCapacity = 1 << 30
 
-// Deque is a Chase-Lev work-stealing deque of *T.
+// ErrCapacity is returned by New for a capacity that is negative, not a
+// power of two, or above MaxCapacity.
+var ErrCapacity = errors.New("deque: capacity must be a power of two up to MaxCapacity (or 0 for the default)")
+
+// twoOwners is the panic of a second goroutine in the owner-only
+// operations (Push, Pop) of one deque, in a build with the race detector.
+const twoOwners = "deque: two goroutines in a Deque's owner-only operations (Push, Pop) at once: a Deque has one owner goroutine (two pushers lose elements); other goroutines Steal"
+
+// Deque is a Chase-Lev work-stealing deque of *T. The zero value is an
+// empty deque with DefaultCapacity, made on its first Push.
 //
 // The logical contents are the indices [top, bottom): top is the oldest
 // element (where thieves take), bottom-1 the newest (where the owner pushes
@@ -64,7 +74,10 @@ type Deque[T any] struct {
 	// cleared is the owner's private mark: slots of indices below it that
 	// thieves have taken have been set to nil (see clearStolen).
 	cleared int64
-	_       cpu.CacheLinePad
+	// owner catches two owners at once in a race-detector build (empty
+	// otherwise: impl/internal/owner).
+	owner owner.Guard
+	_     cpu.CacheLinePad
 }
 
 // New returns an empty deque whose ring starts with the given capacity (a
@@ -73,7 +86,7 @@ func New[T any](capacity int) (*Deque[T], error) {
 	if capacity == 0 {
 		capacity = DefaultCapacity
 	}
-	if capacity < 0 || capacity&(capacity-1) != 0 {
+	if capacity < 0 || capacity > MaxCapacity || capacity&(capacity-1) != 0 {
 		return nil, ErrCapacity
 	}
 	d := &Deque[T]{}
@@ -84,6 +97,7 @@ func New[T any](capacity int) (*Deque[T], error) {
 // Push adds v at the bottom. Owner only. It never fails: a full ring is
 // replaced by one twice the size.
 func (d *Deque[T]) Push(v *T) {
+	d.owner.Enter(twoOwners)
 	// Ordering: relaxed. bottom is the owner's own variable.
 	b := d.bottom.Load()
 	// Ordering: acquire. Observes how far thieves have advanced, so the
@@ -94,6 +108,9 @@ func (d *Deque[T]) Push(v *T) {
 	t := d.top.Load()
 	// Ordering: relaxed. The owner is the only writer of buf.
 	r := d.buf.Load()
+	if r == nil {
+		r = d.firstRing() // the zero Deque
+	}
 	if b-t >= r.capacity() {
 		r = d.grow(r, t, b)
 	}
@@ -105,6 +122,17 @@ func (d *Deque[T]) Push(v *T) {
 	// Publishes the slot just written: a thief that acquires bottom > b
 	// reads v, not an older value of the slot.
 	d.bottom.Store(b + 1)
+	d.owner.Exit()
+}
+
+// firstRing makes the ring of a zero Deque, at its first Push. Thieves read
+// buf only after a load of bottom that shows an element, and the element's
+// publication (Push's release store of bottom) comes after this store.
+func (d *Deque[T]) firstRing() *ring[T] {
+	r := newRing[T](DefaultCapacity)
+	// Ordering: relaxed would do; bottom's release store publishes it.
+	d.buf.Store(r)
+	return r
 }
 
 // grow replaces the ring with one twice the size holding [t, b).
@@ -139,6 +167,7 @@ func (d *Deque[T]) clearStolen(r *ring[T], t, b int64) {
 // Pop removes and returns the bottom (newest) element. Owner only. ok is
 // false when the deque was empty, or when its last element went to a thief.
 func (d *Deque[T]) Pop() (v *T, ok bool) {
+	d.owner.Enter(twoOwners) // left at each return
 	// Ordering: relaxed. bottom is the owner's own variable.
 	b := d.bottom.Load() - 1
 	// Ordering: relaxed. The owner is the only writer of buf.
@@ -168,6 +197,7 @@ func (d *Deque[T]) Pop() (v *T, ok bool) {
 		// anything about its own pushes; thieves that see the
 		// decremented value just report Empty, which was true.
 		d.bottom.Store(b + 1)
+		d.owner.Exit()
 		return nil, false
 	}
 	v = r.get(b)
@@ -176,6 +206,7 @@ func (d *Deque[T]) Pop() (v *T, ok bool) {
 		// (any thief that reads bottom from now on sees b), so the
 		// element is ours without a CAS.
 		r.put(b, nil)
+		d.owner.Exit()
 		return v, true
 	}
 	// t == b: the last element, which a thief that read bottom before our
@@ -192,9 +223,11 @@ func (d *Deque[T]) Pop() (v *T, ok bool) {
 	// reports Empty, which is true.
 	d.bottom.Store(b + 1)
 	if !ok {
+		d.owner.Exit()
 		return nil, false
 	}
 	r.put(b, nil)
+	d.owner.Exit()
 	return v, true
 }
 
@@ -248,5 +281,9 @@ func (d *Deque[T]) Len() int {
 func (d *Deque[T]) Capacity() int {
 	// Ordering: acquire for non-owners (the ring pointer is published by a
 	// release store in grow); relaxed for the owner.
-	return int(d.buf.Load().capacity())
+	r := d.buf.Load()
+	if r == nil {
+		return DefaultCapacity // a zero Deque: its first Push makes a ring this size
+	}
+	return int(r.capacity())
 }

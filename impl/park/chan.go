@@ -3,6 +3,7 @@ package park
 import (
 	"time"
 
+	"github.com/wsched/wsched/impl/internal/owner"
 	"github.com/wsched/wsched/impl/internal/sync"
 )
 
@@ -18,7 +19,14 @@ type Chan struct {
 	// later one, so a timed park allocates nothing after the first. Only the
 	// owner touches it.
 	timer *time.Timer
+	// owner catches two goroutines in Park at once in a race-detector
+	// build (empty otherwise: impl/internal/owner).
+	owner owner.Guard
 }
+
+// zeroChan is the panic of a zero Chan, whose Park would block for ever
+// (a receive from a nil channel) and whose Unpark would do nothing.
+const zeroChan = "park: zero Chan (its token channel is nil): make one with NewChan"
 
 // NewChan returns a Chan with no token.
 func NewChan() *Chan {
@@ -35,6 +43,11 @@ func NewChan() *Chan {
 // (the monitor) is simply asleep, not a runnable goroutine the explorer
 // must interleave with everything until it has slept.
 func (p *Chan) Park(timeout time.Duration) bool {
+	if p.token == nil {
+		panic(zeroChan)
+	}
+	p.owner.Enter(twoParkers)
+	defer p.owner.Exit()
 	if sync.Controlled() && !p.waitControlled(timeout) {
 		return false
 	}
@@ -76,6 +89,9 @@ func (p *Chan) waitControlled(timeout time.Duration) bool {
 // Unpark implements Parker. It never blocks: when the slot is already full
 // the token is there and the owner will see it.
 func (p *Chan) Unpark() {
+	if p.token == nil {
+		panic(zeroChan)
+	}
 	sync.Point() // the send below is an operation on shared state
 	select {
 	case p.token <- struct{}{}:

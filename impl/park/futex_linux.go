@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/owner"
 	"github.com/wsched/wsched/impl/internal/sync"
 )
 
@@ -53,6 +54,9 @@ type Futex struct {
 	// ts is the owner's timeout buffer, kept here so that a timed park
 	// does not allocate.
 	ts unix.Timespec
+	// owner catches two goroutines in Park at once in a race-detector
+	// build (empty otherwise: impl/internal/owner).
+	owner owner.Guard
 }
 
 // NewFutex returns a Futex with no token.
@@ -62,6 +66,8 @@ func NewFutex() (*Futex, error) {
 
 // Park implements Parker.
 func (p *Futex) Park(timeout time.Duration) bool {
+	p.owner.Enter(twoParkers)
+	defer p.owner.Exit()
 	// Consume a token that is already there. Acquire: pairs with the
 	// release swap in Unpark.
 	if p.word.CompareAndSwap(futexNotified, futexEmpty) {

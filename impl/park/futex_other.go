@@ -2,10 +2,16 @@
 
 package park
 
-import "time"
+import (
+	"time"
+
+	"github.com/wsched/wsched/impl/internal/owner"
+)
 
 // Futex is only available on Linux; elsewhere NewFutex fails.
-type Futex struct{}
+type Futex struct {
+	owner owner.Guard // as on Linux, so that code and tests naming it build
+}
 
 // NewFutex returns ErrUnsupported on this system.
 func NewFutex() (*Futex, error) { return nil, ErrUnsupported }

@@ -20,5 +20,9 @@ type Parker interface {
 	Unpark()
 }
 
+// twoParkers is the panic of a second goroutine in one parker's Park, in a
+// build with the race detector: Park is its owner's alone.
+const twoParkers = "park: two goroutines in Park on the same parker at once: a parker has one owner, the goroutine that sleeps on it (Unpark is for everybody)"
+
 // ErrUnsupported is returned by NewFutex on systems without a futex.
 var ErrUnsupported = errors.New("park: futex parker not supported on this system")

@@ -3,7 +3,6 @@
 package queue
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -24,14 +23,14 @@ func TestRingSecondOwnerPanics(t *testing.T) {
 		{"Pop", func() { r.Pop() }},
 		{"StealInto", func() { other.StealInto(r) }},
 	} {
-		r.owner.enter("a test's operation")
+		r.owner.Enter("a test's operation")
 		msg := func() (msg string) {
 			defer func() { msg, _ = recover().(string) }()
 			c.call()
 			return ""
 		}()
-		r.owner.exit()
-		if want := "queue: Ring." + c.op; !strings.HasPrefix(msg, want) || !strings.Contains(msg, "one owner goroutine") {
+		r.owner.Exit()
+		if msg != twoOwners {
 			t.Errorf("%s during another owner operation: panic %q", c.op, msg)
 		}
 	}

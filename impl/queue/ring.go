@@ -4,6 +4,7 @@ import (
 	"github.com/wsched/wsched/impl/internal/atomic"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
+	"github.com/wsched/wsched/impl/internal/owner"
 )
 
 // Capacity is the number of slots in a Ring: 256 (capacity.go). A power of
@@ -82,8 +83,8 @@ type Ring[T any] struct {
 	_    [cacheLine - 4]byte
 	buf  [Capacity]atomic.Cell[T]
 	// owner catches two owners at once in a race-detector build (empty
-	// otherwise: owner.go).
-	owner ownerGuard
+	// otherwise: impl/internal/owner).
+	owner owner.Guard
 	// batch is the owner's scratch space for an overflow: the tasks go
 	// from the ring to batch, then to the overflow queue in one call.
 	// Owner only, like tail; kept here so an overflow allocates nothing.
@@ -102,6 +103,11 @@ func NewRingAt[T any](start uint32) *Ring[T] {
 	return r
 }
 
+// twoOwners is the panic of a second goroutine in the owner-only
+// operations (Push, Pop, StealInto's destination) of one ring, in a build
+// with the race detector.
+const twoOwners = "queue: two goroutines in a Ring's owner-only operations (Push, Pop, or StealInto into it) at once: a Ring has one owner goroutine at a time (two pushers lose tasks)"
+
 func pack(steal, real uint32) uint64 { return uint64(steal)<<32 | uint64(real) }
 
 func unpack(h uint64) (steal, real uint32) { return uint32(h >> 32), uint32(h) }
@@ -117,8 +123,8 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 	if t == nil {
 		panic("queue: Push of a nil task")
 	}
-	r.owner.enter("Push") // left by each return and panic below
-	tail := r.tail.Load() // only the owner writes tail: relaxed
+	r.owner.Enter(twoOwners) // left by each return and panic below
+	tail := r.tail.Load()    // only the owner writes tail: relaxed
 	moved := 0
 	for {
 		h := r.head.Load() // observes released steals, so their slot clears happen before we reuse a slot: acquire
@@ -129,7 +135,7 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 		if overflow == nil {
 			// Checked here, on the full path only: a nil overflow is
 			// fine while the ring has room.
-			r.owner.exit()
+			r.owner.Exit()
 			panic("queue: Push on a full ring with a nil overflow Injector (nowhere to move tasks to; the ring is unchanged)")
 		}
 		if steal != real {
@@ -137,7 +143,7 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 			// slots are not ours to move, and the steal will free room
 			// soon: send only t away.
 			overflow.Push(t)
-			r.owner.exit()
+			r.owner.Exit()
 			return 1
 		}
 		chaos.Point()
@@ -157,7 +163,7 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 	chaos.Point()
 	r.tail.Store(tail + 1) // publishes the slot write to thieves and to Len: release (seq_cst if a wake check follows)
 	chaos.Point()
-	r.owner.exit()
+	r.owner.Exit()
 	return moved
 }
 
@@ -209,12 +215,12 @@ func claimedSlotEmpty() { panic("queue: claimed slot is empty") }
 // it, so Push keeps off the slots the thief is copying, and the thief's
 // release will bring steal up to real.
 func (r *Ring[T]) Pop() *T {
-	r.owner.enter("Pop") // left at each return (a panic below is an internal error)
+	r.owner.Enter(twoOwners) // left at each return (a panic below is an internal error)
 	for {
 		h := r.head.Load() // a guess that the CAS below validates: relaxed
 		steal, real := unpack(h)
 		if real == r.tail.Load() { // only the owner writes tail: relaxed
-			r.owner.exit()
+			r.owner.Exit()
 			return nil
 		}
 		next := pack(real+1, real+1)
@@ -228,7 +234,7 @@ func (r *Ring[T]) Pop() *T {
 			if t == nil {
 				claimedSlotEmpty()
 			}
-			r.owner.exit()
+			r.owner.Exit()
 			return t
 		}
 		chaos.Point()
@@ -254,7 +260,7 @@ func (r *Ring[T]) StealInto(dst *Ring[T]) (first *T, n int) {
 	if r == dst {
 		panic("queue: StealInto from a ring into itself")
 	}
-	dst.owner.enter("StealInto (as its destination)")
+	dst.owner.Enter(twoOwners)
 	dstTail := dst.tail.Load() // we own dst, only we write its tail: relaxed
 	room := dst.roomAt(dstTail)
 	start, k := r.claim(room)
@@ -262,7 +268,7 @@ func (r *Ring[T]) StealInto(dst *Ring[T]) (first *T, n int) {
 		first = r.moveClaimed(start, k, dst, dstTail)
 		r.release(start, start+k)
 	}
-	dst.owner.exit()
+	dst.owner.Exit()
 	return first, int(k)
 }
 
