@@ -9,9 +9,10 @@
 // a worker and blocks until it (and everything it joined) has finished.
 // Inside, the function receives a *Worker: Join and Scope are methods of the
 // worker running the current code, because a push must go to that worker's
-// own deque. A *Worker is only valid inside the call that received it; a
-// worker passed to another goroutine, or kept after the call returned, is
-// misuse (Join and Scope detect the cases they can and return an error).
+// own deque. A *Worker is only valid inside the call that received it, on
+// its worker's goroutine; a worker passed to another goroutine, or kept
+// after the call returned, is misuse ("Mistakes and what you get" below
+// says what each slip does).
 //
 // # Join
 //
@@ -36,7 +37,42 @@
 //
 // It is not the task scheduler (impl/sched): jobs here are plain functions
 // run to completion on the worker's stack, with no wakers, no timers and no
-// I/O. A job that blocks blocks its worker, and a job must not call
-// runtime.Goexit (it would end the worker). There is no fairness between
+// I/O. A job that blocks blocks its worker. There is no fairness between
 // Runs beyond the order of the injection queue.
+//
+// # Mistakes and what you get
+//
+//   - runtime.Goexit in a job (what t.FailNow does when an assertion fails
+//     inside one): the job finishes with a *PanicError whose Value is
+//     ErrGoexit, which the Join or Scope above it re-raises and Run returns
+//     (errors.Is(err, ErrGoexit)); every job the ended goroutine was inside
+//     finishes the same way, and the worker goes on in a new goroutine,
+//     its deque untouched. Jobs the abandoned code had handed to other
+//     workers still run, unobserved. (Goexit ends the goroutine whatever
+//     its deferred calls do; the worker loop's deferred call tells it from
+//     a return and starts the new goroutine.) TestGoexitInJob.
+//   - panic(nil) under GODEBUG=panicnil=1: a panic like any other, with a
+//     nil Value (before, it was swallowed). TestPanicNilInJob.
+//   - A closure that captured the outer *Worker or *Scope and runs on
+//     another worker, a Scope handed to a plain goroutine, a Worker kept
+//     and used while the pool is busy: with the race detector on, the call
+//     panics naming the mistake. Without it the call is not checked: Go
+//     has no cheap goroutine identity (Rayon's answer, a thread-local
+//     current worker, has no Go equivalent that costs less than reading a
+//     stack trace, about a microsecond, on every Join), so the slip is
+//     undefined there, as a concurrent map write is. The checks every
+//     build makes cost a load: a closed pool (ErrClosed) and a worker that
+//     runs no job, such as one kept after its Run returned (ErrNotInWorker).
+//     TestWorkerFromAnotherGoroutinePanics (race builds), TestMisuse.
+//   - Scope.Spawn after the scope ended: ErrScopeDone, every time; the
+//     function never runs. TestSpawnOnFinishedScopeAlwaysRefused.
+//   - Pool.Run or Pool.Close from inside a job: ErrInsideJob (Run would
+//     wait for another worker to run its function, with one worker for
+//     ever; Close would wait for the Run the job belongs to). Run tells a
+//     job from outside by its goroutine's number, about a microsecond per
+//     Run. TestRunAndCloseInsideJob.
+//   - The zero Pool: Run and Close panic saying to make one with New.
+//     TestZeroPoolPanics.
+//
+// Each fix has a mutant in mutants/ that brings the old behaviour back.
 package forkjoin

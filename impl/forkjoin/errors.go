@@ -21,6 +21,16 @@ var (
 	ErrNotInWorker = errors.New("forkjoin: Worker used outside the job it was given to")
 	// ErrScopeDone: Spawn on a Scope whose Scope call has already returned.
 	ErrScopeDone = errors.New("forkjoin: Spawn on a finished scope")
+	// ErrGoexit is the Value of the *PanicError that a job calling
+	// runtime.Goexit (what t.FailNow does) finishes with: Join and Scope
+	// re-raise it, Run returns it (errors.Is(err, ErrGoexit) holds).
+	ErrGoexit = errors.New("forkjoin: job called runtime.Goexit")
+	// ErrInsideJob: Run or Close called from inside a job of the same
+	// pool. Run from a job would block its worker until another worker
+	// ran the function (with one worker, for ever); Close from a job
+	// would wait for the Run that the job belongs to. Inside a job, use
+	// the Worker's Join and Scope.
+	ErrInsideJob = errors.New("forkjoin: Run or Close called from inside a job of the same pool")
 )
 
 // PanicError carries a panic out of a job: Join and Scope re-panic with it in

@@ -12,7 +12,7 @@ func (w *Worker) Join(a, b func(*Worker)) error {
 	if a == nil || b == nil {
 		return ErrNilFunc
 	}
-	if err := w.check(); err != nil {
+	if err := w.check("Join"); err != nil {
 		return err
 	}
 	jb := w.newJoinJob(b)

@@ -32,7 +32,8 @@ type Config struct {
 	NoSleepTimeout bool
 }
 
-// Pool is a fixed set of workers that run fork-join computations.
+// Pool is a fixed set of workers that run fork-join computations. Make one
+// with New: the zero Pool has no workers, and Run and Close panic on it.
 type Pool struct {
 	workers  []*Worker
 	injector injector
@@ -79,19 +80,29 @@ func New(cfg Config) (*Pool, error) {
 	return p, nil
 }
 
-// Workers returns the number of workers.
+// Workers returns the number of workers (0 for the zero Pool, which is
+// not usable: make pools with New).
 func (p *Pool) Workers() int { return len(p.workers) }
 
 // Run runs f on a worker of the pool and waits for it to return, including
 // everything it joined or spawned. A panic in any of those is returned as a
 // *PanicError. Run returns ErrClosed after Close and ErrNilFunc for a nil f.
 //
-// Run is for code outside the pool. A job that calls Run blocks its worker
-// until another worker has run f; with one worker that never happens. Inside
-// a job, use the Worker's Join and Scope instead.
+// Run is for code outside the pool: called from inside one of its jobs it
+// returns ErrInsideJob (it would block its worker until another worker ran
+// f; with one worker, for ever). Inside a job, use the Worker's Join and
+// Scope. A job that calls runtime.Goexit makes Run return a *PanicError
+// whose Value is ErrGoexit. Telling a job from outside costs Run about a
+// microsecond (misuse.go).
 func (p *Pool) Run(f func(*Worker)) error {
+	if p.workers == nil {
+		panic(zeroPool)
+	}
 	if f == nil {
 		return ErrNilFunc
+	}
+	if p.insideJob() {
+		return ErrInsideJob
 	}
 	p.mu.Lock()
 	// Observes Close, which stores closed under the same mutex; the
@@ -125,9 +136,16 @@ func Do[T any](p *Pool, f func(*Worker) T) (T, error) {
 }
 
 // Close waits for the Runs in progress to finish, then stops the workers. It
-// returns ErrClosed if the pool was already closed. Calling Close from inside
-// a job deadlocks: Close waits for the Run that the job belongs to.
+// returns ErrClosed if the pool was already closed, and ErrInsideJob,
+// closing nothing, when called from inside a job (it would wait for the Run
+// that the job belongs to).
 func (p *Pool) Close() error {
+	if p.workers == nil {
+		panic(zeroPool)
+	}
+	if p.insideJob() {
+		return ErrInsideJob
+	}
 	p.mu.Lock()
 	if p.closed.Load() {
 		p.mu.Unlock()

@@ -37,7 +37,7 @@ func (w *Worker) Scope(body func(s *Scope)) error {
 	if body == nil {
 		return ErrNilFunc
 	}
-	if err := w.check(); err != nil {
+	if err := w.check("Scope"); err != nil {
 		return err
 	}
 	st := &scopeState{owner: w}
@@ -58,12 +58,28 @@ func (s *Scope) Spawn(f func(s *Scope)) error {
 	if f == nil {
 		return ErrNilFunc
 	}
-	// Ordering: relaxed would do for the increment (the count is only
-	// read by the decrement that reaches zero); Go gives seq_cst.
-	if s.st.pending.Add(1) == 1 {
-		// It was zero: the scope is over. Leave the count alone; no one
-		// reads it any more.
+	// A finished scope says so whoever asks; a live one only to the
+	// goroutine of the worker it was given for (race-detector builds).
+	// Ordering: relaxed would do (see below).
+	if s.st.pending.Load() == 0 {
 		return ErrScopeDone
+	}
+	s.w.checkGoroutine("Scope.Spawn")
+	// A count of zero means the scope is over, for good: a CAS from a
+	// positive count, never an add, so that a Spawn on a finished scope
+	// (a Scope kept past its Scope call) cannot lift the count and slip
+	// through as a later call would after a failed add.
+	for {
+		// Ordering: relaxed would do for the load and the CAS (the
+		// count is only read by the decrement that reaches zero); Go
+		// gives seq_cst.
+		n := s.st.pending.Load()
+		if n == 0 {
+			return ErrScopeDone
+		}
+		if s.st.pending.CompareAndSwap(n, n+1) {
+			break
+		}
 	}
 	s.w.push(&job{sfn: f, scope: s.st})
 	return nil

@@ -2,6 +2,7 @@ package forkjoin
 
 import (
 	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/sync"
 
 	"github.com/wsched/wsched/impl/deque"
 )
@@ -24,6 +25,19 @@ type Worker struct {
 	depth atomic.StatInt32
 	// free holds finished Join jobs for reuse. Worker-private.
 	free []*job
+	// running is the stack of jobs this worker's goroutine is inside
+	// (execute pushes and pops), what a Goexit abandons: afterGoexit
+	// finishes each. Worker-private.
+	running []*job
+	// unwound is set by call when a function unwound with nothing to
+	// recover: runtime.Goexit (the goroutine is ending) or panic(nil)
+	// under GODEBUG=panicnil=1 (stopped by that recover); call's caller
+	// clears it when the call returns after all. Worker-private.
+	unwound bool
+	// goid is the worker goroutine's number: Run and Close tell a call
+	// from inside a job by it, and a race-detector build a Worker used
+	// from another goroutine (misuse.go). Ordering: relaxed.
+	goid atomic.StatInt64
 
 	// Diagnostics, read by Snapshot. Ordering: relaxed.
 	state  atomic.StatInt32
@@ -43,10 +57,45 @@ func (w *Worker) Pool() *Pool { return w.pool }
 func (w *Worker) setState(s State) { w.state.Store(int32(s)) }
 
 // main is the worker goroutine: find work and run it until Close.
+//
+// A job that calls runtime.Goexit ends the goroutine whatever its deferred
+// calls do. The deferred call here tells that from a return (finished)
+// and from a panic out of the pool's own code (unwound is set only by
+// call), finishes the jobs the goroutine was inside, and starts a new
+// goroutine for the same worker: its deque and the jobs in it are
+// untouched.
 func (w *Worker) main() {
-	defer w.pool.stopped.Done()
+	finished := false
+	defer func() {
+		switch {
+		case finished:
+			w.pool.stopped.Done()
+		case w.unwound:
+			w.afterGoexit()
+		}
+	}()
+	w.recordGoroutine()
 	w.waitUntil(&w.terminate)
 	w.setState(StateStopped)
+	finished = true
+}
+
+// afterGoexit finishes, innermost first, every job the ended goroutine was
+// inside, each with a *PanicError whose value is ErrGoexit (so the Join,
+// Scope or Run waiting for it re-raises or returns that), and goes on
+// with this worker in a new goroutine. Jobs the abandoned code had handed
+// to other workers still run, and their completion is not waited for.
+func (w *Worker) afterGoexit() {
+	w.unwound = false
+	for i := len(w.running) - 1; i >= 0; i-- {
+		j := w.running[i]
+		w.running[i] = nil
+		j.panic = &PanicError{Value: ErrGoexit}
+		j.complete(w.pool)
+	}
+	w.running = w.running[:0]
+	w.depth.Store(0) // relaxed: see the depth field
+	sync.Go("fj worker", w.index, w.main)
 }
 
 // waitUntil runs other jobs until l is set: the main loop (l = terminate),
@@ -126,14 +175,17 @@ func (w *Worker) push(j *job) {
 func (w *Worker) execute(j *job) {
 	w.setState(StateRunning)
 	w.depth.Add(1) // relaxed: see the depth field
+	w.running = append(w.running, j)
 	j.run(w)
+	w.running = w.running[:len(w.running)-1]
 	w.depth.Add(-1) // relaxed
 	w.ran.Add(1)    // relaxed: a statistic
 	j.complete(w.pool)
 }
 
-// check refuses misuse: a closed pool, or a worker not inside a job.
-func (w *Worker) check() error {
+// check refuses misuse: a closed pool, or a worker not inside a job; in a
+// race-detector build, also a worker used from a goroutine not its own.
+func (w *Worker) check(op string) error {
 	// Ordering: relaxed for both. Close happens after every Run returned,
 	// so a legitimate caller never sees closed; these loads only turn
 	// misuse into an error, and a stale answer just misses some misuse.
@@ -143,26 +195,43 @@ func (w *Worker) check() error {
 	if w.depth.Load() == 0 {
 		return ErrNotInWorker
 	}
+	w.checkGoroutine(op)
 	return nil
 }
 
-// call runs f(w), returning a panic as a *PanicError.
-func (w *Worker) call(f func(*Worker)) (pe *PanicError) {
+// call runs f(w), returning a panic as a *PanicError, panic(nil) under
+// GODEBUG=panicnil=1 included.
+func (w *Worker) call(f func(*Worker)) *PanicError {
+	pe := w.callRecover(f)
+	w.unwound = false // it returned: not a Goexit
+	return pe
+}
+
+// callRecover is call's body. recover is called only when f did not
+// return (a call into the runtime most jobs do not need). A recover that
+// finds nothing means runtime.Goexit, which it cannot stop (the goroutine
+// is ending: main's deferred call takes over), or panic(nil) under the old
+// setting, which it has just stopped: either way it is recorded as a
+// panic with a nil value, and unwound tells main which it was.
+func (w *Worker) callRecover(f func(*Worker)) (pe *PanicError) {
+	returned := false
 	defer func() {
-		if r := recover(); r != nil {
-			pe = asPanicError(r)
+		if returned {
+			return
 		}
+		r := recover()
+		if r == nil {
+			w.unwound = true
+		}
+		pe = asPanicError(r)
 	}()
 	f(w)
+	returned = true
 	return nil
 }
 
-func callScope(f func(*Scope), s *Scope) (pe *PanicError) {
-	defer func() {
-		if r := recover(); r != nil {
-			pe = asPanicError(r)
-		}
-	}()
-	f(s)
-	return nil
+// callScope is call for a function spawned into a scope (or a scope's
+// body), on the worker s.w.
+func callScope(f func(*Scope), s *Scope) *PanicError {
+	return s.w.call(func(*Worker) { f(s) })
 }

@@ -1,0 +1,33 @@
+package forkjoin
+
+import "github.com/wsched/wsched/internal/goid"
+
+// Telling misuse apart needs to know which goroutine calls: a Worker is
+// its goroutine's, and Go exposes no goroutine identity but the number in
+// a stack trace (about a microsecond to read). So each worker goroutine
+// records its number once, as it starts; Run and Close (no hot path)
+// compare their caller's with each worker's to refuse a call from inside
+// a job; and a build with the race detector compares on every Join, Scope
+// and Spawn (misuse_race.go), which is where a captured outer Worker or
+// Scope is caught. Without the race detector, those three check only
+// what costs a load (a closed pool, a worker that runs no job).
+
+// recordGoroutine notes the worker goroutine's number.
+func (w *Worker) recordGoroutine() {
+	w.goid.Store(goid.Current()) // relaxed: see the goid field
+}
+
+// insideJob reports whether the caller is one of p's worker goroutines:
+// code inside a job.
+func (p *Pool) insideJob() bool {
+	me := goid.Current()
+	for _, w := range p.workers {
+		if w.goid.Load() == me { // relaxed: a worker's own store, if it is the caller
+			return true
+		}
+	}
+	return false
+}
+
+// zeroPool is the panic of a Pool not made by New.
+const zeroPool = "forkjoin: zero Pool (it has no workers): make one with New"
