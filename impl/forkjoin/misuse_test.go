@@ -14,9 +14,10 @@ import (
 	"github.com/wsched/wsched/impl/forkjoin"
 )
 
-// runWithin runs p.Run(f) and fails the test with the pool's snapshot and
-// every goroutine's stack if it does not return within a generous bound (a
-// hang must fail the test, not stall it).
+// runWithin runs p.Run(f) and, if it does not return within a generous
+// bound, prints the pool's snapshot and every goroutine's stack and exits
+// the test binary: a hang must fail the test, not stall it (and a pool
+// with a Run that never returns cannot be closed by the test's cleanup).
 func runWithin(t *testing.T, p *forkjoin.Pool, f func(*forkjoin.Worker)) error {
 	t.Helper()
 	done := make(chan error, 1)
@@ -26,7 +27,8 @@ func runWithin(t *testing.T, p *forkjoin.Pool, f func(*forkjoin.Worker)) error {
 		return err
 	case <-time.After(20 * time.Second):
 		buf := make([]byte, 1<<20)
-		t.Fatalf("Run did not return:\n%v\n%s", p.Snapshot(), buf[:runtime.Stack(buf, true)])
+		fmt.Fprintf(os.Stderr, "HANG: %s: Run did not return:\n%v\n%s\n", t.Name(), p.Snapshot(), buf[:runtime.Stack(buf, true)])
+		os.Exit(3)
 		return nil
 	}
 }
