@@ -4,6 +4,7 @@ package park
 
 import (
 	"testing"
+	"time"
 
 	"github.com/wsched/wsched/impl/internal/owner"
 )
@@ -37,7 +38,7 @@ func TestSecondParkerPanics(t *testing.T) {
 		if msg != twoParkers {
 			t.Errorf("%s: a second Park: panic %q, want %q", g.name, msg, twoParkers)
 		}
-		if !g.p.Park(0) { // the refused Park left the token
+		if !g.p.Park(2 * time.Second) { // the refused Park left the token (bounded: without the guard it was consumed)
 			t.Errorf("%s: the token was consumed by the refused Park", g.name)
 		}
 	}
