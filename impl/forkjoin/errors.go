@@ -25,12 +25,12 @@ var (
 	// runtime.Goexit (what t.FailNow does) finishes with: Join and Scope
 	// re-raise it, Run returns it (errors.Is(err, ErrGoexit) holds).
 	ErrGoexit = errors.New("forkjoin: job called runtime.Goexit")
-	// ErrInsideJob: Run or Close called from inside a job of the same
-	// pool. Run from a job would block its worker until another worker
-	// ran the function (with one worker, for ever); Close from a job
-	// would wait for the Run that the job belongs to. Inside a job, use
-	// the Worker's Join and Scope.
-	ErrInsideJob = errors.New("forkjoin: Run or Close called from inside a job of the same pool")
+	// ErrInsideJob: Close called from inside a job of the same pool (it
+	// would wait for the Run that the job belongs to), or Run from inside
+	// a job of a one-worker pool (it would wait for a worker to run its
+	// function, and the only one is busy waiting). Inside a job, use the
+	// Worker's Join and Scope.
+	ErrInsideJob = errors.New("forkjoin: Run or Close called from inside a job of the same pool, which would wait for itself")
 )
 
 // PanicError carries a panic out of a job: Join and Scope re-panic with it in

@@ -14,11 +14,13 @@ import (
 //   - It fires timers whose deadline passed (workers also fire them at the
 //     start of each tick; the monitor covers the time when none ticks).
 //   - It watches the workers. A worker whose tick has lasted longer than
-//     Config.LongPoll (its tick count unchanged over that long), while a
-//     task waits that it or nobody else will run, is flagged as stuck
-//     (thieves may then take its LIFO slot) and helped: a parked worker is
-//     woken to take the waiting tasks, or, when none is parked, an extra
-//     worker is started (extra.go).
+//     Config.LongPoll (its tick count unchanged over that long) is flagged
+//     as stuck, whether or not anything waits behind it (thieves may then
+//     take its LIFO slot). If tasks wait that some worker could take
+//     (workAvailable) and nobody searches for them, the stuck worker is
+//     helped: a parked worker is woken to take them, or, when none is
+//     parked and no worker runs healthily, an extra worker is started
+//     (extra.go).
 //
 // It costs the hot path one atomic add per tick (the tick count). It
 // costs an idle runtime nothing: when every worker is parked and no extra

@@ -197,8 +197,11 @@ func (t *task) finish(p *PanicError) {
 	// alive (and the slab around it, see slab.go) does not keep the
 	// task's closure alive too.
 	t.poll = nil
-	// Publishes the result (release) and makes later wakes no-ops; from
-	// running or notified, so a swap rather than a CAS.
+	// Publishes the result (release) and makes later wakes no-ops. From
+	// running or notified, whichever it is: a plain store, neither a CAS
+	// nor a swap, since nothing depends on which (a wake racing it either
+	// moved running to notified before, which done overwrites, or finds
+	// done and does nothing).
 	t.state.Store(stateDone)
 	t.signal()
 }
