@@ -46,18 +46,20 @@ func (p *Chan) Park(timeout time.Duration) bool {
 	if p.token == nil {
 		panic(zeroChan)
 	}
-	p.owner.Enter(twoParkers)
-	defer p.owner.Exit()
+	p.owner.Enter(twoParkers) // left at each return (no defer: it costs the fast path)
 	if sync.Controlled() && !p.waitControlled(timeout) {
+		p.owner.Exit()
 		return false
 	}
 	if timeout <= 0 {
 		<-p.token
+		p.owner.Exit()
 		return true
 	}
 	// Fast path: a token is already there, no timer needed.
 	select {
 	case <-p.token:
+		p.owner.Exit()
 		return true
 	default:
 	}
@@ -72,8 +74,10 @@ func (p *Chan) Park(timeout time.Duration) bool {
 	select {
 	case <-p.token:
 		p.timer.Stop()
+		p.owner.Exit()
 		return true
 	case <-p.timer.C:
+		p.owner.Exit()
 		return false
 	}
 }

@@ -66,11 +66,11 @@ func NewFutex() (*Futex, error) {
 
 // Park implements Parker.
 func (p *Futex) Park(timeout time.Duration) bool {
-	p.owner.Enter(twoParkers)
-	defer p.owner.Exit()
+	p.owner.Enter(twoParkers) // left at each return (no defer: it costs the fast path)
 	// Consume a token that is already there. Acquire: pairs with the
 	// release swap in Unpark.
 	if p.word.CompareAndSwap(futexNotified, futexEmpty) {
+		p.owner.Exit()
 		return true
 	}
 	// Announce that we are going to sleep. Release/acquire: if Unpark
@@ -80,6 +80,7 @@ func (p *Futex) Park(timeout time.Duration) bool {
 		// The only other value is notified (one owner, so never
 		// sleeping here). Acquire: consume the token Unpark published.
 		p.word.Store(futexEmpty)
+		p.owner.Exit()
 		return true
 	}
 	var deadline int64
@@ -95,9 +96,11 @@ func (p *Futex) Park(timeout time.Duration) bool {
 				// if that fails Unpark got there first and the
 				// token is ours. acq_rel on the CAS.
 				if p.word.CompareAndSwap(futexSleeping, futexEmpty) {
+					p.owner.Exit()
 					return false
 				}
 				p.word.Store(futexEmpty)
+				p.owner.Exit()
 				return true
 			}
 			p.ts = unix.NsecToTimespec(int64(left))
@@ -107,6 +110,7 @@ func (p *Futex) Park(timeout time.Duration) bool {
 		// Re-read the word atomically: this is the happens-before edge
 		// from Unpark (see the type comment). Acquire.
 		if p.word.CompareAndSwap(futexNotified, futexEmpty) {
+			p.owner.Exit()
 			return true
 		}
 		// Spurious return (signal, EAGAIN) or timeout: loop, the
