@@ -91,6 +91,9 @@ type workerSleep struct {
 	mu      sync.Mutex
 	blocked bool
 	wake    chan struct{}
+	// tokens is the worker's wait on wake (its timer reused); only the
+	// sleeping worker touches it.
+	tokens sync.TokenWait
 }
 
 type sleep struct {
@@ -256,22 +259,8 @@ func (s *sleep) sleep(st *idleState, l *latch, w *Worker) {
 
 // block waits for a waker's token, or for the timeout if there is one.
 func (s *sleep) block(ws *workerSleep) {
-	if sync.Controlled() {
-		if sync.Block(func() bool { return len(ws.wake) > 0 }, s.timeout, "fork-join wake token") {
-			<-ws.wake
-			return
-		}
-	} else if s.timeout == 0 {
-		<-ws.wake
+	if ws.tokens.Wait(ws.wake, s.timeout, "fork-join wake token") {
 		return
-	} else {
-		t := time.NewTimer(s.timeout)
-		defer t.Stop()
-		select {
-		case <-ws.wake:
-			return
-		case <-t.C:
-		}
 	}
 	ws.mu.Lock()
 	if ws.blocked {

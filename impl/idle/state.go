@@ -29,6 +29,10 @@ type State struct {
 	// bitmap has bit i set while worker i is parked and unclaimed.
 	bitmap atomic.Uint64
 	_      [56]byte
+	// claims counts claims whose credit is in flight, in the explore
+	// build (ledger_explore.go); empty otherwise, and not the last field,
+	// so that it takes no room.
+	claims claimLedger
 	n      int32
 }
 
@@ -109,6 +113,7 @@ func (s *State) ClaimParked() int {
 		if old&mask == 0 {
 			continue // lost the race for i; look again
 		}
+		s.claims.begin() // worker i's credit is in flight (explore build only)
 		chaos.Point()
 		// Publishes: one parked worker fewer. Relaxed: a count for
 		// metrics and tests; no decision reads it.
@@ -117,6 +122,7 @@ func (s *State) ClaimParked() int {
 		// notifiers that load ns must see it (or see worker i's own
 		// give-back; see the package comment on signed counters).
 		s.searching.Add(1)
+		s.claims.end()
 		return i
 	}
 }

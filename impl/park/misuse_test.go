@@ -14,11 +14,18 @@ func TestZeroChanPanicsClearly(t *testing.T) {
 		"Park(1ms)": func() { p.Park(time.Millisecond) },
 		"Unpark":    func() { p.Unpark() },
 	} {
-		msg := func() (msg string) {
-			defer func() { msg, _ = recover().(string) }()
+		done := make(chan string, 1)
+		go func() {
+			msg := ""
+			defer func() { msg, _ = recover().(string); done <- msg }()
 			call()
-			return ""
 		}()
+		var msg string
+		select {
+		case msg = <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s on a zero Chan still blocked after 5 s, want the panic %q", name, zeroChan)
+		}
 		if msg != zeroChan {
 			t.Errorf("%s on a zero Chan: panic %q, want %q", name, msg, zeroChan)
 		}

@@ -1,7 +1,6 @@
 package sched
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
@@ -161,16 +160,4 @@ func (cx *Context) Go(f func()) error {
 		return ErrNilTask
 	}
 	return w.goLocal(f)
-}
-
-// workerAt returns the worker with index i: a worker, or an extra
-// worker's slot.
-func (rt *Runtime) workerAt(i int) *worker {
-	if i < len(rt.workers) {
-		return rt.workers[i]
-	}
-	if x := rt.extras.allocated(); i-len(rt.workers) < len(x) {
-		return x[i-len(rt.workers)]
-	}
-	panic("sched: internal error: no worker " + strconv.Itoa(i))
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/chaos"
 	"github.com/wsched/wsched/impl/internal/sync"
 )
 
@@ -21,15 +22,20 @@ import (
 // the extra goroutines are gone once they are not needed.
 //
 // At most Config.ExtraWorkers run at once. A slot (the worker struct and
-// its ring) is made the first time it is needed and reused by later extra
+// its ring) is made the first time it is needed, at the end of the
+// runtime's one list of workers (workerlist.go), and reused by later extra
 // workers; the slots are never freed, so that thieves can keep a plain
 // list of them.
+//
+// An extra worker's life, all in this file: the monitor starts it (start:
+// a free slot, reset, or a new one; a searching credit; the goroutine),
+// it ticks (runExtra), it retires when it finds nothing and the re-check
+// agrees (retire) or hands its queues to the global queue when it is not
+// needed any more (surplus, handOff), and its goroutine's last act frees
+// the slot (exit, then retired).
 type extraWorkers struct {
 	rt  *Runtime
 	max int
-	// list holds every slot ever made, copy on write: only the monitor
-	// stores it; thieves and the park-time re-check load it.
-	list atomic.Pointer[[]*worker]
 	// running counts the extra workers whose goroutine runs.
 	running atomic.Int32
 	started atomic.StatUint64 // extra workers started (metrics)
@@ -38,19 +44,6 @@ type extraWorkers struct {
 func (x *extraWorkers) init(rt *Runtime) {
 	x.rt = rt
 	x.max = rt.cfg.extraWorkers()
-}
-
-// allocated returns every extra worker slot made so far, running or not.
-func (x *extraWorkers) allocated() []*worker {
-	if !x.rt.mon.helps() {
-		return nil // no extra worker is ever started
-	}
-	// Observes the slots the monitor published (and what it wrote into
-	// each before); acquire.
-	if p := x.list.Load(); p != nil {
-		return *p
-	}
-	return nil
 }
 
 // start starts an extra worker in a free slot, if fewer than max run.
@@ -63,33 +56,32 @@ func (x *extraWorkers) start() bool {
 	if int(x.running.Load()) >= x.max {
 		return false
 	}
-	var w *worker
-	for _, v := range x.allocated() {
-		// An inactive slot's goroutine has finished with it (retired
-		// stores active false as its last touch of the worker).
-		if !v.active.Load() {
-			w = v
-			break
-		}
-	}
+	w := x.freeSlot()
 	if w == nil {
-		all := x.allocated()
-		w = newWorker(rt, len(rt.workers)+len(all), nil)
-		w.extra = true
-		list := append(all[:len(all):len(all)], w)
-		// Publishes the new slot (its ring) to thieves; release.
-		x.list.Store(&list)
+		w = rt.addSlot()
+	} else {
+		w.reset()
 	}
-	w.spare = make([]*task, 0, 2*spareBatch)
-	w.searching = true
-	w.setState(workerSearching)
 	x.running.Add(1)     // seq_cst: the monitor's anyRunning reads it
 	w.active.Store(true) // publishes the slot as in use; release
 	rt.live.Add(1)       // the monitor is live, so live is not 0 here: relaxed
-	rt.idle.AddSearcher()
-	x.started.Add(1) // counter; relaxed
+	w.resumeSearching()  // a credit, then the flag: it searches as it starts
+	x.started.Add(1)     // counter; relaxed
 	sync.Go("extra worker", w.index, w.runExtra)
 	return true
+}
+
+// freeSlot returns an extra worker slot whose goroutine has finished with
+// it, or nil.
+func (x *extraWorkers) freeSlot() *worker {
+	for _, v := range x.rt.extraSlots() {
+		// An inactive slot's goroutine has finished with it (retired
+		// stores active false as its last touch of the worker).
+		if !v.active.Load() {
+			return v
+		}
+	}
+	return nil
 }
 
 // retired is an extra worker's last touch of its slot, from exit.
@@ -139,11 +131,8 @@ func (x *extraWorkers) surplus() bool {
 // any worker takes them, before it retires with work left (surplus).
 func (w *worker) handOff() {
 	rt := w.rt
-	if w.searching {
-		w.searching = false
-		if rt.idle.TransitionFromSearching() {
-			rt.notify()
-		}
+	if w.searching && w.foundWork() {
+		rt.notify() // Rule 2, as in execute
 	}
 	moved := false
 	if t := w.lifo.Take(); t != nil {
@@ -157,6 +146,24 @@ func (w *worker) handOff() {
 	if moved {
 		rt.notify()
 	}
+}
+
+// retire ends an extra worker that found no work: it gives its searching
+// credit back and re-checks every queue, as park does at (b) and (c): a
+// publisher that saw it searching skipped its notify. If there is work it
+// searches on and reports false; otherwise the goroutine exits.
+func (w *worker) retire() bool {
+	rt := w.rt
+	if w.searching {
+		w.stopSearching()
+	}
+	chaos.Point()
+	if rt.workAvailable(w) {
+		w.resumeSearching()
+		w.recheckFound()
+		return false
+	}
+	return true
 }
 
 // durationOf converts nanoseconds to a Duration.

@@ -38,7 +38,7 @@ func (w *worker) findWork() *task {
 		return t
 	}
 	if !w.rt.cfg.DisableStealing {
-		if w.searching || w.tryBecomeSearcher() {
+		if w.searching || w.becomeSearcher() {
 			if t := w.steal(); t != nil {
 				return t
 			}
@@ -120,16 +120,6 @@ func (w *worker) pollGlobal() *task {
 	return first
 }
 
-// tryBecomeSearcher takes a searching credit under the 50% limit.
-func (w *worker) tryBecomeSearcher() bool {
-	if !w.rt.idle.TryBecomeSearcher() {
-		return false
-	}
-	w.searching = true
-	w.setState(workerSearching)
-	return true
-}
-
 // steal tries every other worker once, starting at a random one, and takes
 // half of the first non-empty ring into this worker's ring; then the rings
 // of the extra workers; last, the LIFO slot of a worker the monitor flagged
@@ -137,7 +127,7 @@ func (w *worker) tryBecomeSearcher() bool {
 // pass: a healthy owner is about to run its slot's task itself).
 func (w *worker) steal() *task {
 	rt := w.rt
-	ws := rt.workers
+	ws := rt.workers // first the regular workers, from a random one
 	n := len(ws)
 	if n > 1 || w.extra {
 		start := int(w.rand.N(uint32(n)))
@@ -153,8 +143,8 @@ func (w *worker) steal() *task {
 			}
 		}
 	}
-	extras := rt.extras.allocated()
-	for _, v := range extras {
+	all := rt.allWorkers() // then the extra workers' slots, in order
+	for _, v := range all[n:] {
 		if v != w {
 			if t := w.stealRing(v); t != nil {
 				return t
@@ -166,12 +156,7 @@ func (w *worker) steal() *task {
 	if !rt.mon.helps() || rt.mon.stuck.Load() == 0 {
 		return nil
 	}
-	for _, v := range ws {
-		if t := w.stealSlot(v); t != nil {
-			return t
-		}
-	}
-	for _, v := range extras {
+	for _, v := range all {
 		if t := w.stealSlot(v); t != nil {
 			return t
 		}

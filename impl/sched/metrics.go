@@ -93,7 +93,7 @@ func (rt *Runtime) Metrics() Metrics {
 	for i, w := range rt.workers {
 		m.Workers[i] = w.metrics(&m)
 	}
-	for _, w := range rt.extras.allocated() {
+	for _, w := range rt.extraSlots() {
 		m.Extra = append(m.Extra, w.metrics(&m))
 	}
 	return m

@@ -35,19 +35,16 @@ import (
 type monitor struct {
 	rt     *Runtime
 	parker park.Parker // a channel parker: Sleep and waking workers unpark it
-	// idle is set while the monitor sleeps with no period because no
-	// worker runs: a worker that leaves the parked set must then wake it
-	// (leftParked; a Dekker pair with the parked bitmap).
-	idle atomic.Bool
+	// sleepsIdle is set while the monitor sleeps with no period because
+	// no worker runs: a worker that leaves the parked set must then wake
+	// it (leftParked; a Dekker pair with the parked bitmap). Not to be
+	// confused with rt.idle, the workers' idle protocol.
+	sleepsIdle atomic.Bool
 
 	longPoll int64 // Config.LongPoll in nanoseconds; 0: no help
 	period   int64 // how often it looks while workers run
-	// Monitor-only: per worker slot (workers, then extra workers), the
-	// tick count last seen and when it was first seen.
-	seen    []uint64
-	since   []int64
-	expired []*task
-	scratch *queue.Ring[task] // for cancelReachable's steals, at shutdown
+	expired  []*task
+	scratch  *queue.Ring[task] // for cancelReachable's steals, at shutdown
 
 	// stuck counts the workers flagged stuck, so that thieves and the
 	// park-time re-check look at LIFO slots only when some worker is
@@ -55,6 +52,13 @@ type monitor struct {
 	stuck atomic.Int32
 
 	woken atomic.StatUint64 // parked workers woken for a stuck one (metrics)
+}
+
+// watchRecord is what the monitor remembers of one worker between looks.
+// Only the monitor touches it.
+type watchRecord struct {
+	ticks uint64 // the tick count it saw last
+	since int64  // when it first saw that count (or the worker rest)
 }
 
 func (m *monitor) init(rt *Runtime) {
@@ -165,27 +169,13 @@ func (m *monitor) watch(now int64) (running bool) {
 	rt := m.rt
 	parked := rt.idle.Bitmap()
 	stuck, healthy := false, false
-	for i, w := range rt.workers {
-		if parked&(1<<uint(i)) != 0 {
-			m.rest(i, w, now)
+	for _, w := range rt.allWorkers() {
+		if m.resting(w, parked) {
+			m.rest(w, now)
 			continue
 		}
 		running = true
-		if m.check(i, w, now) {
-			stuck = true
-		} else {
-			healthy = true
-		}
-	}
-	for k, w := range rt.extras.allocated() {
-		slot := len(rt.workers) + k
-		// Observes whether the extra worker's goroutine runs; acquire.
-		if !w.active.Load() {
-			m.rest(slot, w, now)
-			continue
-		}
-		running = true
-		if m.check(slot, w, now) {
+		if m.check(w, now) {
 			stuck = true
 		} else {
 			healthy = true
@@ -197,35 +187,36 @@ func (m *monitor) watch(now int64) (running bool) {
 	return running
 }
 
-// grow makes room for slot in the monitor's per-slot records.
-func (m *monitor) grow(slot int) {
-	for len(m.seen) <= slot {
-		m.seen = append(m.seen, 0)
-		m.since = append(m.since, 0)
+// resting reports whether w is parked (its bit in the bitmap the monitor
+// loaded) or is an extra worker slot with no goroutine.
+func (m *monitor) resting(w *worker, parked uint64) bool {
+	if w.extra {
+		// Observes whether the extra worker's goroutine runs; acquire.
+		return !w.active.Load()
 	}
+	return parked&(1<<uint(w.index)) != 0
 }
 
 // rest records a worker that is parked (or an extra worker not running):
 // not stuck, and its clock restarts when it runs again.
-func (m *monitor) rest(slot int, w *worker, now int64) {
-	m.grow(slot)
-	m.since[slot] = now
+func (m *monitor) rest(w *worker, now int64) {
+	w.watched.since = now
 	m.unflag(w)
 }
 
 // check reports whether w, which runs, has been in the same tick for
 // LongPoll or more, and flags it if so.
-func (m *monitor) check(slot int, w *worker, now int64) bool {
-	m.grow(slot)
+func (m *monitor) check(w *worker, now int64) bool {
+	r := &w.watched
 	// Observes the worker's progress; acquire would do (only compared).
 	t := w.ticks.Load()
-	if t != m.seen[slot] {
-		m.seen[slot], m.since[slot] = t, now
+	if t != r.ticks {
+		r.ticks, r.since = t, now
 		w.stuckSince.Store(now) // diagnostics; relaxed
 		m.unflag(w)
 		return false
 	}
-	if m.longPoll == 0 || now-m.since[slot] < m.longPoll {
+	if m.longPoll == 0 || now-r.since < m.longPoll {
 		return false
 	}
 	// Publishes "this worker is stuck": thieves may take its LIFO slot.
@@ -294,9 +285,9 @@ func (m *monitor) sleep(now int64, running bool) {
 		// Publishes "sleeping with no period". seq_cst: the store half
 		// of the Dekker pair with leftParked (the worker clears its bit,
 		// then loads idle; we store idle, then load the bitmap).
-		m.idle.Store(true)
+		m.sleepsIdle.Store(true)
 		if rt.anyRunning() {
-			m.idle.Store(false) // relaxed: only we read it as ours
+			m.sleepsIdle.Store(false) // relaxed: only we read it as ours
 			m.parker.Park(durationOf(m.period))
 			return
 		}
@@ -310,8 +301,8 @@ func (m *monitor) sleep(now int64, running bool) {
 		m.parker.Park(durationOf(timeout))
 	}
 	rt.timers.endPark()
-	if m.idle.Load() {
-		m.idle.Store(false)
+	if m.sleepsIdle.Load() {
+		m.sleepsIdle.Store(false)
 	}
 }
 

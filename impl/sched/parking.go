@@ -32,14 +32,10 @@ import (
 // monitor if it sleeps idle (leftParked).
 func (w *worker) park() {
 	rt := w.rt
-	w.setState(workerParked)
-	rt.idle.Park(w.index, w.searching) // (a), (b)
-	w.searching = false
+	w.beginPark() // (a), (b)
 	chaos.Point()
 	if rt.workAvailable(w) { // (c)
-		rt.idle.CancelPark(w.index)
-		w.searching = true
-		w.setState(workerSearching)
+		w.cancelPark()
 		w.leftParked()
 		w.recheckFound()
 		return
@@ -48,12 +44,7 @@ func (w *worker) park() {
 	w.parker.Park(rt.cfg.ParkTimeout) // (d)
 	chaos.Point()
 	w.woke = true
-	if rt.idle.Unpark(w.index) { // (e)
-		w.searching = true
-		w.setState(workerSearching)
-	} else {
-		w.setState(workerRunning)
-	}
+	w.endPark() // (e)
 	w.leftParked()
 }
 
@@ -85,29 +76,8 @@ func (w *worker) recheckFound() {
 func (w *worker) leftParked() {
 	// seq_cst: the load half of the Dekker pair above (the bit was
 	// cleared by Unpark's or CancelPark's fetch-and, or by a notifier's).
-	if w.rt.mon.idle.Load() {
+	if w.rt.mon.sleepsIdle.Load() {
 		chaos.Point()
 		w.rt.mon.parker.Unpark()
 	}
-}
-
-// retire ends an extra worker that found no work: it gives its searching
-// credit back and re-checks every queue, as park does at (b) and (c): a
-// publisher that saw it searching skipped its notify. If there is work it
-// searches on and reports false; otherwise the goroutine exits.
-func (w *worker) retire() bool {
-	rt := w.rt
-	if w.searching {
-		w.searching = false
-		rt.idle.StopSearching()
-	}
-	chaos.Point()
-	if rt.workAvailable(w) {
-		rt.idle.AddSearcher()
-		w.searching = true
-		w.setState(workerSearching)
-		w.recheckFound()
-		return false
-	}
-	return true
 }

@@ -19,14 +19,21 @@ import (
 // LIFO slot and a 256-slot ring, one global queue, and the idle protocol
 // that wakes parked workers when work appears.
 type Runtime struct {
-	cfg     Config
+	cfg Config
+	// workers are the regular workers, fixed at New; all is every worker
+	// slot, regular then extra, once the monitor made an extra one
+	// (workerlist.go: read it through allWorkers).
 	workers []*worker
+	all     atomic.Pointer[[]*worker]
 	global  *queue.Global[task]
 	idle    *idle.State
 	timers  timerQueue
 	mon     monitor      // monitor.go
 	extras  extraWorkers // extra.go
-	start   int64        // sync.Nanotime at New
+	// ledger counts searching flags in the explore build (empty
+	// otherwise): transitions.go.
+	ledger searchLedger
+	start  int64 // sync.Nanotime at New
 
 	// closed is set once by Shutdown; spawns fail and wakes do nothing
 	// after it.
@@ -226,12 +233,7 @@ func (rt *Runtime) workAvailable(self *worker) bool {
 	if rt.cfg.DisableStealing && !stuck {
 		return false
 	}
-	for _, w := range rt.workers {
-		if rt.stealableFrom(w, stuck) {
-			return true
-		}
-	}
-	for _, w := range rt.extras.allocated() {
+	for _, w := range rt.allWorkers() {
 		if rt.stealableFrom(w, stuck) {
 			return true
 		}
@@ -249,15 +251,6 @@ func (rt *Runtime) stealableFrom(w *worker, stuck bool) bool {
 		return false
 	}
 	return w.ring.Len() > 0 || flagged && w.lifo.Full()
-}
-
-// allWorkers returns the workers and the extra workers' slots.
-func (rt *Runtime) allWorkers() []*worker {
-	ex := rt.extras.allocated()
-	if len(ex) == 0 {
-		return rt.workers
-	}
-	return append(rt.workers[:len(rt.workers):len(rt.workers)], ex...)
 }
 
 // now is the runtime's monotonic clock in nanoseconds.
@@ -388,6 +381,7 @@ func (rt *Runtime) exited() {
 	// so the counters are final.
 	m := rt.Metrics()
 	rt.cancelled.Add(m.Spawned - m.Completed - m.Cancelled) // counter; relaxed
+	rt.checkLedgerAtEnd()                                   // explore build: no searching credit left (transitions.go)
 	sync.Point()
 	close(rt.terminated)
 }

@@ -71,6 +71,9 @@ type worker struct {
 	// stuckSince is when the monitor first saw the current tick
 	// (diagnostics for Shutdown's error; the monitor's own copy decides).
 	stuckSince atomic.StatInt64
+	// watched is the monitor's record of this worker (monitor only, as
+	// Go's sysmontick is on its P).
+	watched watchRecord
 	// goid is the worker goroutine's number: Shutdown tells a call from
 	// a task by it, and a build with the race detector a Context used
 	// from another goroutine (pollcheck_race.go).
@@ -83,7 +86,7 @@ type worker struct {
 	// pollYielded is set by Context.Yield during the current poll.
 	pollYielded bool
 	rand        fastrand.Rand
-	searching   bool // holds a searching credit in the idle state
+	searching   bool // holds a searching credit in the idle state: changed only by transitions.go
 	// sinceGlobal counts polls since the global queue last had its turn
 	// ahead of the local queues: the fairness clock. It counts down to the
 	// interval rather than testing pollCount%interval, because the interval
@@ -111,17 +114,35 @@ type worker struct {
 
 func newWorker(rt *Runtime, i int, p park.Parker) *worker {
 	w := &worker{
-		rt:      rt,
-		index:   i,
-		ring:    queue.NewRing[task](),
-		parker:  p,
-		rand:    fastrand.New(i),
-		avgPoll: float64(initialAvgPoll),
+		rt:     rt,
+		index:  i,
+		ring:   queue.NewRing[task](),
+		parker: p,
 	}
-	w.spare = make([]*task, 0, 2*spareBatch) // never grows: recycle gives a batch away at 2*spareBatch
-	w.setState(workerStarting)               // before the goroutine starts; published by its start
-	w.setInterval(uint32(int64(targetGlobalLatency) / int64(initialAvgPoll)))
+	w.reset()
 	return w
+}
+
+// reset gives the owner-only state its starting values: for a new worker,
+// and for an extra worker slot that a new extra worker reuses (extra.go),
+// which then starts as a new one would. What it keeps: the ring and the
+// LIFO slot (empty: the previous goroutine's exit emptied them, and only
+// an owner puts into them), the counters (Metrics adds them up per slot),
+// the tick count and the monitor's record of it, and the stuck flag (the
+// monitor's, cleared while the slot rests). The searching flag is false
+// here: only transitions.go changes it, and exit gave the credit back.
+func (w *worker) reset() {
+	w.rechecked, w.pollUnwound, w.pollYielded = false, false, false
+	w.polling = nil
+	w.rand = fastrand.New(w.index)
+	w.sinceGlobal, w.lifoPolls = 0, 0
+	w.avgPoll = float64(initialAvgPoll)
+	w.setInterval(uint32(int64(targetGlobalLatency) / int64(initialAvgPoll)))
+	w.woke, w.yielded = false, false
+	w.spare = make([]*task, 0, 2*spareBatch) // never grows: recycle gives a batch away at 2*spareBatch
+	w.slab = nil
+	w.setState(workerStarting) // before the goroutine starts; published by its start
+	w.checkSearching("reset")
 }
 
 // recordGoroutine notes the worker goroutine's number, at the start of
@@ -240,15 +261,10 @@ func (w *worker) yieldP() {
 
 // execute polls one task taken from a queue.
 func (w *worker) execute(t *task) {
-	if w.searching {
-		// Rule 2: a searcher that found work gives its credit back;
-		// if it was the last one, wake another worker to go on
-		// searching for work published while it searched.
-		w.searching = false
-		w.setState(workerRunning)
-		if w.rt.idle.TransitionFromSearching() {
-			w.rt.notify()
-		}
+	if w.searching && w.foundWork() {
+		// Rule 2: the last searcher to find work wakes another worker
+		// to go on searching for work published while it searched.
+		w.rt.notify()
 	}
 	w.sinceGlobal++
 	w.pc.polls++
@@ -503,8 +519,7 @@ func (w *worker) setState(s uint32) {
 func (w *worker) exit() {
 	rt := w.rt
 	if w.searching {
-		w.searching = false
-		rt.idle.TransitionFromSearching()
+		w.foundWork() // no notify: the runtime is shutting down, or this extra worker retires with nothing queued
 	}
 	if t := w.lifo.Take(); t != nil {
 		rt.cancelQueued(t)

@@ -67,6 +67,7 @@ type Metrics struct {
 	Cancelled      uint64
 	Panicked       uint64
 	GlobalQueueLen int
+	Searching      int    // the idle state's num_searching: 0 after Shutdown (no credit kept)
 	Dump           string // Metrics.String()
 }
 

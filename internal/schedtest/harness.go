@@ -116,7 +116,10 @@ func (e *env) shutdownClean() {
 }
 
 // checkAccounting checks, after Shutdown returned nil, that every accepted
-// task ended up completed or cancelled and that nothing is left queued.
+// task ended up completed or cancelled, that nothing is left queued, and
+// that no searching credit is left (every worker gave its own back as it
+// stopped searching or exited; a credit kept makes publishers skip their
+// wakes for good).
 func (e *env) checkAccounting() {
 	e.t.Helper()
 	m := e.rt.Metrics()
@@ -130,6 +133,9 @@ func (e *env) checkAccounting() {
 	}
 	if m.GlobalQueueLen != 0 {
 		e.t.Errorf("after Shutdown: GlobalQueueLen = %d, want 0\n%s", m.GlobalQueueLen, m.Dump)
+	}
+	if m.Searching != 0 {
+		e.t.Errorf("after Shutdown: the idle state counts %d searchers, want 0 (a searching credit not given back, or given back twice)\n%s", m.Searching, m.Dump)
 	}
 }
 

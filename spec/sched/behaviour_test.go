@@ -77,6 +77,7 @@ func (a runtimeAdapter) Metrics() schedtest.Metrics {
 		Cancelled:      m.Cancelled,
 		Panicked:       m.Panicked,
 		GlobalQueueLen: m.GlobalQueueLen,
+		Searching:      m.Searching,
 		Dump:           m.String(),
 	}
 }

@@ -14,8 +14,8 @@
 //
 // Channel waits go through Recv, Select2 and Select3, which only take
 // channels that are closed and never sent on (a done signal): under the
-// explorer they check readiness without receiving. A parker's token
-// channel has its own controlled path (impl/park).
+// explorer they check readiness without receiving. A token channel (one
+// slot, a waker's token) is waited on through TokenWait.
 //
 // What it is not: a general replacement for sync. It has what impl/ uses.
 package sync

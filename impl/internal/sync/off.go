@@ -67,6 +67,13 @@ func Select3(a, b, c <-chan struct{}) int {
 	}
 }
 
+// Wait takes a token from token, waiting at most timeout for one (<= 0:
+// for ever), and reports whether it took one. what names the wait in
+// explorer traces.
+func (w *TokenWait) Wait(token chan struct{}, timeout time.Duration, what string) bool {
+	return w.wait(token, timeout)
+}
+
 // Block waits until ready() under the explorer, or until timeout (<= 0:
 // none), and reports whether ready() held. Only for the explore build's
 // controlled paths, behind Controlled(); here it is never called.

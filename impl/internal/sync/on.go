@@ -64,6 +64,21 @@ func Block(ready func() bool, timeout time.Duration, what string) bool {
 	return explore.BlockTimeout(ready, timeout, what)
 }
 
+// Wait takes a token from token, waiting at most timeout for one (<= 0:
+// for ever), and reports whether it took one. Under the explorer the wait
+// is controlled: the goroutine is blocked (named by what in traces) until
+// a token is in the slot or the virtual timeout passes; then the code of
+// a normal build runs as it is, and finds the token there (only the
+// waiter drains the slot), so the explorer checks that code too: with a
+// timeout, its fast path, which takes a token already there without a
+// timer.
+func (w *TokenWait) Wait(token chan struct{}, timeout time.Duration, what string) bool {
+	if explore.Active() && !explore.BlockTimeout(func() bool { return len(token) > 0 }, timeout, what) {
+		return false
+	}
+	return w.wait(token, timeout)
+}
+
 func closed(ch <-chan struct{}) bool {
 	select {
 	case <-ch:
