@@ -77,3 +77,42 @@ func TestExploreDequeTwoThieves(t *testing.T) {
 		l.exactlyOnce(3)
 	})
 }
+
+// The owner and a thief race for the last element, then the owner pushes
+// and pops again. Whoever wins the race, the deque must be left whole: an
+// owner that lost the CAS and returned without restoring bottom would
+// leave bottom one below top, and its next push would land where neither
+// it nor a thief looks (the element lost).
+//
+// For the owner to lose, the thief reads top and bottom before the owner
+// reserves the last index, and its CAS lands between the owner's load of
+// top and its CAS: three switches. The owner waits for the thief to start,
+// so the first switch is free and the owner's loss is within two
+// preemptions.
+func TestExploreDequeLastElementRaceThenPush(t *testing.T) {
+	explore.Check(t, "deque/last-race-then-push", explore.Options{}, func() {
+		l := newLedger()
+		d, _ := deque.New[item](2)
+		its := items(2)
+		d.Push(its[0])
+		var started explore.Event
+		th := explore.Go("thief", func() {
+			started.Set()
+			if v, res := d.Steal(); res == deque.Success {
+				l.take("thief", v)
+			}
+		})
+		started.Wait()
+		if v, ok := d.Pop(); ok {
+			l.take("owner", v)
+		}
+		th.Join()
+		d.Push(its[1])
+		v, ok := d.Pop()
+		explore.Assert(ok, "Pop after the race and a push found the deque empty: the pushed element is lost")
+		if ok {
+			l.take("owner", v)
+		}
+		l.exactlyOnce(2)
+	})
+}
