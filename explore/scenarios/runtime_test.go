@@ -100,6 +100,33 @@ func TestExploreRemoteSpawnOneWorker(t *testing.T) {
 	})
 }
 
+// The same with a park timeout: the worker may wake by itself while the
+// spawn's notifier claims it, and must tell the two apart by the bit its
+// own fetch-and cleared (idle.State.Unpark): read from a separate load, a
+// claim in between is taken for a timeout and its searching credit is
+// never given back (the ledger's check at the last exit sees it).
+func TestExploreRemoteSpawnOneWorkerTimedPark(t *testing.T) {
+	explore.Check(t, "runtime/remote-spawn-one-worker-timed-park", explore.Options{MaxSchedules: 50_000}, func() {
+		rt := newRuntimeWith(sched.Config{Workers: 1, ParkTimeout: time.Millisecond, LongPoll: -1})
+		// Half the park timeout of virtual time, so that the worker is
+		// parked (with its timeout pending) when the spawn comes: its
+		// timeout firing early then costs one preemption, not three.
+		explore.BlockTimeout(func() bool { return false }, time.Millisecond/2, "the worker to park")
+		var c counter
+		h, err := rt.Spawn(c.task())
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		if err := h.Wait(context.Background()); err != nil {
+			explore.Failf("Wait: %v", err)
+		}
+		if c.runs != 1 {
+			explore.Failf("runs: %d, want 1", c.runs)
+		}
+		shutdown(rt)
+	})
+}
+
 // remoteSpawn spawns two tasks on rt from outside, waits for both and
 // shuts rt down.
 func remoteSpawn(rt *sched.Runtime) {
