@@ -26,16 +26,53 @@ import (
 // clear the own bit) it does not reach at 2 preemptions: here a spawn's
 // notify clears the worker's bit before the worker runs, and then either
 // order is safe; the swap matters only when the worker clears its own bit
-// (its park-time re-check found work, or a stale token woke it) with the
-// monitor's idle store and re-check falling between its two steps, which
-// takes more preemptions than the bound. tla/MonitorIdle.tla shows that
-// swap failing (MonitorIdleSwapped).
+// (its park-time re-check found work, or a timeout or stale token woke
+// it) with the monitor's idle store and re-check falling between its two
+// steps. protocol/monitor-idle-self-wake below makes that happen within
+// the bound; tla/MonitorIdle.tla shows the swap failing too
+// (MonitorIdleSwapped).
 func TestExploreMonitorIdleAgainstWake(t *testing.T) {
 	explore.Check(t, "protocol/monitor-idle", explore.Options{MaxSchedules: 400_000}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
 		// Let virtual time pass with nothing to do: the worker parks,
 		// and the monitor looks and may go to sleep idle.
 		explore.BlockTimeout(func() bool { return false }, 2*time.Millisecond, "2 ms of idleness")
+		var ran explore.Event
+		h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			if _, err := cx.Spawn(sched.Func(ran.Set)); err != nil {
+				explore.Failf("Context.Spawn: %v", err)
+			}
+			ran.Wait()
+			return sched.Ready
+		}))
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		if err := h.Wait(context.Background()); err != nil {
+			explore.Failf("Wait: %v", err)
+		}
+		shutdown(rt)
+	})
+}
+
+// The worker's side of the same pair: a worker that wakes by itself (its
+// park timeout) clears its own parked bit, and only then loads the
+// monitor's idle flag. Virtual time: the worker's timeout comes first (it
+// fires with everybody waiting, at no cost); the monitor's look, fired
+// early, can fall between the worker's two steps and go to sleep with no
+// period; main's spawn, fired early too, comes before the worker's first
+// look at the queues, so the spawn's notify finds no parked worker and the
+// task goes to the worker that woke by itself. The task blocks on a child
+// in its ring that only an extra worker can run, so only a monitor that
+// the worker woke can save it. Swapped (load idle, then clear the bit),
+// the monitor sleeps for ever and so does everybody: two preemptions,
+// within the bound, where protocol/monitor-idle needs more. Exhaustive at
+// 2 in 400,999 schedules (about 24 s); the swap (mutant
+// monitor-idle-worker-swapped) deadlocks at schedule 334,044.
+func TestExploreMonitorIdleAgainstSelfWake(t *testing.T) {
+	explore.Check(t, "protocol/monitor-idle-self-wake", explore.Options{MaxSchedules: 500_000}, func() {
+		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: 10 * time.Millisecond, ParkTimeout: time.Millisecond})
+		explore.BlockTimeout(func() bool { return false }, 3*time.Millisecond/2, "the worker's first timeout")
 		var ran explore.Event
 		h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
 			if _, err := cx.Spawn(sched.Func(ran.Set)); err != nil {
