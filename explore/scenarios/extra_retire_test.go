@@ -27,9 +27,13 @@ import (
 // retiring worker missed and nobody was woken for waits for ever (with
 // the park timeout off, a deadlock).
 //
-// Each is exhaustive at one preemption (about 2,000 schedules, 0.1 s) and
-// cut by its budget at two (more than 400,000 schedules); both mutants of
-// retire die at one preemption, at schedule 867 and 937.
+// Each is exhaustive at one preemption (about 2,000 schedules, 0.1 s); at
+// two, the remote one is exhaustive in 870,923 schedules (about a minute),
+// more than CI's explore step affords, so the budget here cuts it and
+// says so, and WSCHED_LONG=1 (verify -long: ten times the budget) runs it
+// through. The mutants of retire die at one preemption, at schedules 867
+// and 937 (no re-check, re-check first) and 1,050 and 1,116 (a flag set
+// without its credit).
 
 // startExtra runs the first part: it returns once the blocking task has
 // finished, with an extra worker started for its child.
