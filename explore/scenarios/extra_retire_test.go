@@ -35,9 +35,12 @@ import (
 // and 937 (no re-check, re-check first) and 1,050 and 1,116 (a flag set
 // without its credit).
 
-// startExtra runs the first part: it returns once the blocking task has
-// finished, with an extra worker started for its child.
-func startExtra(rt *sched.Runtime) {
+// blockOnChild spawns a task that spawns a child and blocks until the
+// child has run, and waits for it. The child is in the blocked worker's
+// ring: only another worker (one the monitor wakes, or an extra worker it
+// starts) can run it. Here, with one worker, it returns once an extra
+// worker has run the child.
+func blockOnChild(rt *sched.Runtime) {
 	var ran explore.Event
 	h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
 		if _, err := cx.Spawn(sched.Func(ran.Set)); err != nil {
@@ -57,7 +60,7 @@ func startExtra(rt *sched.Runtime) {
 func TestExploreExtraRetireAgainstRemoteSpawn(t *testing.T) {
 	explore.Check(t, "protocol/extra-retire-remote", explore.Options{MaxSchedules: 100_000}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
-		startExtra(rt)
+		blockOnChild(rt)
 		var c counter
 		h, err := rt.Spawn(c.task())
 		if err != nil {
@@ -74,7 +77,7 @@ func TestExploreExtraRetireAgainstRemoteSpawn(t *testing.T) {
 func TestExploreExtraRetireAgainstLocalSpawn(t *testing.T) {
 	explore.Check(t, "protocol/extra-retire-local", explore.Options{MaxSchedules: 100_000}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
-		startExtra(rt)
+		blockOnChild(rt)
 		// A task that spawns a child and does not wait for it: the child
 		// is in the ring of whichever worker ran the parent.
 		var c counter

@@ -3,7 +3,6 @@
 package scenarios
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -37,20 +36,7 @@ func TestExploreMonitorIdleAgainstWake(t *testing.T) {
 		// Let virtual time pass with nothing to do: the worker parks,
 		// and the monitor looks and may go to sleep idle.
 		explore.BlockTimeout(func() bool { return false }, 2*time.Millisecond, "2 ms of idleness")
-		var ran explore.Event
-		h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
-			if _, err := cx.Spawn(sched.Func(ran.Set)); err != nil {
-				explore.Failf("Context.Spawn: %v", err)
-			}
-			ran.Wait()
-			return sched.Ready
-		}))
-		if err != nil {
-			explore.Failf("Spawn: %v", err)
-		}
-		if err := h.Wait(context.Background()); err != nil {
-			explore.Failf("Wait: %v", err)
-		}
+		blockOnChild(rt)
 		shutdown(rt)
 	})
 }
@@ -73,20 +59,7 @@ func TestExploreMonitorIdleAgainstSelfWake(t *testing.T) {
 	explore.Check(t, "protocol/monitor-idle-self-wake", explore.Options{MaxSchedules: 500_000}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: 10 * time.Millisecond, ParkTimeout: time.Millisecond})
 		explore.BlockTimeout(func() bool { return false }, 3*time.Millisecond/2, "the worker's first timeout")
-		var ran explore.Event
-		h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
-			if _, err := cx.Spawn(sched.Func(ran.Set)); err != nil {
-				explore.Failf("Context.Spawn: %v", err)
-			}
-			ran.Wait()
-			return sched.Ready
-		}))
-		if err != nil {
-			explore.Failf("Spawn: %v", err)
-		}
-		if err := h.Wait(context.Background()); err != nil {
-			explore.Failf("Wait: %v", err)
-		}
+		blockOnChild(rt)
 		shutdown(rt)
 	})
 }

@@ -85,19 +85,25 @@ func TestExploreRemoteSpawn(t *testing.T) {
 func TestExploreRemoteSpawnOneWorker(t *testing.T) {
 	explore.Check(t, "runtime/remote-spawn-one-worker", explore.Options{}, func() {
 		rt := newRuntime(1)
-		var c counter
-		h, err := rt.Spawn(c.task())
-		if err != nil {
-			explore.Failf("Spawn: %v", err)
-		}
-		if err := h.Wait(context.Background()); err != nil {
-			explore.Failf("Wait: %v", err)
-		}
-		if c.runs != 1 {
-			explore.Failf("runs: %d, want 1", c.runs)
-		}
-		shutdown(rt)
+		spawnOneAndShutdown(rt)
 	})
+}
+
+// spawnOneAndShutdown spawns one counting task from outside, waits for it,
+// checks it ran once, and shuts rt down.
+func spawnOneAndShutdown(rt *sched.Runtime) {
+	var c counter
+	h, err := rt.Spawn(c.task())
+	if err != nil {
+		explore.Failf("Spawn: %v", err)
+	}
+	if err := h.Wait(context.Background()); err != nil {
+		explore.Failf("Wait: %v", err)
+	}
+	if c.runs != 1 {
+		explore.Failf("runs: %d, want 1", c.runs)
+	}
+	shutdown(rt)
 }
 
 // The same with a park timeout: the worker may wake by itself while the
@@ -112,18 +118,7 @@ func TestExploreRemoteSpawnOneWorkerTimedPark(t *testing.T) {
 		// parked (with its timeout pending) when the spawn comes: its
 		// timeout firing early then costs one preemption, not three.
 		explore.BlockTimeout(func() bool { return false }, time.Millisecond/2, "the worker to park")
-		var c counter
-		h, err := rt.Spawn(c.task())
-		if err != nil {
-			explore.Failf("Spawn: %v", err)
-		}
-		if err := h.Wait(context.Background()); err != nil {
-			explore.Failf("Wait: %v", err)
-		}
-		if c.runs != 1 {
-			explore.Failf("runs: %d, want 1", c.runs)
-		}
-		shutdown(rt)
+		spawnOneAndShutdown(rt)
 	})
 }
 
