@@ -1,0 +1,44 @@
+//go:build explore
+
+package scenarios
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/impl/sched"
+)
+
+// Rule 2 of the idle protocol: the last searcher to find work wakes
+// another worker, for the work published while it searched. Two workers,
+// both parked (the scenario first lets virtual time pass), the monitor's
+// help off. Two tasks from outside, back to back: the first spawn's
+// notify claims worker 0, which becomes the one searcher; the second
+// spawn sees it searching and skips its notify. Worker 0 takes both in one
+// global batch, the second quietly into its ring, and runs the first,
+// which blocks until the second has run. Only worker 1 can run it, and
+// only worker 0's Rule 2 notify, as it found work, wakes worker 1: without
+// it every goroutine waits (a deadlock).
+func TestExploreRule2WakesForBatchMate(t *testing.T) {
+	explore.Check(t, "runtime/rule2-batch-mate", explore.Options{MaxSchedules: 20_000}, func() {
+		rt := newRuntime(2)
+		explore.BlockTimeout(func() bool { return false }, time.Millisecond, "both workers to park")
+		var ran explore.Event
+		h1, err := rt.Spawn(sched.Func(ran.Wait))
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		h2, err := rt.Spawn(sched.Func(ran.Set))
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		for _, h := range []*sched.JoinHandle{h1, h2} {
+			if err := h.Wait(context.Background()); err != nil {
+				explore.Failf("Wait: %v", err)
+			}
+		}
+		shutdown(rt)
+	})
+}
