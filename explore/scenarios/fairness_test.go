@@ -66,6 +66,37 @@ func TestExploreLIFOPingPongDoesNotStarve(t *testing.T) {
 	})
 }
 
+// A task that yields goes behind what its worker has queued: one worker,
+// a task that spawns a child into the ring and yields until the child has
+// run. Its second poll must find the child done (the yielder is not run
+// again first, as it would be from the LIFO slot).
+func TestExploreYieldGoesBehindTheRing(t *testing.T) {
+	explore.Check(t, "fairness/yield-behind-ring", explore.Options{Preemptions: -1}, func() {
+		rt := newRuntime(1)
+		polls, childRan, pollsAtChild := 0, false, -1
+		h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			polls++
+			if polls == 1 {
+				if _, err := cx.Spawn(sched.Func(func() { childRan, pollsAtChild = true, polls })); err != nil {
+					explore.Failf("Context.Spawn: %v", err)
+				}
+			}
+			if childRan || polls >= 10 {
+				return sched.Ready
+			}
+			return cx.Yield()
+		}))
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		if err := h.Wait(context.Background()); err != nil {
+			explore.Failf("Wait: %v", err)
+		}
+		explore.Assert(pollsAtChild == 1, "the child queued in the ring ran after %d polls of the yielder (-1: never), want 1: a yield must go behind the ring", pollsAtChild)
+		shutdown(rt)
+	})
+}
+
 // A worker kept busy by a chain of its own tasks still serves the global
 // queue: a task spawned from outside runs within the global-queue interval
 // (at most 255 polls), not when the chain ends.
