@@ -25,4 +25,10 @@
 // searcher in between and give the credit back first, so num_searching can
 // be -1 for a moment. "Nobody is searching" is therefore tested as <= 0,
 // never == 0.
+//
+// In the explore build the package also counts the claims in flight
+// (between a notifier's fetch-and and its num_searching increment) and
+// reports them with num_searching (Ledger), so that the scheduler can check
+// that every worker that believes it searches holds a credit, given or in
+// flight (impl/sched, transitions.go). Other builds keep no such count.
 package idle
