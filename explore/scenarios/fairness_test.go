@@ -66,6 +66,101 @@ func TestExploreLIFOPingPongDoesNotStarve(t *testing.T) {
 	})
 }
 
+// The global queue's turn over many ticks, as the interval is re-tuned:
+// one worker runs a chain of 3,600 tasks of its own while a task from the
+// global queue is always pending (each link spawns one through
+// Runtime.Spawn when none is). Under the explorer polls take no virtual
+// time, so the interval's moving average decays tick by tick from 20
+// polls towards its cap of 255, a new interval every 128 polls; every
+// global task must still run within 256 polls of its spawn. A turn taken
+// as polls%interval == 0 skips whole ticks once the interval exceeds half
+// a tick (tick 25 here: a gap of 473 polls).
+func TestExploreGlobalTurnAcrossRetunes(t *testing.T) {
+	explore.Check(t, "fairness/global-turn-across-retunes", explore.Options{Preemptions: -1, MaxSteps: 400_000}, func() {
+		rt := newRuntime(1)
+		const chain = 3600
+		links, pendingSince, worst := 0, -1, 0
+		var link sched.TaskFunc
+		global := sched.Func(func() {
+			worst = max(worst, links-pendingSince)
+			pendingSince = -1
+		})
+		var done explore.Event
+		link = func(cx *sched.Context) sched.Poll {
+			links++
+			if pendingSince < 0 && links < chain {
+				pendingSince = links
+				if _, err := rt.Spawn(global); err != nil {
+					explore.Failf("Spawn: %v", err)
+				}
+			}
+			if links < chain {
+				if _, err := cx.Spawn(link); err != nil {
+					explore.Failf("Context.Spawn: %v", err)
+				}
+			} else {
+				done.Set()
+			}
+			return sched.Ready
+		}
+		if _, err := rt.Spawn(link); err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		done.Wait()
+		if worst > 256 {
+			explore.Failf("a task in the global queue waited %d polls of the chain for its turn; the interval is at most 255 polls", worst)
+		}
+		shutdown(rt)
+	})
+}
+
+// A busy worker lets other goroutines run at the end of every full tick
+// (128 polls): one worker runs a chain of its own tasks that goes on until
+// main, an ordinary goroutine, tells it to stop. Main can only run when the
+// worker yields the processor (with no preemption, as on a machine whose
+// one processor the worker holds), which it must do at the end of each
+// full tick.
+func TestExploreBusyWorkerYieldsEachTick(t *testing.T) {
+	explore.Check(t, "fairness/busy-worker-yields", explore.Options{Preemptions: -1, MaxSteps: 200_000}, func() {
+		rt := newRuntime(1)
+		const limit = 5000 // a safety stop: the chain ends here if main never runs
+		links, stopAt := 0, -1
+		stop := false
+		var started explore.Event
+		var link sched.TaskFunc
+		link = func(cx *sched.Context) sched.Poll {
+			if links++; links == 1 {
+				started.Set()
+			}
+			if stop && stopAt < 0 {
+				stopAt = links
+			}
+			if !stop && links < limit {
+				if _, err := cx.Spawn(link); err != nil {
+					explore.Failf("Context.Spawn: %v", err)
+				}
+			}
+			return sched.Ready
+		}
+		h, err := rt.Spawn(link)
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		started.Wait()
+		stop = true
+		h.Wait(context.Background())
+		// Only the chain's first task has a handle; wait for the last.
+		explore.BlockTimeout(func() bool { return stopAt >= 0 || links >= limit }, 0, "the chain to end")
+		// At a yield the explorer may run any goroutine that can go on:
+		// the monitor, still starting, can take the first tick's yield,
+		// so main may wait two ticks; three is the bound checked.
+		if stopAt < 0 || stopAt > 3*128+1 {
+			explore.Failf("main ran only after %d polls of the chain (stopped at %d; -1: never); a busy worker yields the processor every 128 polls", links, stopAt)
+		}
+		shutdown(rt)
+	})
+}
+
 // A task that yields goes behind what its worker has queued: one worker,
 // a task that spawns a child into the ring and yields until the child has
 // run. Its second poll must find the child done (the yielder is not run
