@@ -46,28 +46,24 @@ func (w *worker) becomeSearcher() bool {
 	if !w.rt.idle.TryBecomeSearcher() {
 		return false
 	}
-	w.markSearching()
+	w.searchOnCredit()
 	return true
 }
 
-// searchOnCredit makes w a searcher on a credit already taken for it.
+// searchOnCredit makes w a searcher on a credit already held for it: the
+// flag and the state, set once the credit is there.
 func (w *worker) searchOnCredit() {
-	w.markSearching()
+	w.searching = true
+	w.rt.flagged(1)
+	w.setState(workerSearching)
+	w.checkSearching("searching")
 }
 
 // resumeSearching takes a credit without the limit and searches: a
 // retiring extra worker whose re-check found work.
 func (w *worker) resumeSearching() {
 	w.rt.idle.AddSearcher()
-	w.markSearching()
-}
-
-// markSearching sets the flag and the state once the credit is held.
-func (w *worker) markSearching() {
-	w.searching = true
-	w.rt.flagged(1)
-	w.setState(workerSearching)
-	w.checkSearching("searching")
+	w.searchOnCredit()
 }
 
 // foundWork gives the credit back (Rule 2) and reports whether it was the
