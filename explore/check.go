@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -21,6 +22,17 @@ const ReplayEnv = "WSCHED_EXPLORE_REPLAY"
 // budgets by ten.
 const LongEnv = "WSCHED_LONG"
 
+// ReduceEnv, set (WSCHED_EXPLORE_REDUCE=1), runs every scenario with the
+// reduced search (Options.Reduce); =unbounded, without a preemption bound
+// (Options.Unbounded).
+const ReduceEnv = "WSCHED_EXPLORE_REDUCE"
+
+// ClassesEnv, set (WSCHED_EXPLORE_CLASSES=1), makes Check compare the
+// reduced search with the plain one instead of exploring: both run at the
+// scenario's bound, and every Mazurkiewicz trace the plain search reaches
+// must be reached by the reduced one (see Classes).
+const ClassesEnv = "WSCHED_EXPLORE_CLASSES"
+
 // Check explores body under the scenario's name and fails t with the trace
 // and the replay command if a schedule fails. It logs what it ran as a
 // METRIC line, which cmd/verify adds up. A search that the budget stopped
@@ -33,9 +45,19 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 			t.Fatalf("%s=%q: want scenario-name=token", ReplayEnv, v)
 		}
 		if n != name {
-			t.Skipf("replaying %s only", n)
+			// Not Skip: a test may check several scenarios in a loop,
+			// and the replayed one may come after this one.
+			t.Logf("explore %s: not run, replaying %s only", name, n)
+			return Result{}
 		}
 		opt.Replay = tok
+	}
+	switch os.Getenv(ReduceEnv) {
+	case "":
+	case "unbounded":
+		opt.Reduce, opt.Unbounded = true, true
+	default:
+		opt.Reduce = true
 	}
 	if os.Getenv(LongEnv) != "" && opt.Replay == "" {
 		if opt.PCT > 0 {
@@ -46,6 +68,10 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 			opt.MaxSchedules *= 10
 		}
 	}
+	if os.Getenv(ClassesEnv) != "" && opt.Replay == "" && opt.PCT == 0 {
+		compareClasses(t, name, opt, body)
+		return Result{}
+	}
 	res := explore(t, opt, body)
 	exhaustive := 0
 	if res.Exhaustive {
@@ -53,12 +79,20 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	}
 	t.Logf("METRIC explore_scenarios=1 explore_schedules=%d explore_steps=%d explore_exhaustive=%d", res.Schedules, res.Steps, exhaustive)
 	how := fmt.Sprintf("%s, %d schedules, %d steps (longest %d), %v", res.Mode, res.Schedules, res.Steps, res.MaxSteps, res.Elapsed.Round(1e6))
+	if res.Mode == "dpor" {
+		how += fmt.Sprintf(" (%d repeated a class)", res.Redundant)
+	}
+	dfs := res.Mode == "dfs" || res.Mode == "dpor"
 	switch {
-	case res.Mode == "dfs" && res.Exhaustive:
+	case res.Mode == "dpor" && res.Bound < 0 && res.Exhaustive:
+		how += ", exhaustive: every execution, whatever its preemptions"
+	case res.Mode == "dpor" && res.Bound < 0 && res.Failure == nil:
+		how += fmt.Sprintf(", NOT exhaustive: the budget of %d schedules ran out before every execution ran", opt.withDefaults().MaxSchedules)
+	case dfs && res.Exhaustive:
 		how += fmt.Sprintf(", exhaustive up to %d preemptions", res.Bound)
-	case res.Mode == "dfs" && res.Failure == nil && res.Bound > 0:
+	case dfs && res.Failure == nil && res.Bound > 0:
 		how += fmt.Sprintf(", exhaustive up to %d preemption(s); NOT exhaustive at %d: the budget of %d schedules ran out", res.Bound-1, res.Bound, opt.withDefaults().MaxSchedules)
-	case res.Mode == "dfs" && res.Failure == nil:
+	case dfs && res.Failure == nil:
 		how += fmt.Sprintf(", NOT exhaustive even without preemptions: the budget of %d schedules ran out", opt.withDefaults().MaxSchedules)
 	}
 	if f := res.Failure; f != nil {
@@ -108,4 +142,36 @@ func packageDir() string {
 		return "."
 	}
 	return "." + strings.TrimPrefix(wd, moduleRoot)
+}
+
+// compareClasses checks that the reduced search reaches every trace the
+// plain one does, at opt's bound.
+func compareClasses(t testing.TB, name string, opt Options, body func()) {
+	t.Helper()
+	popt, ropt := opt, opt
+	popt.Reduce, ropt.Reduce, ropt.Unbounded = false, true, false
+	plain, tokens, pres := classes(popt, body)
+	red, rres := Classes(ropt, body)
+	if pres.Failure != nil || rres.Failure != nil {
+		t.Fatalf("%s: a schedule failed (plain: %v; reduced: %v)", name, pres.Failure, rres.Failure)
+	}
+	var missed []string
+	for k := range plain {
+		if red[k] == 0 {
+			missed = append(missed, k)
+		}
+	}
+	if len(missed) > 0 && rres.Exhaustive {
+		// The reduced search ended: a trace it did not reach is one it
+		// skipped, not one it had no time for.
+		slices.Sort(missed)
+		for _, k := range missed[:min(3, len(missed))] {
+			t.Errorf("%s: the reduced search missed a trace the plain one ran (goroutines A, B, ... in normal form): %s\nthe plain schedule: %s='%s=%s'", name, k, ReplayEnv, name, tokens[k])
+		}
+	}
+	t.Logf("%s: plain %d schedules (exhaustive %v, bound %d), %d traces; reduced %d schedules (exhaustive %v), %d traces; %d missed",
+		name, pres.Schedules, pres.Exhaustive, pres.Bound, len(plain), rres.Schedules, rres.Exhaustive, len(red), len(missed))
+	if !pres.Exhaustive || !rres.Exhaustive {
+		t.Logf("%s: a search was cut by its budget; the comparison covers what the plain one ran", name)
+	}
 }

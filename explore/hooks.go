@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"time"
+	"unsafe"
 )
 
 // The hooks: what instrumented code calls. impl/internal/atomic and
@@ -23,9 +24,40 @@ func Tracing() bool {
 
 // Point is a scheduling point: the calling goroutine is about to perform an
 // operation on shared state, and another goroutine may be run first.
+//
+// Point says nothing of the operation, so the reduced search takes it to
+// conflict with every other; PointAt names it.
 func Point() {
 	if r := current.Load(); r != nil {
+		r.cur.pendAll = true
 		r.point(r.cur)
+	}
+}
+
+// PointAt is a scheduling point before an operation on the shared
+// location loc (an address): a write if write is set, else a read. Two
+// operations conflict when they are on one location and one writes; the
+// reduced search reorders only conflicting ones. Whatever the goroutine
+// touches after the operation and before its next scheduling point must
+// be its own, or named with Touch.
+func PointAt(loc uintptr, write bool) {
+	if r := current.Load(); r != nil {
+		t := r.cur
+		t.pendBuf[0] = access{loc, write}
+		t.pend, t.pendAll = t.pendBuf[:], false
+		r.point(r.cur)
+	}
+}
+
+// Touch records an access to shared location loc that is not a scheduling
+// point (a statistics counter, a peek, a check that reads several
+// locations at once): it belongs to the operation since the calling
+// goroutine's last scheduling point, and the reduced search orders that
+// step against every other step that conflicts with it. loc 0 stands for
+// every location.
+func Touch(loc uintptr, write bool) {
+	if r := current.Load(); r != nil && r.por != nil && !r.cur.exiting {
+		r.por.touch(r, access{loc, write})
 	}
 }
 
@@ -58,6 +90,10 @@ func Gosched() {
 		r.trace = append(r.trace, step{thread: t.id, op: "Gosched", at: callerFrame()})
 	}
 	t.yielded = true
+	// The step after a Gosched performs no operation, but it could not
+	// go until another goroutine made progress (any step): it depends on
+	// every step, as a step of unknown accesses does.
+	t.pend, t.pendAll = nil, true
 	if r.started(t) {
 		r.waitTurn(t)
 		return
@@ -84,13 +120,37 @@ func BlockTimeout(ready func() bool, d time.Duration, what string) bool {
 	if r == nil {
 		panic("explore: Block outside a run")
 	}
-	return r.block(r.cur, ready, int64(d), what)
+	return r.block(r.cur, ready, int64(d), what, nil)
+}
+
+// BlockOn is Block for a wait whose ready reads only the location loc, and
+// whose goroutine then accesses loc (write: writes it), as a lock's
+// acquisition does. The reduced search then orders the wait only against
+// the operations on loc; a Block is ordered against every operation.
+func BlockOn(loc uintptr, write bool, ready func() bool, what string) {
+	r := current.Load()
+	if r == nil {
+		panic("explore: Block outside a run")
+	}
+	r.block(r.cur, ready, 0, what, []access{{loc, write}})
+}
+
+// BlockOnTimeout is BlockOn with a deadline, as BlockTimeout.
+func BlockOnTimeout(loc uintptr, write bool, ready func() bool, d time.Duration, what string) bool {
+	r := current.Load()
+	if r == nil {
+		panic("explore: Block outside a run")
+	}
+	return r.block(r.cur, ready, int64(d), what, []access{{loc, write}})
 }
 
 // Now returns the run's virtual clock in nanoseconds: 0 when the schedule
 // starts. Outside a run it returns the time since the process started.
 func Now() int64 {
 	if r := current.Load(); r != nil {
+		if r.por != nil && !r.cur.exiting {
+			r.por.touch(r, access{clockLoc, false})
+		}
 		return r.now
 	}
 	return int64(time.Since(processStart))
@@ -121,7 +181,7 @@ func (th *Thread) Join() {
 		return
 	}
 	t := th.t
-	Block(func() bool { return t.state == finished }, "Join("+t.name+")")
+	BlockOn(threadLoc(t.id), false, func() bool { return t.state == finished }, "Join("+t.name+")")
 }
 
 // Failf fails the schedule: the scenario found a broken property. It does
@@ -147,7 +207,7 @@ type Event struct{ set bool }
 
 // Set sets the event (a scheduling point).
 func (e *Event) Set() {
-	Point()
+	PointAt(uintptr(unsafe.Pointer(e)), true)
 	e.set = true
 	if Tracing() {
 		Note("Event.Set")
@@ -156,7 +216,7 @@ func (e *Event) Set() {
 
 // IsSet reports whether the event is set (a scheduling point).
 func (e *Event) IsSet() bool {
-	Point()
+	PointAt(uintptr(unsafe.Pointer(e)), false)
 	if Tracing() {
 		Note("Event.IsSet", e.set)
 	}
@@ -165,5 +225,5 @@ func (e *Event) IsSet() bool {
 
 // Wait blocks until the event is set.
 func (e *Event) Wait() {
-	Block(func() bool { return e.set }, "Event.Wait")
+	BlockOn(uintptr(unsafe.Pointer(e)), false, func() bool { return e.set }, "Event.Wait")
 }

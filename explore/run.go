@@ -65,6 +65,12 @@ type thread struct {
 	// its deferred code runs with every hook passing straight through.
 	exiting bool
 	joiners bool // some thread waits in Join for it
+	// pend is what the thread accesses when next chosen, for the reduced
+	// search (see por.go); pendAll marks a step not known, which is taken
+	// to conflict with everything (a Point without a location, a Block).
+	pend    []access
+	pendAll bool
+	pendBuf [1]access
 }
 
 // decision is one point at which more than one thread could go next.
@@ -136,6 +142,9 @@ type run struct {
 	// abandoned is set by the driver when it gives up on a stuck run: a
 	// goroutine released later exits without touching the run.
 	abandoned atomic.Bool
+	// por records the run's steps for the reduced search; nil in the
+	// plain depth-first search, PCT and replay.
+	por *porRun
 }
 
 // current is the run in progress, or nil. It is set by the driver before
@@ -157,6 +166,9 @@ func (r *run) spawn(name string, f func()) *thread {
 	t := &thread{id: len(r.threads), name: name, wake: make(chan struct{}, 1), gone: make(chan struct{}), starting: r.cur != nil, spawner: r.cur}
 	r.threads = append(r.threads, t)
 	r.live++
+	if r.por != nil {
+		r.por.spawned(t.id)
+	}
 	go func() {
 		defer close(t.gone)
 		<-t.wake
@@ -275,6 +287,9 @@ func (x *thread) enabled() bool {
 // preemption (a timer fires at any moment, not only when everybody
 // waits).
 func (r *run) schedule(t *thread) *thread {
+	if r.por != nil {
+		r.por.finish(r)
+	}
 	var en, eager uint64
 	for _, x := range r.threads {
 		if x.enabled() {
@@ -284,11 +299,13 @@ func (r *run) schedule(t *thread) *thread {
 			}
 		}
 	}
+	fired := false
 	if eager == 0 {
 		if s := r.earliestSleeper(); s != nil {
 			r.now = s.deadline
 			s.timedOut = true
 			en, eager = 1<<s.id, 1<<s.id
+			fired = true
 		} else if en == 0 {
 			return nil
 		} else {
@@ -314,6 +331,9 @@ func (r *run) schedule(t *thread) *thread {
 		if r.tracing && c != t.id {
 			r.noteSwitch(t, c, false)
 		}
+		if r.por != nil {
+			r.por.begin(r, c, -1, en, fired)
+		}
 		return r.threads[c]
 	}
 	c := r.guide.choose(r, &d)
@@ -334,6 +354,9 @@ func (r *run) schedule(t *thread) *thread {
 	if r.tracing && c != t.id {
 		r.noteSwitch(t, c, d.preempt)
 	}
+	if r.por != nil {
+		r.por.begin(r, c, len(r.decisions)-1, d.enabled, c == d.timer)
+	}
 	return r.threads[c]
 }
 
@@ -350,7 +373,7 @@ func (r *run) earliestSleeper() *thread {
 // block is a scheduling point at which t can go on only once ready() holds
 // (or, with a deadline, once virtual time reaches it). It reports false if
 // the deadline passed first.
-func (r *run) block(t *thread, ready func() bool, timeout int64, what string) bool {
+func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on []access) bool {
 	if t.exiting {
 		if ready() {
 			return true
@@ -366,7 +389,14 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string) bo
 		what = fmt.Sprintf("%s (%s)", what, location(at))
 	}
 	t.state, t.ready, t.what, t.timedOut = blocked, ready, what, false
+	// The wait's step reads what ready reads (on, or everything); with a
+	// deadline, the deadline is a write of the clock: which sleeper's
+	// timeout fires first depends on it.
+	t.pend, t.pendAll = on, on == nil
 	if timeout > 0 {
+		if r.por != nil {
+			r.por.touch(r, access{clockLoc, true})
+		}
 		t.deadline = r.now + timeout
 	}
 	if r.started(t) {
@@ -388,6 +418,10 @@ func (r *run) exit(t *thread) {
 	if r.abandoned.Load() {
 		return
 	}
+	if r.por != nil && !t.exiting {
+		// The end is a write that a Join of t reads (BlockOn).
+		r.por.touch(r, access{threadLoc(t.id), true})
+	}
 	t.state = finished
 	r.live--
 	if r.aborting {
@@ -405,6 +439,9 @@ func (r *run) exit(t *thread) {
 	}
 	r.progressed()
 	if r.live == 0 {
+		if r.por != nil {
+			r.por.finish(r)
+		}
 		close(r.finished)
 		return
 	}

@@ -34,6 +34,17 @@ type Options struct {
 	// Replay, when set, runs only the schedule this token describes, with
 	// a trace (see Failure.Token).
 	Replay string
+	// Reduce replaces the plain depth-first search, which runs every
+	// schedule within the bound, with the reduced one (por.go), which
+	// runs one schedule of each class of schedules that differ only in
+	// the order of steps that do not conflict. EXPERIMENTAL: docs/
+	// explore.md says where it is known to miss classes the plain search
+	// runs under a bound.
+	Reduce bool
+	// Unbounded, with Reduce, drops the preemption bound: the search
+	// runs every execution of the scenario, and sleep sets cut it
+	// further. Exhaustive then means every execution.
+	Unbounded bool
 	// Watchdog is how long, in real time, a schedule may go without a
 	// single handoff before the explorer gives up: a goroutine blocked
 	// outside its control. Default 20 s.
@@ -71,9 +82,13 @@ type Result struct {
 	// within the preemption bound; false when the budget stopped it, and
 	// always false for PCT.
 	Exhaustive bool
-	Bound      int    // the preemption bound reached (DFS)
-	Mode       string // "dfs", "pct" or "replay"
-	Failure    *Failure
+	Bound      int    // the preemption bound reached (DFS; -1: unbounded)
+	Mode       string // "dfs", "dpor", "pct" or "replay"
+	// Redundant counts the reduced search's runs that turned out to
+	// repeat a class already run (every goroutine that could go was in
+	// the sleep set); they are counted in Schedules too.
+	Redundant int
+	Failure   *Failure
 	// Trace is a replayed schedule's trace, when it passed (a failure
 	// carries its own).
 	Trace   string
@@ -105,6 +120,8 @@ func Explore(opt Options, body func()) Result {
 		res = e.replay(opt.Replay)
 	case opt.PCT > 0:
 		res = e.pct()
+	case opt.Reduce:
+		res = e.reduced()
 	default:
 		res = e.dfs()
 	}
@@ -116,6 +133,10 @@ type explorer struct {
 	opt  Options
 	body func()
 	res  Result
+	// For the package's tests: record every run's steps (the plain
+	// search too), and look at each run when it ends.
+	record bool
+	onRun  func(*run)
 }
 
 // runOnce runs body once under g.
@@ -124,12 +145,20 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		panic("explore: Explore called while another exploration runs")
 	}
 	r := newRun(g, e.opt.MaxSteps, tracing)
+	if pg, ok := g.(*porGuide); ok {
+		r.por = newPorRun(pg.s)
+	} else if e.record {
+		r.por = newPorRun(nil)
+	}
 	current.Store(r)
 	main := r.spawn("main", e.body)
 	r.cur = main
 	main.wake <- struct{}{}
 	e.wait(r)
 	current.Store(nil)
+	if e.onRun != nil {
+		e.onRun(r)
+	}
 	e.res.Schedules++
 	e.res.Steps += int64(r.steps)
 	e.res.MaxSteps = max(e.res.MaxSteps, r.steps)

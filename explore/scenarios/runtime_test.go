@@ -7,6 +7,7 @@ import (
 	"errors"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/wsched/wsched/explore"
 	"github.com/wsched/wsched/impl/sched"
@@ -16,6 +17,12 @@ import (
 // protocol, parking (the park timeout off, so a lost wakeup is a
 // deadlock), tasks and wakers, shutdown. Each ends with Shutdown, which
 // must return nil: every worker goroutine gone.
+
+// touched tells the explorer's reduced search that the running step
+// writes *p, a variable of the scenario that goroutines share without an
+// atomic (the explorer runs one at a time, so no race detector objects):
+// the search then orders the steps that touch it (explore.Touch).
+func touched[T any](p *T) { explore.Touch(uintptr(unsafe.Pointer(p)), true) }
 
 // newRuntime starts a runtime of n workers with the park timeout off and
 // the monitor's help for long polls off (LongPoll < 0: the monitor only
@@ -459,6 +466,9 @@ func TestExploreGoRecycling(t *testing.T) {
 					next++
 					err := cx.Go(func() {
 						runs[i]++
+						// Funcs on two workers count down left: a
+						// write the reduced search must see.
+						touched(&left)
 						if left--; left == 0 {
 							done.Set()
 						}

@@ -37,7 +37,7 @@ func (j *job) complete(p *Pool) {
 	case j.scope != nil:
 		j.scope.jobDone(p, j.panic)
 	case j.done != nil:
-		sync.Point()
+		sync.PointOn(j.done)
 		close(j.done)
 	default:
 		owner := j.owner // read before set: j may be reused right after

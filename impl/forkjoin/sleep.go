@@ -202,7 +202,7 @@ func (s *sleep) wakeSpecific(i int) bool {
 	// come next do not try to wake a worker that is already waking.
 	// Ordering: seq_cst add (part of the counters' single order).
 	s.counters.Add(^uint64(sleeperOne - 1))
-	sync.Point()
+	sync.PointOn(ws.wake)
 	ws.wake <- struct{}{} // the channel is empty: blocked was true
 	return true
 }

@@ -58,7 +58,7 @@ func (p *Chan) Unpark() {
 	if p.token == nil {
 		panic(zeroChan)
 	}
-	sync.Point() // the send below is an operation on shared state
+	sync.PointOn(p.token) // the send below is an operation on shared state
 	select {
 	case p.token <- struct{}{}:
 	default:

@@ -51,7 +51,7 @@ func (t *task) signal() {
 	// seq_cst (see above); acquire would do for reading w.ch, the
 	// StoreLoad order with the state store needs seq_cst.
 	if w := t.wait.Load(); w != nil {
-		sync.Point()
+		sync.PointOn(w.ch)
 		close(w.ch)
 	}
 }

@@ -382,7 +382,7 @@ func (rt *Runtime) exited() {
 	m := rt.Metrics()
 	rt.cancelled.Add(m.Spawned - m.Completed - m.Cancelled) // counter; relaxed
 	rt.checkLedgerAtEnd()                                   // explore build: no searching credit left (transitions.go)
-	sync.Point()
+	sync.PointOn(rt.terminated)
 	close(rt.terminated)
 }
 

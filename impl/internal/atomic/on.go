@@ -4,6 +4,7 @@ package atomic
 
 import (
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/wsched/wsched/explore"
 )
@@ -21,7 +22,7 @@ const Enabled = true
 type Int32 struct{ v atomic.Int32 }
 
 func (x *Int32) Load() int32 {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), false)
 	r := x.v.Load()
 	if explore.Tracing() {
 		explore.Note("Load ->", r)
@@ -30,7 +31,7 @@ func (x *Int32) Load() int32 {
 }
 
 func (x *Int32) Store(val int32) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	x.v.Store(val)
 	if explore.Tracing() {
 		explore.Note("Store", val)
@@ -38,7 +39,7 @@ func (x *Int32) Store(val int32) {
 }
 
 func (x *Int32) Swap(new int32) (old int32) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.Swap(new)
 	if explore.Tracing() {
 		explore.Note("Swap", new, "->", old)
@@ -47,7 +48,7 @@ func (x *Int32) Swap(new int32) (old int32) {
 }
 
 func (x *Int32) CompareAndSwap(old, new int32) (swapped bool) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	swapped = x.v.CompareAndSwap(old, new)
 	if explore.Tracing() {
 		explore.Note("CompareAndSwap", old, new, "->", swapped)
@@ -56,7 +57,7 @@ func (x *Int32) CompareAndSwap(old, new int32) (swapped bool) {
 }
 
 func (x *Int32) Add(delta int32) (new int32) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	new = x.v.Add(delta)
 	if explore.Tracing() {
 		explore.Note("Add", delta, "->", new)
@@ -65,7 +66,7 @@ func (x *Int32) Add(delta int32) (new int32) {
 }
 
 func (x *Int32) And(mask int32) (old int32) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.And(mask)
 	if explore.Tracing() {
 		explore.Note("And", mask, "->", old)
@@ -74,7 +75,7 @@ func (x *Int32) And(mask int32) (old int32) {
 }
 
 func (x *Int32) Or(mask int32) (old int32) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.Or(mask)
 	if explore.Tracing() {
 		explore.Note("Or", mask, "->", old)
@@ -86,7 +87,7 @@ func (x *Int32) Or(mask int32) (old int32) {
 type Int64 struct{ v atomic.Int64 }
 
 func (x *Int64) Load() int64 {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), false)
 	r := x.v.Load()
 	if explore.Tracing() {
 		explore.Note("Load ->", r)
@@ -95,7 +96,7 @@ func (x *Int64) Load() int64 {
 }
 
 func (x *Int64) Store(val int64) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	x.v.Store(val)
 	if explore.Tracing() {
 		explore.Note("Store", val)
@@ -103,7 +104,7 @@ func (x *Int64) Store(val int64) {
 }
 
 func (x *Int64) Swap(new int64) (old int64) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.Swap(new)
 	if explore.Tracing() {
 		explore.Note("Swap", new, "->", old)
@@ -112,7 +113,7 @@ func (x *Int64) Swap(new int64) (old int64) {
 }
 
 func (x *Int64) CompareAndSwap(old, new int64) (swapped bool) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	swapped = x.v.CompareAndSwap(old, new)
 	if explore.Tracing() {
 		explore.Note("CompareAndSwap", old, new, "->", swapped)
@@ -121,7 +122,7 @@ func (x *Int64) CompareAndSwap(old, new int64) (swapped bool) {
 }
 
 func (x *Int64) Add(delta int64) (new int64) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	new = x.v.Add(delta)
 	if explore.Tracing() {
 		explore.Note("Add", delta, "->", new)
@@ -130,7 +131,7 @@ func (x *Int64) Add(delta int64) (new int64) {
 }
 
 func (x *Int64) And(mask int64) (old int64) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.And(mask)
 	if explore.Tracing() {
 		explore.Note("And", mask, "->", old)
@@ -139,7 +140,7 @@ func (x *Int64) And(mask int64) (old int64) {
 }
 
 func (x *Int64) Or(mask int64) (old int64) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.Or(mask)
 	if explore.Tracing() {
 		explore.Note("Or", mask, "->", old)
@@ -151,7 +152,7 @@ func (x *Int64) Or(mask int64) (old int64) {
 type Uint32 struct{ v atomic.Uint32 }
 
 func (x *Uint32) Load() uint32 {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), false)
 	r := x.v.Load()
 	if explore.Tracing() {
 		explore.Note("Load ->", r)
@@ -160,7 +161,7 @@ func (x *Uint32) Load() uint32 {
 }
 
 func (x *Uint32) Store(val uint32) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	x.v.Store(val)
 	if explore.Tracing() {
 		explore.Note("Store", val)
@@ -168,7 +169,7 @@ func (x *Uint32) Store(val uint32) {
 }
 
 func (x *Uint32) Swap(new uint32) (old uint32) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.Swap(new)
 	if explore.Tracing() {
 		explore.Note("Swap", new, "->", old)
@@ -177,7 +178,7 @@ func (x *Uint32) Swap(new uint32) (old uint32) {
 }
 
 func (x *Uint32) CompareAndSwap(old, new uint32) (swapped bool) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	swapped = x.v.CompareAndSwap(old, new)
 	if explore.Tracing() {
 		explore.Note("CompareAndSwap", old, new, "->", swapped)
@@ -186,7 +187,7 @@ func (x *Uint32) CompareAndSwap(old, new uint32) (swapped bool) {
 }
 
 func (x *Uint32) Add(delta uint32) (new uint32) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	new = x.v.Add(delta)
 	if explore.Tracing() {
 		explore.Note("Add", delta, "->", new)
@@ -195,7 +196,7 @@ func (x *Uint32) Add(delta uint32) (new uint32) {
 }
 
 func (x *Uint32) And(mask uint32) (old uint32) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.And(mask)
 	if explore.Tracing() {
 		explore.Note("And", mask, "->", old)
@@ -204,7 +205,7 @@ func (x *Uint32) And(mask uint32) (old uint32) {
 }
 
 func (x *Uint32) Or(mask uint32) (old uint32) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.Or(mask)
 	if explore.Tracing() {
 		explore.Note("Or", mask, "->", old)
@@ -216,7 +217,7 @@ func (x *Uint32) Or(mask uint32) (old uint32) {
 type Uint64 struct{ v atomic.Uint64 }
 
 func (x *Uint64) Load() uint64 {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), false)
 	r := x.v.Load()
 	if explore.Tracing() {
 		explore.Note("Load ->", r)
@@ -225,7 +226,7 @@ func (x *Uint64) Load() uint64 {
 }
 
 func (x *Uint64) Store(val uint64) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	x.v.Store(val)
 	if explore.Tracing() {
 		explore.Note("Store", val)
@@ -233,7 +234,7 @@ func (x *Uint64) Store(val uint64) {
 }
 
 func (x *Uint64) Swap(new uint64) (old uint64) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.Swap(new)
 	if explore.Tracing() {
 		explore.Note("Swap", new, "->", old)
@@ -242,7 +243,7 @@ func (x *Uint64) Swap(new uint64) (old uint64) {
 }
 
 func (x *Uint64) CompareAndSwap(old, new uint64) (swapped bool) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	swapped = x.v.CompareAndSwap(old, new)
 	if explore.Tracing() {
 		explore.Note("CompareAndSwap", old, new, "->", swapped)
@@ -251,7 +252,7 @@ func (x *Uint64) CompareAndSwap(old, new uint64) (swapped bool) {
 }
 
 func (x *Uint64) Add(delta uint64) (new uint64) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	new = x.v.Add(delta)
 	if explore.Tracing() {
 		explore.Note("Add", delta, "->", new)
@@ -260,7 +261,7 @@ func (x *Uint64) Add(delta uint64) (new uint64) {
 }
 
 func (x *Uint64) And(mask uint64) (old uint64) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.And(mask)
 	if explore.Tracing() {
 		explore.Note("And", mask, "->", old)
@@ -269,7 +270,7 @@ func (x *Uint64) And(mask uint64) (old uint64) {
 }
 
 func (x *Uint64) Or(mask uint64) (old uint64) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.Or(mask)
 	if explore.Tracing() {
 		explore.Note("Or", mask, "->", old)
@@ -281,7 +282,7 @@ func (x *Uint64) Or(mask uint64) (old uint64) {
 type Bool struct{ v atomic.Bool }
 
 func (x *Bool) Load() bool {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), false)
 	r := x.v.Load()
 	if explore.Tracing() {
 		explore.Note("Load ->", r)
@@ -290,7 +291,7 @@ func (x *Bool) Load() bool {
 }
 
 func (x *Bool) Store(val bool) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	x.v.Store(val)
 	if explore.Tracing() {
 		explore.Note("Store", val)
@@ -298,7 +299,7 @@ func (x *Bool) Store(val bool) {
 }
 
 func (x *Bool) Swap(new bool) (old bool) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.Swap(new)
 	if explore.Tracing() {
 		explore.Note("Swap", new, "->", old)
@@ -307,7 +308,7 @@ func (x *Bool) Swap(new bool) (old bool) {
 }
 
 func (x *Bool) CompareAndSwap(old, new bool) (swapped bool) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	swapped = x.v.CompareAndSwap(old, new)
 	if explore.Tracing() {
 		explore.Note("CompareAndSwap", old, new, "->", swapped)
@@ -319,7 +320,7 @@ func (x *Bool) CompareAndSwap(old, new bool) (swapped bool) {
 type Pointer[T any] struct{ v atomic.Pointer[T] }
 
 func (x *Pointer[T]) Load() *T {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), false)
 	r := x.v.Load()
 	if explore.Tracing() {
 		explore.Note("Load ->", r)
@@ -328,7 +329,7 @@ func (x *Pointer[T]) Load() *T {
 }
 
 func (x *Pointer[T]) Store(val *T) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	x.v.Store(val)
 	if explore.Tracing() {
 		explore.Note("Store", val)
@@ -336,7 +337,7 @@ func (x *Pointer[T]) Store(val *T) {
 }
 
 func (x *Pointer[T]) Swap(new *T) (old *T) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	old = x.v.Swap(new)
 	if explore.Tracing() {
 		explore.Note("Swap", new, "->", old)
@@ -345,7 +346,7 @@ func (x *Pointer[T]) Swap(new *T) (old *T) {
 }
 
 func (x *Pointer[T]) CompareAndSwap(old, new *T) (swapped bool) {
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
 	swapped = x.v.CompareAndSwap(old, new)
 	if explore.Tracing() {
 		explore.Note("CompareAndSwap", old, new, "->", swapped)
@@ -357,17 +358,23 @@ func (x *Pointer[T]) CompareAndSwap(old, new *T) (swapped bool) {
 // exists only in the explore build, for the readiness checks that the
 // explorer evaluates while it decides (explore.Block): those must look at
 // shared state without being operations of a goroutine.
-func (x *Int32) Peek() int32 { return x.v.Load() }
+//
+// A peek from a goroutine's own code (a check that reads several
+// counters at once) is a read of the step it belongs to, for the reduced
+// search (explore.Touch); while the explorer decides, it is nobody's.
+func (x *Int32) Peek() int32 { touch(unsafe.Pointer(x), false); return x.v.Load() }
 
-func (x *Int64) Peek() int64 { return x.v.Load() }
+func (x *Int64) Peek() int64 { touch(unsafe.Pointer(x), false); return x.v.Load() }
 
-func (x *Uint32) Peek() uint32 { return x.v.Load() }
+func (x *Uint32) Peek() uint32 { touch(unsafe.Pointer(x), false); return x.v.Load() }
 
-func (x *Uint64) Peek() uint64 { return x.v.Load() }
+func (x *Uint64) Peek() uint64 { touch(unsafe.Pointer(x), false); return x.v.Load() }
 
-func (x *Bool) Peek() bool { return x.v.Load() }
+func (x *Bool) Peek() bool { touch(unsafe.Pointer(x), false); return x.v.Load() }
 
-func (x *Pointer[T]) Peek() *T { return x.v.Load() }
+func (x *Pointer[T]) Peek() *T { touch(unsafe.Pointer(x), false); return x.v.Load() }
+
+func touch(p unsafe.Pointer, write bool) { explore.Touch(uintptr(p), write) }
 
 // Cell is the plain pointer cell of the normal build (off.go), here an
 // atomic one whose every access is a scheduling point, so that the

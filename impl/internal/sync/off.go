@@ -25,6 +25,10 @@ func Controlled() bool { return false }
 // build.
 func Point() {}
 
+// PointOn is Point before a close of or a send on ch. Nothing in a normal
+// build.
+func PointOn(ch <-chan struct{}) {}
+
 // Go starts f in a new goroutine; name and index name it in explorer
 // traces ("worker", 1 is "worker 1").
 func Go(name string, index int, f func()) { go f() }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/wsched/wsched/explore"
 )
@@ -23,6 +24,20 @@ func Point() {
 		explore.Note("(channel)")
 	}
 }
+
+// PointOn is a scheduling point before a close of or a send on ch: an
+// operation on the channel, which the reduced search orders against the
+// other operations on it and the waits for it (Recv, TokenWait.Wait).
+func PointOn(ch <-chan struct{}) {
+	explore.PointAt(chanLoc(ch), true)
+	if explore.Tracing() {
+		explore.Note("(channel)")
+	}
+}
+
+// chanLoc is a channel's location: a channel value is a pointer to the
+// runtime's channel record.
+func chanLoc(ch <-chan struct{}) uintptr { return *(*uintptr)(unsafe.Pointer(&ch)) }
 
 // Go starts f as a goroutine of the exploration, named name and index.
 func Go(name string, index int, f func()) {
@@ -73,7 +88,7 @@ func Block(ready func() bool, timeout time.Duration, what string) bool {
 // timeout, its fast path, which takes a token already there without a
 // timer.
 func (w *TokenWait) Wait(token chan struct{}, timeout time.Duration, what string) bool {
-	if explore.Active() && !explore.BlockTimeout(func() bool { return len(token) > 0 }, timeout, what) {
+	if explore.Active() && !explore.BlockOnTimeout(chanLoc(token), true, func() bool { return len(token) > 0 }, timeout, what) {
 		return false
 	}
 	return w.wait(token, timeout)
@@ -94,7 +109,7 @@ func Recv(ch <-chan struct{}) {
 		<-ch
 		return
 	}
-	explore.Block(func() bool { return closed(ch) }, "channel close")
+	explore.BlockOn(chanLoc(ch), false, func() bool { return closed(ch) }, "channel close")
 	if explore.Tracing() {
 		explore.Note("Recv (closed)")
 	}
@@ -161,7 +176,7 @@ func (m *Mutex) Lock() {
 		m.mu.Lock()
 		return
 	}
-	explore.Block(func() bool { return !m.held }, "Mutex.Lock")
+	explore.BlockOn(uintptr(unsafe.Pointer(m)), true, func() bool { return !m.held }, "Mutex.Lock")
 	m.held = true
 	if explore.Tracing() {
 		explore.Note("Lock")
@@ -173,7 +188,7 @@ func (m *Mutex) Unlock() {
 		m.mu.Unlock()
 		return
 	}
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(m)), true)
 	if !m.held {
 		panic("sync: unlock of unlocked mutex")
 	}
@@ -210,7 +225,7 @@ func (g *WaitGroup) Add(delta int) {
 		g.wg.Add(delta)
 		return
 	}
-	explore.Point()
+	explore.PointAt(uintptr(unsafe.Pointer(g)), true)
 	g.n += delta
 	if g.n < 0 {
 		panic("sync: negative WaitGroup counter")
@@ -227,5 +242,5 @@ func (g *WaitGroup) Wait() {
 		g.wg.Wait()
 		return
 	}
-	explore.Block(func() bool { return g.n == 0 }, "WaitGroup.Wait")
+	explore.BlockOn(uintptr(unsafe.Pointer(g)), false, func() bool { return g.n == 0 }, "WaitGroup.Wait")
 }

@@ -1,0 +1,792 @@
+package explore
+
+import (
+	"math/bits"
+	"runtime"
+	"strings"
+)
+
+// Dynamic partial-order reduction.
+//
+// Two schedules that differ only in the order of operations that do not
+// conflict (different locations, or two reads) are one execution: the same
+// values are read, the same states reached at the end. The plain search
+// runs both; the reduced search runs one schedule per class, adding an
+// alternative at a decision only where the run shows that two conflicting
+// steps of different goroutines could have gone the other way (Flanagan
+// and Godefroid, "Dynamic partial-order reduction for model checking
+// software", POPL 2005).
+//
+// A step is what the explorer schedules: the goroutine chosen at a
+// decision performs its pending operation, then runs its own code up to
+// its next scheduling point. The operation's location comes from PointAt
+// (impl/internal/atomic passes the address of the atomic); what the step
+// touches in between without a scheduling point (a statistics counter, a
+// check that reads several counters) comes from Touch. A step whose
+// accesses are not known (a Point without a location, a Block, the step
+// after a Gosched, a timeout firing, which moves the virtual clock) is
+// taken to conflict with every other step: that costs reduction, never
+// soundness. Ordinary memory touched between points must be ordered by
+// the atomics (a program without data races), as the race detector checks
+// outside the explorer.
+//
+// The analysis runs as the schedule runs. When a step ends (its goroutine
+// reaches its next point), its vector clock is computed from the steps it
+// conflicts with, and every earlier conflicting step of another goroutine
+// that does not already happen before it (and is not ordered before it
+// through another such step) is a race: the search adds the later step's
+// goroutine as an alternative at the decision just before the earlier
+// step, if that goroutine could have gone there. If it could not (it was
+// blocked, or not yet started), the search looks further back for the
+// latest conflicting step before which it could, as Flanagan and
+// Godefroid's "co-enabled" condition does.
+//
+// With the preemption bound: reducing and bounding together is not sound
+// as such (Coons, Musuvathi and McKinley, "Bounded partial-order
+// reduction", OOPSLA 2013): the schedule of a class that the search would
+// run may cost more preemptions than another schedule of the same class,
+// which the bound allowed and the reduction skipped. As they do, every
+// alternative added at a decision is also added at the start of the run
+// of steps of one goroutine that the decision interrupts (where a switch
+// happened anyway and costs nothing more), and an alternative over the
+// bound is not run. Sleep sets (Godefroid 1996) are unsound with a bound
+// for the same reason and are used only by the unbounded search, which
+// runs every execution of the scenario whatever its preemptions.
+
+// access is one operation on shared state: a location (an address) and
+// whether it writes. Location 0 stands for every location.
+type access struct {
+	loc   uintptr
+	write bool
+}
+
+// threadLoc is the location that a goroutine's end writes and a Join of
+// it reads. Such locations are small numbers, which no address is: they
+// name the same thing in every run (see sleeper).
+func threadLoc(id int) uintptr { return uintptr(id + 1) }
+
+// clockLoc is the virtual clock: Now reads it; a deadline set and a
+// timeout firing write it.
+const clockLoc = 1<<12 - 1
+
+const maxNamedLoc = 1 << 12
+
+// stepSummary is what one step touched.
+type stepSummary struct {
+	all bool // everything: conflicts with every step
+	acc []access
+}
+
+func (s *stepSummary) conflicts(o *stepSummary) bool {
+	if s.all || o.all {
+		return true
+	}
+	for _, a := range s.acc {
+		for _, b := range o.acc {
+			if a.loc == b.loc && (a.write || b.write) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// porEvent is one step of a run.
+type porEvent struct {
+	tid   int
+	local int    // the step's number among its goroutine's steps
+	dec   int    // the decision that chose it, or -1 (no choice)
+	en    uint64 // the goroutines that could go instead
+	wait  bool   // the step passes a wait (Block, BlockOn)
+	npend int    // acc[:npend] is its pending operation's, the rest touches
+	stepSummary
+	// clock[q] is how many steps of goroutine q happen before this one,
+	// or are it.
+	clock []uint32
+}
+
+// locState is the analysis's record of one location.
+type locState struct {
+	w      int      // the last step that wrote it, or -1
+	wclock []uint32 // its clock
+	reads  []int    // the steps that read it since, the last per goroutine
+	rclock []uint32 // their clocks joined
+}
+
+// sleeper is a goroutine asleep (sleep sets): the step it would take,
+// explored already from an earlier state, is independent of everything
+// run since, so running it now would repeat a class. Its step is its
+// pending operation (a goroutine asleep does not move), or everything if
+// that step touched an address besides its operation when it was
+// explored: the addresses of an earlier run are not this run's.
+type sleeper struct {
+	tid   int
+	wide  bool
+	extra []access // named locations its step touched besides its operation
+}
+
+func (z sleeper) conflicts(r *run, e *stepSummary) bool {
+	t := r.threads[z.tid]
+	if z.wide || t.pendAll || e.all {
+		return true
+	}
+	for _, a := range e.acc {
+		for _, b := range t.pend {
+			if a.loc == b.loc && (a.write || b.write) {
+				return true
+			}
+		}
+		for _, b := range z.extra {
+			if a.loc == b.loc && (a.write || b.write) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// porRun is the analysis of one run.
+type porRun struct {
+	s       *porSearch
+	events  []porEvent
+	open    bool       // the last event's goroutine is still running it
+	last    []int      // per goroutine: its last event, or -1
+	thClock [][]uint32 // per goroutine: its last event's clock
+	// parent is, per goroutine, the event that started it (a goroutine's
+	// steps happen after its go statement), or -1.
+	parent   []int
+	locs     map[uintptr]int32 // index in states
+	states   []locState
+	arena    []uint32 // where clocks are cut from
+	accs     []access // where the steps' accesses are kept, in order
+	accStart int      // the running step's first in accs
+	cand     []int
+	idx      []int32  // the running step's locations, in states
+	all      []uint32 // every event's clock, joined
+	glob     []uint32 // the clocks of the events that touch everything, joined
+	lastGlob int
+	sleep    []sleeper
+	// stopped: every goroutine that could go was asleep (the run repeats
+	// a class already explored); it is finished without analysis.
+	stopped bool
+}
+
+func newPorRun(s *porSearch) *porRun {
+	if s != nil && s.spare != nil {
+		// The last run's record, emptied: its memory is reused.
+		p := s.spare
+		s.spare = nil
+		clear(p.locs)
+		*p = porRun{s: s, events: p.events[:0], last: p.last[:0], thClock: p.thClock[:0],
+			parent: p.parent[:0], locs: p.locs, states: p.states[:0], arena: p.arena[:0],
+			all: p.all[:0], glob: p.glob[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], idx: p.idx[:0]}
+		return p
+	}
+	return &porRun{s: s, locs: map[uintptr]int32{}, lastGlob: -1}
+}
+
+// clock returns a zero clock of n entries.
+func (p *porRun) clock(n int) []uint32 {
+	if cap(p.arena)-len(p.arena) < n {
+		p.arena = make([]uint32, 0, max(1<<14, n))
+	}
+	c := p.arena[len(p.arena) : len(p.arena)+n : len(p.arena)+n]
+	p.arena = p.arena[:len(p.arena)+n]
+	clear(c)
+	return c
+}
+
+// locIndex returns the index in states of location l's record, made
+// if need be.
+func (p *porRun) locIndex(l uintptr) int32 {
+	if i, ok := p.locs[l]; ok {
+		return i
+	}
+	i := int32(len(p.states))
+	p.locs[l] = i
+	if len(p.states) < cap(p.states) {
+		p.states = p.states[:i+1]
+		old := &p.states[i]
+		*old = locState{w: -1, reads: old.reads[:0], rclock: old.rclock[:0]}
+	} else {
+		p.states = append(p.states, locState{w: -1})
+	}
+	return i
+}
+
+func (p *porRun) grow(n int) {
+	for len(p.last) < n {
+		p.last = append(p.last, -1)
+		p.thClock = append(p.thClock, nil)
+		p.parent = append(p.parent, -1)
+	}
+}
+
+// spawned records that goroutine tid was started by the running step.
+func (p *porRun) spawned(tid int) {
+	p.grow(tid + 1)
+	if p.open {
+		p.parent[tid] = len(p.events) - 1
+	}
+}
+
+// clockOf is the clock of goroutine tid's last step, or of the step that
+// started it.
+func (p *porRun) clockOf(tid int) []uint32 {
+	if c := p.thClock[tid]; c != nil {
+		return c
+	}
+	if i := p.parent[tid]; i >= 0 {
+		return p.events[i].clock
+	}
+	return nil
+}
+
+// begin starts the step of goroutine c, chosen at decision dec (-1: no
+// choice); fired is a timeout firing.
+func (p *porRun) begin(r *run, c, dec int, en uint64, fired bool) {
+	p.grow(len(r.threads))
+	t := r.threads[c]
+	local := 0
+	if l := p.last[c]; l >= 0 {
+		local = p.events[l].local + 1
+	}
+	ev := porEvent{tid: c, local: local, dec: dec, en: en, wait: t.state == blocked}
+	ev.all = t.pendAll
+	start := len(p.accs)
+	p.accs = append(p.accs, t.pend...)
+	ev.npend = len(t.pend)
+	if fired {
+		// A timeout firing moves the clock, and the wait reports
+		// whether ready held (pend) after all.
+		p.accs = append(p.accs, access{clockLoc, true})
+	}
+	ev.acc = p.accs[start:len(p.accs):len(p.accs)]
+	p.accStart = start
+	p.events = append(p.events, ev)
+	p.last[c] = len(p.events) - 1
+	p.open = true
+}
+
+// touch adds an access to the running step.
+func (p *porRun) touch(r *run, a access) {
+	if !p.open {
+		return
+	}
+	ev := &p.events[len(p.events)-1]
+	if a.loc == 0 {
+		ev.all = true
+		return
+	}
+	// The running step's accesses are the end of accs.
+	p.accs = append(p.accs, a)
+	ev.acc = p.accs[p.accStart:len(p.accs):len(p.accs)]
+}
+
+// hb reports whether event i happens before (or is) a point whose clock is
+// c.
+func (p *porRun) hb(c []uint32, i int) bool {
+	e := &p.events[i]
+	return e.tid < len(c) && uint32(e.local) < c[e.tid]
+}
+
+func join(dst []uint32, src []uint32) []uint32 {
+	for len(dst) < len(src) {
+		dst = append(dst, 0)
+	}
+	for i, v := range src {
+		dst[i] = max(dst[i], v)
+	}
+	return dst
+}
+
+// finish ends the running step: its races, its clock, the sleep set.
+func (p *porRun) finish(r *run) {
+	if !p.open {
+		return
+	}
+	p.open = false
+	n := len(p.events) - 1
+	e := &p.events[n]
+	if p.s != nil && p.s.sleep {
+		if e.dec >= 0 {
+			p.s.nodes[e.dec].record(e.tid, e.stepSummary, e.npend)
+		}
+		kept := p.sleep[:0]
+		for _, z := range p.sleep {
+			if !z.conflicts(r, &e.stepSummary) {
+				kept = append(kept, z)
+			}
+		}
+		p.sleep = kept
+	}
+	if p.stopped {
+		return
+	}
+	tid := e.tid
+	prev := p.clockOf(tid)
+
+	// The races: conflicting steps of other goroutines, not already
+	// before this one.
+	cand := p.cand[:0]
+	add := func(i int) {
+		if i >= 0 && p.events[i].tid != tid && !p.hb(prev, i) {
+			cand = append(cand, i)
+		}
+	}
+	if e.all {
+		for _, i := range p.last {
+			add(i)
+		}
+	} else {
+		add(p.lastGlob)
+		idx := p.idx[:0]
+		for _, a := range e.acc {
+			k := p.locIndex(a.loc)
+			idx = append(idx, k)
+			ls := &p.states[k]
+			add(ls.w)
+			if a.write {
+				for _, i := range ls.reads {
+					add(i)
+				}
+			}
+		}
+		p.idx = idx
+	}
+	// The clock.
+	c := p.clock(len(r.threads))
+	copy(c, prev)
+	c[tid] = uint32(e.local + 1)
+	if e.all {
+		c = join(c, p.all)
+	} else {
+		c = join(c, p.glob)
+		for k, a := range e.acc {
+			ls := &p.states[p.idx[k]]
+			c = join(c, ls.wclock)
+			if a.write {
+				c = join(c, ls.rclock)
+			}
+		}
+	}
+	e.clock = c
+	for k, i := range cand {
+		immediate := true
+		for _, j := range cand {
+			if j != i && j > i && p.hb(p.events[j].clock, i) {
+				immediate = false // ordered before this one through j
+				break
+			}
+		}
+		if immediate && p.s != nil && (k == 0 || !contains(cand[:k], i)) {
+			p.race(r, i, n)
+		}
+	}
+
+	p.cand = cand
+	p.thClock[tid] = c
+	p.all = join(p.all, c)
+	if e.all {
+		p.glob = join(p.glob, c)
+		p.lastGlob = n
+		return
+	}
+	for k, a := range e.acc {
+		ls := &p.states[p.idx[k]]
+		if a.write {
+			ls.w, ls.wclock, ls.reads, ls.rclock = n, c, ls.reads[:0], ls.rclock[:0]
+			continue
+		}
+		ls.rclock = join(ls.rclock, c)
+		replaced := false
+		for k, i := range ls.reads {
+			if p.events[i].tid == tid {
+				ls.reads[k], replaced = n, true
+			}
+		}
+		if !replaced {
+			ls.reads = append(ls.reads, n)
+		}
+	}
+}
+
+func contains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// race: event i and event n (the step just finished) conflict, and
+// nothing orders i before n but the conflict. To run n's side first, the
+// search must run, at the decision before i, a goroutine whose next step
+// starts the part of the run after i that does not depend on i (the
+// initials of Abdulla et al.'s "source sets", POPL 2014): n's goroutine if
+// nothing before n there orders it, else the goroutine of the step that
+// does (the one that enabled n, say). If none of them could go at that
+// decision, the race cannot be reversed there (i itself enabled n: a
+// goroutine's last step and a Join of it), and the search tries the
+// latest earlier conflicting step, as Flanagan and Godefroid's
+// "co-enabled" condition does (a lock: not the unlock just before the
+// next lock, but the lock before it).
+func (p *porRun) race(r *run, i, n int) {
+	tid := p.events[n].tid
+	en := &p.events[n]
+	prev := p.clockOf(tid)
+	for j := i; j >= 0; j-- {
+		ej := &p.events[j]
+		if j < i && (ej.tid == tid || p.hb(prev, j) || !ej.conflicts(&en.stepSummary)) {
+			continue
+		}
+		if ej.dec < 0 {
+			continue
+		}
+		if en.wait && !en.all && ej.en&(1<<tid) == 0 {
+			// n passes a wait on one location (BlockOn) that was
+			// closed before j; nothing that does not depend on j
+			// writes that location, so n cannot go before j.
+			continue
+		}
+		ini := p.initials(j, n) & ej.en
+		if ini == 0 {
+			continue
+		}
+		nd := &p.s.nodes[ej.dec]
+		c := bits.TrailingZeros64(ini)
+		if ini&(1<<tid) != 0 {
+			c = tid
+		}
+		if have := ini & (nd.bt | nd.done); have != 0 {
+			// One of them is asked for there already; under a bound,
+			// whether it runs there depends on its cost, so the
+			// cheaper places are asked for again.
+			if p.s.bound < 0 {
+				return
+			}
+			c = bits.TrailingZeros64(have)
+		}
+		p.backtrack(r, j, c)
+		return
+	}
+}
+
+// initials returns the goroutines whose first step in v can go first in
+// v, where v is the steps after event i that do not depend on it, then
+// event n.
+func (p *porRun) initials(i, n int) uint64 {
+	var seen, ini uint64
+	var firsts []int
+	for x := i + 1; x <= n; x++ {
+		ex := &p.events[x]
+		if x < n && p.hb(ex.clock, i) {
+			continue // after i: not in v
+		}
+		if seen&(1<<ex.tid) != 0 {
+			continue
+		}
+		seen |= 1 << ex.tid
+		first := true
+		for _, y := range firsts {
+			if p.hb(ex.clock, y) {
+				first = false
+				break
+			}
+		}
+		if first {
+			ini |= 1 << ex.tid
+		}
+		firsts = append(firsts, x)
+	}
+	return ini
+}
+
+// backtrack adds goroutine tid as an alternative at the decision before
+// event i, and, under a preemption bound, at the start of the run of
+// steps that i's predecessor belongs to.
+func (p *porRun) backtrack(r *run, i, tid int) {
+	p.s.nodes[p.events[i].dec].bt |= 1 << tid
+	if p.s.bound < 0 {
+		return
+	}
+	// Under a bound, also at the start of every run of steps of one
+	// goroutine since tid last went: a switch to tid there may cost
+	// fewer preemptions than at i.
+	k := i
+	for k > 0 && p.events[k-1].tid != tid {
+		k--
+		for k > 0 && p.events[k-1].tid == p.events[k].tid {
+			k--
+		}
+		if ek := &p.events[k]; ek.dec >= 0 && r.decisions[ek.dec].enabled&(1<<tid) != 0 {
+			p.s.nodes[ek.dec].bt |= 1 << tid
+		}
+	}
+}
+
+// porSearch is the state of one reduced search: the decisions of the
+// current path, each with the alternatives the runs asked for.
+type porSearch struct {
+	bound   int  // the preemption bound, or -1 for none
+	sleep   bool // use sleep sets (only without a bound)
+	nodes   []porNode
+	prefix  []int
+	spare   *porRun // the last run's record, for the next
+	stopped int     // runs stopped by the sleep set
+}
+
+type porNode struct {
+	enabled   uint64
+	cur       int
+	timer     int
+	preBefore int // preemptions before this decision on the path
+	chosen    int
+	bt, done  uint64
+	sleep0    []sleeper // the sleep set when first reached
+	// wide: the explored choices here whose step touched an address
+	// besides its operation; extra: the named locations (threadLoc) the
+	// others touched.
+	wide  uint64
+	extra map[int][]access
+}
+
+func (n *porNode) record(tid int, s stepSummary, npend int) {
+	if s.all {
+		n.wide |= 1 << tid
+	}
+	for _, a := range s.acc[npend:] {
+		if a.loc >= maxNamedLoc {
+			n.wide |= 1 << tid
+		}
+	}
+	if len(s.acc) > npend && n.wide&(1<<tid) == 0 {
+		if n.extra == nil {
+			n.extra = map[int][]access{}
+		}
+		n.extra[tid] = append([]access(nil), s.acc[npend:]...) // s.acc is reused by the next run
+	}
+}
+
+func (n *porNode) costs(c int) bool {
+	d := decision{enabled: n.enabled, cur: n.cur, timer: n.timer}
+	return d.costs(c)
+}
+
+func asleep(ss []sleeper) uint64 {
+	var m uint64
+	for _, z := range ss {
+		m |= 1 << z.tid
+	}
+	return m
+}
+
+// sleepAt is the sleep set of node n when c is explored there: its own,
+// and the choices explored there before c.
+func (n *porNode) sleepAt(c int) []sleeper {
+	ss := append([]sleeper(nil), n.sleep0...)
+	for m := n.done &^ (1 << c); m != 0; m &= m - 1 {
+		q := bits.TrailingZeros64(m)
+		ss = append(ss, sleeper{q, n.wide&(1<<q) != 0, n.extra[q]})
+	}
+	return ss
+}
+
+// porGuide replays the search's prefix, then takes the default choice,
+// or, with sleep sets, the first one not asleep.
+type porGuide struct{ s *porSearch }
+
+func (g *porGuide) choose(r *run, d *decision) int {
+	s, i := g.s, len(r.decisions)
+	if i < len(s.prefix) {
+		c := s.prefix[i]
+		if s.sleep {
+			r.por.sleep = s.nodes[i].sleepAt(c)
+		}
+		return c
+	}
+	n := porNode{enabled: d.enabled, cur: d.cur, timer: d.timer, preBefore: r.preempts}
+	if s.sleep {
+		n.sleep0 = append([]sleeper(nil), r.por.sleep...)
+	}
+	c := d.defaultChoice()
+	if z := asleep(n.sleep0); z&(1<<c) != 0 {
+		c = -1
+		for _, a := range d.alternatives() {
+			if z&(1<<a) == 0 {
+				c = a
+				break
+			}
+		}
+		if c < 0 {
+			// Every goroutine that could go is asleep: this run
+			// repeats a class. Finish it as it goes, unanalysed.
+			if !r.por.stopped {
+				s.stopped++
+			}
+			r.por.stopped = true
+			c = d.defaultChoice()
+			n.done = d.enabled
+		}
+	}
+	if r.por.stopped {
+		n.done = d.enabled
+	}
+	n.done |= 1 << c
+	n.chosen = c
+	s.nodes = append(s.nodes[:i], n)
+	if s.sleep {
+		r.por.sleep = n.sleepAt(c)
+	}
+	return c
+}
+
+// next is the prefix of the next run: the deepest decision with an
+// alternative asked for and not yet run (within the bound), or nil.
+func (s *porSearch) next() []int {
+	for k := len(s.nodes) - 1; k >= 0; k-- {
+		n := &s.nodes[k]
+		cand := n.bt &^ n.done & n.enabled
+		if s.sleep {
+			cand &^= asleep(n.sleep0)
+		}
+		for m := cand; m != 0; m &= m - 1 {
+			c := bits.TrailingZeros64(m)
+			if s.bound >= 0 {
+				cost := n.preBefore
+				if n.costs(c) {
+					cost++
+				}
+				if cost > s.bound {
+					continue
+				}
+			}
+			n.done |= 1 << c
+			n.chosen = c
+			s.nodes = s.nodes[:k+1]
+			pre := make([]int, k+1)
+			for j := range k + 1 {
+				pre[j] = s.nodes[j].chosen
+			}
+			return pre
+		}
+	}
+	return nil
+}
+
+// reduced is the reduced search: bound 0, 1, ... Preemptions as the plain
+// search does, or, with Unbounded, one search of every execution.
+func (e *explorer) reduced() Result {
+	e.res.Mode = "dpor"
+	if e.opt.Unbounded {
+		e.res.Bound = -1
+		if !e.porRound(&porSearch{bound: -1, sleep: true}) {
+			return e.res
+		}
+		e.res.Exhaustive = true
+		return e.res
+	}
+	for b := 0; b <= e.opt.Preemptions; b++ {
+		e.res.Bound = b
+		if !e.porRound(&porSearch{bound: b}) {
+			return e.res
+		}
+	}
+	e.res.Exhaustive = true
+	return e.res
+}
+
+// porRound runs one reduced search to its end; false if it stopped on a
+// failure or the budget.
+func (e *explorer) porRound(s *porSearch) bool {
+	defer func() { e.res.Redundant += s.stopped }()
+	for {
+		r := e.runOnce(&porGuide{s}, false)
+		if r.failure != nil {
+			e.fail(r)
+			return false
+		}
+		s.spare = r.por
+		s.prefix = s.next()
+		if s.prefix == nil {
+			return true
+		}
+		if e.res.Schedules >= e.opt.MaxSchedules {
+			return false
+		}
+	}
+}
+
+// normalForm names a run's trace: its steps in the order that takes, at
+// each point, the lowest-numbered goroutine whose next step has every
+// step it depends on done.
+func normalForm(p *porRun) string {
+	// A step can go once, for every goroutine, as many of its steps are
+	// done as the step's clock counts (they happen before it).
+	var byThread [][]int
+	for i, e := range p.events {
+		for len(byThread) <= e.tid {
+			byThread = append(byThread, nil)
+		}
+		byThread[e.tid] = append(byThread[e.tid], i)
+	}
+	done := make([]uint32, len(byThread))
+	var b strings.Builder
+	b.Grow(len(p.events))
+	for range p.events {
+		for q := range byThread {
+			if int(done[q]) == len(byThread[q]) {
+				continue
+			}
+			c := p.events[byThread[q][done[q]]].clock
+			ready := true
+			for o, k := range c {
+				if o != q && o < len(done) && done[o] < k {
+					ready = false
+					break
+				}
+			}
+			if ready {
+				done[q]++
+				b.WriteByte(byte('A' + q))
+				break
+			}
+		}
+	}
+	return b.String()
+}
+
+// Classes runs body under opt, as Explore does, and returns the
+// Mazurkiewicz trace of every run (its normal form) that the sleep set did
+// not stop, with how many runs reached it. It is for checking the reduced
+// search against the plain one: every trace that the plain search reaches
+// within a bound, the reduced search must reach within that bound.
+func Classes(opt Options, body func()) (map[string]int, Result) {
+	got, _, res := classes(opt, body)
+	return got, res
+}
+
+// classes is Classes, with the replay token of each trace's first run.
+func classes(opt Options, body func()) (map[string]int, map[string]string, Result) {
+	opt = opt.withDefaults()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	got, tokens := map[string]int{}, map[string]string{}
+	e := &explorer{opt: opt, body: body, record: true}
+	e.onRun = func(r *run) {
+		if r.por.stopped || r.tracing {
+			return
+		}
+		k := normalForm(r.por)
+		if got[k]++; got[k] == 1 {
+			tokens[k] = encodeToken(r.decisions)
+		}
+	}
+	var res Result
+	if opt.Reduce {
+		res = e.reduced()
+	} else {
+		res = e.dfs()
+	}
+	return got, tokens, res
+}
