@@ -20,7 +20,11 @@
 // from the start (a stateless search), so the scenario must be
 // deterministic given the schedule; instrumented time is virtual for that
 // reason. A budget bounds the number of schedules; a search it stops is
-// reported as not exhaustive. For scenarios too large to enumerate,
+// reported as not exhaustive. Options.Reduce replaces it with dynamic
+// partial-order reduction (por.go), which runs one schedule of each class
+// of schedules that differ only in the order of steps that do not
+// conflict; it is experimental (docs/explore.md). For scenarios too large
+// to enumerate,
 // Options.PCT runs randomized schedules instead (Burckhardt et al.,
 // ASPLOS 2010), reproducible from a seed.
 //

@@ -10,11 +10,13 @@
 // goroutine performs the next operation, and records the value read or
 // written for its trace.
 //
-// The Stat types are sync/atomic's in both builds. They hold counters and
-// snapshots that only Metrics and diagnostics read: no decision of the
-// scheduler depends on them, so an interleaving at them would change
-// nothing the explorer checks, and making them scheduling points would only
-// multiply the schedules.
+// The Stat types are sync/atomic's in the normal build and never
+// scheduling points. They hold counters and snapshots that Metrics,
+// diagnostics and the monitor's look at progress read: an interleaving at
+// them would change nothing the explorer checks, and making them
+// scheduling points would only multiply the schedules. Under the explore
+// tag each access is recorded (explore.Touch) for the reduced search,
+// which must order a step that reads one against the steps that write it.
 //
 // This package is not a general-purpose atomic library: it has the types
 // and methods impl/ uses, no more.

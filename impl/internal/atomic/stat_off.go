@@ -4,8 +4,9 @@ package atomic
 
 import "sync/atomic"
 
-// Counters and snapshots that no decision reads (see the package
-// comment): sync/atomic's types in every build.
+// Counters and snapshots, never scheduling points (see the package
+// comment): sync/atomic's types, by alias (stat_on.go under the explore
+// tag).
 type (
 	StatBool   = atomic.Bool
 	StatInt32  = atomic.Int32
