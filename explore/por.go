@@ -2,6 +2,7 @@ package explore
 
 import (
 	"math/bits"
+	"slices"
 	"runtime"
 	"strings"
 )
@@ -379,7 +380,7 @@ func (p *porRun) finish(r *run) {
 				break
 			}
 		}
-		if immediate && p.s != nil && (k == 0 || !contains(cand[:k], i)) {
+		if immediate && p.s != nil && (k == 0 || !slices.Contains(cand[:k], i)) {
 			p.race(r, i, n)
 		}
 	}
@@ -409,15 +410,6 @@ func (p *porRun) finish(r *run) {
 			ls.reads = append(ls.reads, n)
 		}
 	}
-}
-
-func contains(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // race: event i and event n (the step just finished) conflict, and
