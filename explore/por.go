@@ -2,8 +2,8 @@ package explore
 
 import (
 	"math/bits"
-	"slices"
 	"runtime"
+	"slices"
 	"strings"
 )
 
