@@ -128,11 +128,7 @@ func BlockTimeout(ready func() bool, d time.Duration, what string) bool {
 // acquisition does. The reduced search then orders the wait only against
 // the operations on loc; a Block is ordered against every operation.
 func BlockOn(loc uintptr, write bool, ready func() bool, what string) {
-	r := current.Load()
-	if r == nil {
-		panic("explore: Block outside a run")
-	}
-	r.block(r.cur, ready, 0, what, []access{{loc, write}})
+	BlockOnTimeout(loc, write, ready, 0, what)
 }
 
 // BlockOnTimeout is BlockOn with a deadline, as BlockTimeout.
