@@ -168,6 +168,7 @@ func compareClasses(t testing.TB, name string, opt Options, body func()) {
 		for _, k := range missed[:min(3, len(missed))] {
 			t.Errorf("%s: the reduced search missed a trace the plain one ran (goroutines A, B, ... in normal form): %s\nthe plain schedule: %s='%s=%s'", name, k, ReplayEnv, name, tokens[k])
 		}
+		t.Logf("%s: why the first was missed: %s", name, nearestRun(ropt, body, tokens[missed[0]]))
 	}
 	t.Logf("%s: plain %d schedules (exhaustive %v, bound %d), %d traces; reduced %d schedules (exhaustive %v), %d traces; %d missed",
 		name, pres.Schedules, pres.Exhaustive, pres.Bound, len(plain), rres.Schedules, rres.Exhaustive, len(red), len(missed))

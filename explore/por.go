@@ -79,14 +79,27 @@ type stepSummary struct {
 }
 
 func (s *stepSummary) conflicts(o *stepSummary) bool {
-	if s.all || o.all {
-		return true
-	}
-	for _, a := range s.acc {
-		for _, b := range o.acc {
+	return s.all || o.all || overlaps(s.acc, o.acc)
+}
+
+// overlaps reports whether two lists of accesses touch one location, one
+// of them writing.
+func overlaps(as, bs []access) bool {
+	for _, a := range as {
+		for _, b := range bs {
 			if a.loc == b.loc && (a.write || b.write) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// touchesClock reports whether as reads or writes the virtual clock.
+func touchesClock(as []access) bool {
+	for _, a := range as {
+		if a.loc == clockLoc {
+			return true
 		}
 	}
 	return false
@@ -128,22 +141,7 @@ type sleeper struct {
 
 func (z sleeper) conflicts(r *run, e *stepSummary) bool {
 	t := r.threads[z.tid]
-	if z.wide || t.pendAll || e.all {
-		return true
-	}
-	for _, a := range e.acc {
-		for _, b := range t.pend {
-			if a.loc == b.loc && (a.write || b.write) {
-				return true
-			}
-		}
-		for _, b := range z.extra {
-			if a.loc == b.loc && (a.write || b.write) {
-				return true
-			}
-		}
-	}
-	return false
+	return z.wide || t.pendAll || e.all || overlaps(e.acc, t.pend) || overlaps(e.acc, z.extra)
 }
 
 // porRun is the analysis of one run.
@@ -167,6 +165,7 @@ type porRun struct {
 	glob     []uint32 // the clocks of the events that touch everything, joined
 	lastGlob int
 	sleep    []sleeper
+	undone   bool // undoPreemptions ran in this run
 	// stopped: every goroutine that could go was asleep (the run repeats
 	// a class already explored); it is finished without analysis.
 	stopped bool
@@ -244,8 +243,8 @@ func (p *porRun) clockOf(tid int) []uint32 {
 }
 
 // begin starts the step of goroutine c, chosen at decision dec (-1: no
-// choice); fired is a timeout firing.
-func (p *porRun) begin(r *run, c, dec int, en uint64, fired bool) {
+// choice).
+func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	p.grow(len(r.threads))
 	t := r.threads[c]
 	local := 0
@@ -257,9 +256,13 @@ func (p *porRun) begin(r *run, c, dec int, en uint64, fired bool) {
 	start := len(p.accs)
 	p.accs = append(p.accs, t.pend...)
 	ev.npend = len(t.pend)
-	if fired {
+	if t.timedOut {
 		// A timeout firing moves the clock, and the wait reports
-		// whether ready held (pend) after all.
+		// whether ready held (pend) after all. Whether the timeout
+		// fired at a decision of its own, when every goroutine
+		// waited, or as a later timeout was chosen (which passes
+		// this earlier deadline too), the step depends on the
+		// clock.
 		p.accs = append(p.accs, access{clockLoc, true})
 	}
 	ev.acc = p.accs[start:len(p.accs):len(p.accs)]
@@ -384,6 +387,9 @@ func (p *porRun) finish(r *run) {
 			p.race(r, i, n)
 		}
 	}
+	if p.s != nil && e.dec >= 0 {
+		p.timerRace(r, n)
+	}
 
 	p.cand = cand
 	p.thClock[tid] = c
@@ -428,6 +434,17 @@ func (p *porRun) race(r *run, i, n int) {
 	tid := p.events[n].tid
 	en := &p.events[n]
 	prev := p.clockOf(tid)
+	// arrived: the step after which n's goroutine stood at n's wait
+	// (its previous step, or the step that started it).
+	arrived := p.parent[tid]
+	if en.wait {
+		for k := n - 1; k >= 0; k-- {
+			if p.events[k].tid == tid {
+				arrived = k
+				break
+			}
+		}
+	}
 	for j := i; j >= 0; j-- {
 		ej := &p.events[j]
 		if j < i && (ej.tid == tid || p.hb(prev, j) || !ej.conflicts(&en.stepSummary)) {
@@ -436,10 +453,20 @@ func (p *porRun) race(r *run, i, n int) {
 		if ej.dec < 0 {
 			continue
 		}
-		if en.wait && !en.all && ej.en&(1<<tid) == 0 {
-			// n passes a wait on one location (BlockOn) that was
-			// closed before j; nothing that does not depend on j
-			// writes that location, so n cannot go before j.
+		if en.wait && !en.all && ej.en&(1<<tid) == 0 && (arrived < j || ends(ej, en)) && onWait(ej, en) {
+			// n passes a wait on one location (BlockOn), at which
+			// its goroutine already stood before j and could not
+			// go: the location's value before j kept it waiting, so
+			// n cannot go before j (an unlock and the next lock).
+			// The race to reverse is with an earlier step (the lock
+			// before that unlock). A goroutine that could not go
+			// before j because it had not reached this wait yet is
+			// not such a case: what runs after j may still go
+			// first, unless j is the end that n joins (nothing else
+			// could have let the Join pass). And j must conflict
+			// with n on what n waits on: a step that only moves the
+			// clock n's later deadline reads says nothing about the
+			// wait.
 			continue
 		}
 		ini := p.initials(j, n) & ej.en
@@ -461,7 +488,136 @@ func (p *porRun) race(r *run, i, n int) {
 			c = bits.TrailingZeros64(have)
 		}
 		p.backtrack(r, j, c)
+		if p.s.bound < 0 || !nd.over(c, p.s.bound) {
+			return
+		}
+		// Under a bound, this place is too dear: the run already spent
+		// its preemptions before it. The reversal may still be had at
+		// an earlier conflicting step, where the run had spent fewer
+		// (a lock taken three times: not the last lock, over the
+		// bound, but the first): look on. And the preemptions spent
+		// before j may be spent later in another schedule of the same
+		// execution (a timeout fired early, which commutes with the
+		// steps after it): each one is undone, once per run.
+		if !p.undone {
+			p.undone = true
+			p.undoPreemptions(r, j)
+		}
+	}
+}
+
+// timerRace: at the decision that chose step n, the earliest sleeper's
+// timeout could have fired instead. A firing is not a step any run shows
+// until it is chosen, so its races are not found as the others' are. If
+// n conflicts with the firing of any sleeper (n moves the clock, as a
+// deadline set or another firing does, or writes what a sleeper waits
+// on), firing first is another execution; timeouts fire in deadline
+// order, so the way to it starts with the earliest sleeper, which is
+// asked for there. If n conflicts with none, every timeout can still fire
+// after n, and the later decisions ask.
+//
+// A sleeper whose wait is over (what it waits on is ready) but which has
+// not run yet still holds its place in deadline order: no later timeout
+// fires before it goes. Such sleepers that could go instead of n are
+// asked for too.
+func (p *porRun) timerRace(r *run, n int) {
+	e := &p.events[n]
+	d := &r.decisions[e.dec]
+	if !e.all && !p.hitsSleeper(r, e) {
 		return
+	}
+	if d.timer >= 0 && d.timer != e.tid {
+		p.backtrack(r, n, d.timer)
+		// The firing commutes with the steps before n back to the
+		// last one it conflicts with, but where it goes among them
+		// changes what the bound allows after it (a firing always
+		// costs a preemption; fired early, it may leave none for a
+		// switch that a later firing would have come with for
+		// free). So it is asked for at each of those decisions.
+		t := r.threads[d.timer]
+		for k := n - 1; k >= 0; k-- {
+			ek := &p.events[k]
+			if ek.tid == d.timer || ek.all || touchesClock(ek.acc) || touchesFiring(ek, t) {
+				break
+			}
+			if ek.dec >= 0 && r.decisions[ek.dec].timer == d.timer {
+				p.s.nodes[ek.dec].bt |= 1 << d.timer
+			}
+		}
+	}
+	for _, t := range r.threads {
+		if t.id != e.tid && t.id != d.timer && t.state == blocked && t.deadline > 0 && d.enabled&(1<<t.id) != 0 {
+			p.backtrack(r, n, t.id)
+		}
+	}
+}
+
+// touchesFiring reports whether step e touches what t waits on, which
+// t's timeout firing reads (besides the clock).
+func touchesFiring(e *porEvent, t *thread) bool {
+	return t.pendAll || overlaps(e.acc, t.pend)
+}
+
+// hitsSleeper reports whether step e conflicts with the firing of a
+// goroutine waiting with a deadline.
+func (p *porRun) hitsSleeper(r *run, e *porEvent) bool {
+	if touchesClock(e.acc) {
+		return true
+	}
+	for _, t := range r.threads {
+		if t.state == blocked && t.deadline > 0 && !t.timedOut && t.id != e.tid && touchesFiring(e, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// onWait reports whether step j conflicts with what the wait n waits on
+// (n's pending operation).
+func onWait(j, n *porEvent) bool {
+	return j.all || overlaps(n.acc[:n.npend], j.acc)
+}
+
+// ends reports whether step j ends the goroutine whose end the wait n
+// reads (a Join after the end).
+func ends(j, n *porEvent) bool {
+	for _, a := range n.acc[:n.npend] {
+		if a.loc == 0 || a.loc >= clockLoc || a.write {
+			continue
+		}
+		for _, b := range j.acc {
+			if b.loc == a.loc && b.write {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// undoPreemptions asks, at each decision before event j that took a
+// preemption, for the choices there that take none: the goroutine that
+// was running, or, where it had stopped (a timeout fired instead of a
+// free switch), every other goroutine that could go.
+func (p *porRun) undoPreemptions(r *run, j int) {
+	for k := j - 1; k >= 0; k-- {
+		ek := &p.events[k]
+		if ek.dec < 0 {
+			continue
+		}
+		d := &r.decisions[ek.dec]
+		if !d.preempt {
+			continue
+		}
+		nd := &p.s.nodes[ek.dec]
+		if d.cur >= 0 {
+			nd.bt |= 1 << d.cur
+			continue
+		}
+		m := d.enabled
+		if d.timer >= 0 {
+			m &^= 1 << d.timer
+		}
+		nd.bt |= m
 	}
 }
 
@@ -503,16 +659,22 @@ func (p *porRun) backtrack(r *run, i, tid int) {
 	if p.s.bound < 0 {
 		return
 	}
-	// Under a bound, also at the start of every run of steps of one
-	// goroutine since tid last went: a switch to tid there may cost
-	// fewer preemptions than at i.
-	k := i
-	for k > 0 && p.events[k-1].tid != tid {
-		k--
-		for k > 0 && p.events[k-1].tid == p.events[k].tid {
-			k--
+	// Under a bound, also at every earlier place since tid last went
+	// where a switch may cost fewer preemptions than at i: the start
+	// of each run of steps of one goroutine, and each decision at which
+	// the goroutine that went had stopped (it waited, or a timeout of
+	// its own fired), where any choice is free.
+	for k := i - 1; k >= 0; k-- {
+		ek := &p.events[k]
+		if ek.tid == tid {
+			break
 		}
-		if ek := &p.events[k]; ek.dec >= 0 && r.decisions[ek.dec].enabled&(1<<tid) != 0 {
+		if ek.dec < 0 {
+			continue
+		}
+		d := &r.decisions[ek.dec]
+		start := k == 0 || p.events[k-1].tid != ek.tid
+		if (start || d.cur < 0) && d.enabled&(1<<tid) != 0 {
 			p.s.nodes[ek.dec].bt |= 1 << tid
 		}
 	}
@@ -559,6 +721,15 @@ func (n *porNode) record(tid int, s stepSummary, npend int) {
 		}
 		n.extra[tid] = append([]access(nil), s.acc[npend:]...) // s.acc is reused by the next run
 	}
+}
+
+// over reports whether running c at n exceeds the preemption bound.
+func (n *porNode) over(c, bound int) bool {
+	cost := n.preBefore
+	if n.costs(c) {
+		cost++
+	}
+	return cost > bound
 }
 
 func (n *porNode) costs(c int) bool {
@@ -645,14 +816,8 @@ func (s *porSearch) next() []int {
 		}
 		for m := cand; m != 0; m &= m - 1 {
 			c := bits.TrailingZeros64(m)
-			if s.bound >= 0 {
-				cost := n.preBefore
-				if n.costs(c) {
-					cost++
-				}
-				if cost > s.bound {
-					continue
-				}
+			if s.bound >= 0 && n.over(c, s.bound) {
+				continue
 			}
 			n.done |= 1 << c
 			n.chosen = c

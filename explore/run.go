@@ -299,13 +299,11 @@ func (r *run) schedule(t *thread) *thread {
 			}
 		}
 	}
-	fired := false
 	if eager == 0 {
 		if s := r.earliestSleeper(); s != nil {
 			r.now = s.deadline
 			s.timedOut = true
 			en, eager = 1<<s.id, 1<<s.id
-			fired = true
 		} else if en == 0 {
 			return nil
 		} else {
@@ -332,7 +330,7 @@ func (r *run) schedule(t *thread) *thread {
 			r.noteSwitch(t, c, false)
 		}
 		if r.por != nil {
-			r.por.begin(r, c, -1, en, fired)
+			r.por.begin(r, c, -1, en)
 		}
 		return r.threads[c]
 	}
@@ -355,7 +353,7 @@ func (r *run) schedule(t *thread) *thread {
 		r.noteSwitch(t, c, d.preempt)
 	}
 	if r.por != nil {
-		r.por.begin(r, c, len(r.decisions)-1, d.enabled, c == d.timer)
+		r.por.begin(r, c, len(r.decisions)-1, d.enabled)
 	}
 	return r.threads[c]
 }

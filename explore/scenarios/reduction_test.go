@@ -29,6 +29,9 @@ func TestExploreReductionMissesNoTrace(t *testing.T) {
 		{"slot two thieves", TestExploreSlotTwoThieves},
 		{"remote spawn, one worker", TestExploreRemoteSpawnOneWorker},
 		{"remote spawn, one worker, timed park", TestExploreRemoteSpawnOneWorkerTimedPark},
+		// A worker takes one lock three times while the other waits
+		// for it: the reversal's first place is over the bound.
+		{"go recycling", TestExploreGoRecycling},
 	} {
 		t.Run(sc.name, sc.f)
 	}
