@@ -481,11 +481,18 @@ func (p *porRun) race(r *run, i, n int) {
 		if have := ini & (nd.bt | nd.done); have != 0 {
 			// One of them is asked for there already; under a bound,
 			// whether it runs there depends on its cost, so the
-			// cheaper places are asked for again.
+			// cheaper places are asked for again, for it and for n's
+			// goroutine if that is one of them (the one to move).
 			if p.s.bound < 0 {
 				return
 			}
-			c = bits.TrailingZeros64(have)
+			if h := bits.TrailingZeros64(have); h != c {
+				if c == tid {
+					p.backtrack(r, j, h)
+				} else {
+					c = h
+				}
+			}
 		}
 		p.backtrack(r, j, c)
 		if p.s.bound < 0 || !nd.over(c, p.s.bound) {
