@@ -109,6 +109,7 @@ func touchesClock(as []access) bool {
 type porEvent struct {
 	tid   int
 	local int    // the step's number among its goroutine's steps
+	prev  int    // its goroutine's previous step, or -1
 	dec   int    // the decision that chose it, or -1 (no choice)
 	en    uint64 // the goroutines that could go instead
 	wait  bool   // the step passes a wait (Block, BlockOn)
@@ -247,11 +248,11 @@ func (p *porRun) clockOf(tid int) []uint32 {
 func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	p.grow(len(r.threads))
 	t := r.threads[c]
-	local := 0
-	if l := p.last[c]; l >= 0 {
-		local = p.events[l].local + 1
+	prev, local := p.last[c], 0
+	if prev >= 0 {
+		local = p.events[prev].local + 1
 	}
-	ev := porEvent{tid: c, local: local, dec: dec, en: en, wait: t.state == blocked}
+	ev := porEvent{tid: c, local: local, prev: prev, dec: dec, en: en, wait: t.state == blocked}
 	ev.all = t.pendAll
 	start := len(p.accs)
 	p.accs = append(p.accs, t.pend...)
@@ -436,14 +437,9 @@ func (p *porRun) race(r *run, i, n int) {
 	prev := p.clockOf(tid)
 	// arrived: the step after which n's goroutine stood at n's wait
 	// (its previous step, or the step that started it).
-	arrived := p.parent[tid]
-	if en.wait {
-		for k := n - 1; k >= 0; k-- {
-			if p.events[k].tid == tid {
-				arrived = k
-				break
-			}
-		}
+	arrived := en.prev
+	if arrived < 0 {
+		arrived = p.parent[tid]
 	}
 	for j := i; j >= 0; j-- {
 		ej := &p.events[j]

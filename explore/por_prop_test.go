@@ -105,7 +105,6 @@ func program(gs [][]progOp) func() {
 		}
 		var ts []*Thread
 		for i, ops := range gs {
-			ops := ops
 			last := i == 0
 			ts = append(ts, Go(fmt.Sprint("g", i), func() {
 				run(ops)
