@@ -90,7 +90,7 @@ func New[T any](capacity int) (*Deque[T], error) {
 		return nil, ErrCapacity
 	}
 	d := &Deque[T]{}
-	d.buf.Store(newRing[T](int64(capacity))) // before any sharing: no ordering needed
+	d.buf.StoreRelaxed(newRing[T](int64(capacity))) // before any sharing: no ordering needed
 	return d, nil
 }
 
@@ -98,16 +98,16 @@ func New[T any](capacity int) (*Deque[T], error) {
 // replaced by one twice the size.
 func (d *Deque[T]) Push(v *T) {
 	d.owner.Enter(twoOwners)
-	// Ordering: relaxed. bottom is the owner's own variable.
-	b := d.bottom.Load()
-	// Ordering: acquire. Observes how far thieves have advanced, so the
+	// Relaxed: bottom is the owner's own variable.
+	b := d.bottom.LoadRelaxed()
+	// Acquire: observes how far thieves have advanced, so the
 	// full check is not stale in the unsafe direction: top only grows, so an
 	// old value makes the deque look fuller, never emptier, and the acquire
 	// pairs with the thieves' CAS so their reads of those slots happen
 	// before we overwrite them.
-	t := d.top.Load()
-	// Ordering: relaxed. The owner is the only writer of buf.
-	r := d.buf.Load()
+	t := d.top.LoadAcquire()
+	// Relaxed: the owner is the only writer of buf.
+	r := d.buf.LoadRelaxed()
 	if r == nil {
 		r = d.firstRing() // the zero Deque
 	}
@@ -118,10 +118,11 @@ func (d *Deque[T]) Push(v *T) {
 	chaos.Point()
 	r.put(b, v)
 	chaos.Point()
-	// Ordering: release (Lê et al.: a release fence, then a relaxed store).
-	// Publishes the slot just written: a thief that acquires bottom > b
-	// reads v, not an older value of the slot.
-	d.bottom.Store(b + 1)
+	// A release fence, then a relaxed store of bottom (Lê et al.): the
+	// fence publishes the slot just written (and a ring grow made) to a
+	// thief whose acquire load of bottom reads b+1 or later.
+	atomic.FenceRelease()
+	d.bottom.StoreRelaxed(b + 1)
 	d.owner.Exit()
 }
 
@@ -130,19 +131,19 @@ func (d *Deque[T]) Push(v *T) {
 // publication (Push's release store of bottom) comes after this store.
 func (d *Deque[T]) firstRing() *ring[T] {
 	r := newRing[T](DefaultCapacity)
-	// Ordering: relaxed would do; bottom's release store publishes it.
-	d.buf.Store(r)
+	// Relaxed would do: Push's release fence before bottom publishes it.
+	d.buf.StoreRelaxed(r)
 	return r
 }
 
 // grow replaces the ring with one twice the size holding [t, b).
 func (d *Deque[T]) grow(r *ring[T], t, b int64) *ring[T] {
 	n := r.grown(t, b)
-	// Ordering: release. Publishes the copied slots: a thief that loads
+	// Release: publishes the copied slots: a thief that loads
 	// this ring (after acquiring a bottom published later) reads them.
 	// The old ring is not touched again, so thieves still reading it
 	// see the values it had; their CAS on top decides if those count.
-	d.buf.Store(n)
+	d.buf.StoreRelease(n)
 	return n
 }
 
@@ -168,14 +169,14 @@ func (d *Deque[T]) clearStolen(r *ring[T], t, b int64) {
 // false when the deque was empty, or when its last element went to a thief.
 func (d *Deque[T]) Pop() (v *T, ok bool) {
 	d.owner.Enter(twoOwners) // left at each return
-	// Ordering: relaxed. bottom is the owner's own variable.
-	b := d.bottom.Load() - 1
-	// Ordering: relaxed. The owner is the only writer of buf.
-	r := d.buf.Load()
+	// Relaxed: bottom is the owner's own variable.
+	b := d.bottom.LoadRelaxed() - 1
+	// Relaxed: the owner is the only writer of buf.
+	r := d.buf.LoadRelaxed()
 	// Reserve index b before looking at top.
 	//
-	// Ordering: relaxed store followed by a seq_cst fence (Lê et al.), i.e.
-	// this store and the load of top below need StoreLoad order. It is the
+	// A relaxed store followed by a seq_cst fence (Lê et al.): this store
+	// and the load of top below need StoreLoad order. It is the
 	// heart of the algorithm. Owner and thief each write their own end and
 	// then read the other's (owner: bottom then top; thief: top by CAS, then
 	// its next read of bottom). With StoreLoad order on both sides, at least
@@ -184,19 +185,21 @@ func (d *Deque[T]) Pop() (v *T, ok bool) {
 	// index b without a CAS while a thief read the old bottom and took the
 	// same index by CAS: one element returned twice. Release/acquire alone
 	// cannot forbid that (it is the store-buffering shape). In Go every
-	// atomic is seq_cst, so keeping the store before the load is enough;
-	// moving the load of top above this store brings the bug back.
-	d.bottom.Store(b)
+	// atomic is seq_cst, so keeping the store before the load is enough
+	// and the fence is no instruction; moving the load of top above this
+	// store brings the bug back.
+	d.bottom.StoreRelaxed(b)
 	chaos.Point()
-	// Ordering: relaxed, after the seq_cst fence above (Lê et al.).
-	// Observes every steal that completed before our reservation.
-	t := d.top.Load()
+	atomic.FenceSeqCst() // the owner's half of the StoreLoad pair: the reservation above before the load of top below
+	// Relaxed, after the seq_cst fence (Lê et al.): observes every steal
+	// that completed before our reservation.
+	t := d.top.LoadRelaxed()
 	if t > b {
 		// Empty. Undo the reservation.
-		// Ordering: relaxed. Only the owner reads bottom to decide
+		// Relaxed: only the owner reads bottom to decide
 		// anything about its own pushes; thieves that see the
 		// decremented value just report Empty, which was true.
-		d.bottom.Store(b + 1)
+		d.bottom.StoreRelaxed(b + 1)
 		d.owner.Exit()
 		return nil, false
 	}
@@ -213,15 +216,14 @@ func (d *Deque[T]) Pop() (v *T, ok bool) {
 	// reservation may be taking at this very moment. Settle it the way the
 	// thieves do, with a CAS on top.
 	chaos.Point()
-	// Ordering: seq_cst on success, relaxed on failure (Lê et al.). On
-	// success it is ordered with the thieves' CASes on top (a single
+	// Seq_cst on success, relaxed on failure (Lê et al.). On success it is ordered with the thieves' CASes on top (a single
 	// modification order decides who took index t); on failure we learned
 	// a thief got there first and need nothing else from it.
-	ok = d.top.CompareAndSwap(t, t+1)
+	ok = d.top.CompareAndSwapSeqCstRelaxed(t, t+1)
 	// Whoever won, the deque is now empty with top == b+1: restore bottom to
-	// match. Ordering: relaxed (as in Lê et al.); a thief that still sees b
+	// match. Relaxed (as in Lê et al.): a thief that still sees b
 	// reports Empty, which is true.
-	d.bottom.Store(b + 1)
+	d.bottom.StoreRelaxed(b + 1)
 	if !ok {
 		d.owner.Exit()
 		return nil, false
@@ -233,30 +235,31 @@ func (d *Deque[T]) Pop() (v *T, ok bool) {
 
 // Steal tries to take the top (oldest) element. Any goroutine may call it.
 func (d *Deque[T]) Steal() (v *T, res StealResult) {
-	// Ordering: acquire, then a seq_cst fence before the load of bottom
-	// (Lê et al.). The acquire pairs with earlier thieves' CAS; the fence is
-	// the thief's half of the StoreLoad pairing described in Pop: it orders
+	// Acquire, then a seq_cst fence before the load of bottom (Lê et
+	// al.). The acquire pairs with earlier thieves' CAS; the fence is the
+	// thief's half of the StoreLoad pairing described in Pop: it orders
 	// this read of top (and the CAS that follows) against the owner's
 	// reservation of bottom.
-	t := d.top.Load()
+	t := d.top.LoadAcquire()
 	chaos.Point()
-	// Ordering: acquire. Pairs with the owner's release store of bottom in
+	atomic.FenceSeqCst() // the thief's half of the StoreLoad pair described in Pop
+	// Acquire: pairs with the owner's release store of bottom in
 	// Push: the slots of indices below b, and the ring holding them, are
 	// visible to us.
-	b := d.bottom.Load()
+	b := d.bottom.LoadAcquire()
 	if t >= b {
 		return nil, Empty
 	}
-	// Ordering: acquire (Lê et al. write consume: we only need what the
+	// Acquire (Lê et al. write consume: we only need what the
 	// pointer points to). Loaded after bottom, so it is the ring that held
 	// index t when bottom was published, or a later one that copied it.
-	r := d.buf.Load()
+	r := d.buf.LoadAcquire()
 	v = r.get(t)
 	chaos.Point()
-	// Ordering: seq_cst on success, relaxed on failure (Lê et al.). Success
+	// Seq_cst on success, relaxed on failure (Lê et al.). Success
 	// claims index t: it is the single point where a thief and the owner
 	// (last element) or two thieves decide who owns it.
-	if !d.top.CompareAndSwap(t, t+1) {
+	if !d.top.CompareAndSwapSeqCstRelaxed(t, t+1) {
 		return nil, Retry
 	}
 	return v, Success
@@ -267,9 +270,9 @@ func (d *Deque[T]) Steal() (v *T, res StealResult) {
 // returns, and it may be -1 for a moment while the owner pops from an empty
 // deque (it returns 0 then).
 func (d *Deque[T]) Len() int {
-	// Ordering: acquire on both, top first: a thief's view (same as Steal).
-	t := d.top.Load()
-	b := d.bottom.Load()
+	// Acquire on both, top first: a thief's view (as in Steal).
+	t := d.top.LoadAcquire()
+	b := d.bottom.LoadAcquire() // observes the owner's pushes, after top as in Steal
 	if b <= t {
 		return 0
 	}
@@ -279,9 +282,9 @@ func (d *Deque[T]) Len() int {
 // Capacity returns the size of the current ring. Owner only (others may call
 // it, but the value may be replaced at any time).
 func (d *Deque[T]) Capacity() int {
-	// Ordering: acquire for non-owners (the ring pointer is published by a
-	// release store in grow); relaxed for the owner.
-	r := d.buf.Load()
+	// Acquire for non-owners (the ring pointer is published by a release
+	// store in grow); relaxed would do for the owner.
+	r := d.buf.LoadAcquire()
 	if r == nil {
 		return DefaultCapacity // a zero Deque: its first Push makes a ring this size
 	}

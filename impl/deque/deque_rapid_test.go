@@ -60,8 +60,8 @@ func TestDequeMatchesModel(t *testing.T) {
 					t.Fatalf("Capacity = %d, want %d", d.Capacity(), wantCap)
 				}
 				// The ring holds exactly the model's items at [top, bottom).
-				top, bottom := d.top.Load(), d.bottom.Load()
-				r := d.buf.Load()
+				top, bottom := d.top.LoadRelaxed(), d.bottom.LoadRelaxed()
+				r := d.buf.LoadRelaxed()
 				items := m.Items()
 				for i := top; i < bottom; i++ {
 					if p := r.get(i); p == nil || *p != items[i-top] {
@@ -111,11 +111,11 @@ func TestStolenSlotsAreCleared(t *testing.T) {
 	}
 	extra := 0
 	d.Push(&extra)
-	r := d.buf.Load()
+	r := d.buf.LoadRelaxed()
 	for i := range r.slots {
 		idx := int64(i)
-		live := idx >= d.top.Load() && idx < d.bottom.Load()
-		if p := r.slots[i].Load(); (p != nil) != live {
+		live := idx >= d.top.LoadRelaxed() && idx < d.bottom.LoadRelaxed()
+		if p := r.slots[i].LoadRelaxed(); (p != nil) != live {
 			t.Errorf("slot %d holds %v, live=%v", i, p, live)
 		}
 	}

@@ -18,16 +18,14 @@ func newRing[T any](capacity int64) *ring[T] {
 
 func (r *ring[T]) capacity() int64 { return r.mask + 1 }
 
-// put writes index i.
-// Ordering: relaxed. The slot is published by the release store of bottom
+// put writes index i, relaxed: the slot is published by the release store of bottom
 // (Push) or of the ring pointer (grow) that follows it.
-func (r *ring[T]) put(i int64, v *T) { r.slots[i&r.mask].Store(v) }
+func (r *ring[T]) put(i int64, v *T) { r.slots[i&r.mask].StoreRelaxed(v) }
 
-// get reads index i.
-// Ordering: relaxed. The reader has already acquired bottom (thief) or wrote
+// get reads index i, relaxed: the reader has already acquired bottom (thief) or wrote
 // the slot itself (owner); a thief's value only counts if its CAS on top
 // succeeds afterwards.
-func (r *ring[T]) get(i int64) *T { return r.slots[i&r.mask].Load() }
+func (r *ring[T]) get(i int64) *T { return r.slots[i&r.mask].LoadRelaxed() }
 
 // grown returns a ring of twice the capacity holding indices [t, b) of r.
 // Only the owner calls it; r itself is left untouched for thieves that

@@ -23,14 +23,14 @@ func (q *injector) push(j *job) {
 	// Ordering: seq_cst. The count must be visible before the pusher's
 	// newJobs reads the sleep counters, and a sleeper's last look at it
 	// (after registering) must not be ordered before its registration.
-	q.n.Add(1)
+	q.n.AddSeqCst(1)
 	q.mu.Unlock()
 }
 
 func (q *injector) pop() *job {
 	// Ordering: acquire. A zero may be stale; the sleep protocol, not
 	// this check, guarantees the job is found (newJobs after push).
-	if q.n.Load() == 0 {
+	if q.n.LoadAcquire() == 0 {
 		return nil
 	}
 	q.mu.Lock()
@@ -44,10 +44,10 @@ func (q *injector) pop() *job {
 	if q.head == len(q.jobs) {
 		q.jobs, q.head = q.jobs[:0], 0
 	}
-	q.n.Add(-1) // under mu; relaxed would do
+	q.n.AddRelaxed(-1) // under mu; relaxed would do
 	return j
 }
 
 // nonEmpty reports whether a job was waiting at some moment during the call.
 // Ordering: seq_cst (see push).
-func (q *injector) nonEmpty() bool { return q.n.Load() > 0 }
+func (q *injector) nonEmpty() bool { return q.n.LoadSeqCst() > 0 }

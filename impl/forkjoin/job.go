@@ -64,36 +64,36 @@ type latch struct{ state atomic.Uint32 }
 // probe reports whether the latch is set.
 // Ordering: acquire. Pairs with the release in set: the job's results and
 // its panic value are visible once this returns true.
-func (l *latch) probe() bool { return l.state.Load() == latchSet }
+func (l *latch) probe() bool { return l.state.LoadAcquire() == latchSet }
 
 // set sets the latch and reports whether the owner was asleep on it (and so
 // must be woken by the caller).
 // Ordering: acq_rel swap. Release publishes the job's results to probe;
 // acquire orders it after the owner's fallAsleep so the answer is current.
 func (l *latch) set() (ownerSleeping bool) {
-	return l.state.Swap(latchSet) == latchSleeping
+	return l.state.SwapAcqRel(latchSet) == latchSleeping
 }
 
 // getSleepy is the owner's first step towards sleeping; false if set.
 // Ordering: relaxed would do for the CAS itself (only the owner moves the
-// latch out of unset); seq_cst is what Go gives.
+// latch out of unset).
 func (l *latch) getSleepy() bool {
-	return l.state.CompareAndSwap(latchUnset, latchSleepy)
+	return l.state.CompareAndSwapRelaxedRelaxed(latchUnset, latchSleepy)
 }
 
 // fallAsleep commits the owner to sleeping; false if the latch was set in
 // the meantime. Ordering: acq_rel. After it succeeds, a setter's swap sees
 // latchSleeping and wakes us; if it fails we saw the set (acquire).
 func (l *latch) fallAsleep() bool {
-	return l.state.CompareAndSwap(latchSleepy, latchSleeping)
+	return l.state.CompareAndSwapAcqRelAcquire(latchSleepy, latchSleeping)
 }
 
 // wakeUp returns the latch to unset after a sleep, unless it was set.
 // Ordering: relaxed (owner-only transition; a racing set wins either way).
 func (l *latch) wakeUp() {
 	if !l.probe() {
-		l.state.CompareAndSwap(latchSleeping, latchUnset)
-		l.state.CompareAndSwap(latchSleepy, latchUnset)
+		l.state.CompareAndSwapRelaxedRelaxed(latchSleeping, latchUnset)
+		l.state.CompareAndSwapRelaxedRelaxed(latchSleepy, latchUnset)
 	}
 }
 
@@ -101,4 +101,4 @@ func (l *latch) wakeUp() {
 // reach the job (its setter has returned from set).
 // Ordering: relaxed; the job is published again by the deque's release
 // store of bottom.
-func (l *latch) reset() { l.state.Store(latchUnset) }
+func (l *latch) reset() { l.state.StoreRelaxed(latchUnset) }

@@ -109,7 +109,7 @@ func (p *Pool) Run(f func(*Worker)) error {
 	p.mu.Lock()
 	// Observes Close, which stores closed under the same mutex; the
 	// mutex orders it, so relaxed would do.
-	if p.closed.Load() {
+	if p.closed.LoadRelaxed() {
 		p.mu.Unlock()
 		return ErrClosed
 	}
@@ -149,13 +149,13 @@ func (p *Pool) Close() error {
 		return ErrInsideJob
 	}
 	p.mu.Lock()
-	if p.closed.Load() {
+	if p.closed.LoadRelaxed() { // under mu, which orders it with the store below
 		p.mu.Unlock()
 		return ErrClosed
 	}
 	// Ordering: release. Run checks it under mu; Join and Scope check it
 	// (relaxed would do for them: it only turns misuse into an error).
-	p.closed.Store(true)
+	p.closed.StoreRelease(true)
 	p.mu.Unlock()
 	p.inflight.Wait()
 	for _, w := range p.workers {

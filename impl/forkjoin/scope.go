@@ -41,7 +41,7 @@ func (w *Worker) Scope(body func(s *Scope)) error {
 		return err
 	}
 	st := &scopeState{owner: w}
-	st.pending.Store(1) // the body; not shared yet, relaxed
+	st.pending.StoreRelaxed(1) // the body; not shared yet
 	pe := callScope(body, &Scope{st: st, w: w})
 	st.jobDone(w.pool, pe)
 	w.waitUntil(&st.latch)
@@ -61,7 +61,7 @@ func (s *Scope) Spawn(f func(s *Scope)) error {
 	// A finished scope says so whoever asks; a live one only to the
 	// goroutine of the worker it was given for (race-detector builds).
 	// Ordering: relaxed would do (see below).
-	if s.st.pending.Load() == 0 {
+	if s.st.pending.LoadRelaxed() == 0 {
 		return ErrScopeDone
 	}
 	s.w.checkGoroutine("Scope.Spawn")
@@ -70,14 +70,13 @@ func (s *Scope) Spawn(f func(s *Scope)) error {
 	// (a Scope kept past its Scope call) cannot lift the count and slip
 	// through as a later call would after a failed add.
 	for {
-		// Ordering: relaxed would do for the load and the CAS (the
-		// count is only read by the decrement that reaches zero); Go
-		// gives seq_cst.
-		n := s.st.pending.Load()
+		// Relaxed, the load and the CAS: the count is only read by
+		// the decrement that reaches zero.
+		n := s.st.pending.LoadRelaxed()
 		if n == 0 {
 			return ErrScopeDone
 		}
-		if s.st.pending.CompareAndSwap(n, n+1) {
+		if s.st.pending.CompareAndSwapRelaxedRelaxed(n, n+1) {
 			break
 		}
 	}
@@ -96,7 +95,7 @@ func (st *scopeState) jobDone(p *Pool, pe *PanicError) {
 	}
 	// Ordering: acq_rel. Release publishes this job's effects; the add
 	// that reaches zero acquires all the others' before setting the latch.
-	if st.pending.Add(-1) == 0 {
+	if st.pending.AddAcqRel(-1) == 0 {
 		owner := st.owner
 		if st.latch.set() {
 			p.sleep.wakeSpecific(owner.index)

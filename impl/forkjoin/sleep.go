@@ -110,7 +110,7 @@ func (s *sleep) init(n int, timeout time.Duration) {
 	s.timeout = timeout
 	// Start the JEC odd: no announcement stands. Before the workers
 	// start: no ordering needed.
-	s.counters.Store(uint64(jecOne))
+	s.counters.StoreRelaxed(uint64(jecOne))
 }
 
 func (s *sleep) load() counters {
@@ -118,13 +118,14 @@ func (s *sleep) load() counters {
 	// publication of the job (a StoreLoad pair with the sleeper's
 	// registration CAS and its search), and the sleeper's load feeds a CAS
 	// that must see the latest JEC anyway.
-	return counters(s.counters.Load())
+	return counters(s.counters.LoadSeqCst())
 }
 
 func (s *sleep) cas(old, new counters) bool {
-	// Ordering: seq_cst (acq_rel would do for the CAS itself; the pairing
-	// with the job publication is what needs the total order, see load).
-	return s.counters.CompareAndSwap(uint64(old), uint64(new))
+	// Seq_cst (acq_rel would do for the CAS itself; the pairing with the
+	// job publication is what needs the total order, see load). A failure
+	// is followed by a fresh load.
+	return s.counters.CompareAndSwapSeqCstRelaxed(uint64(old), uint64(new))
 }
 
 // noWorkFound moves an idle worker one step along the stages. l is the
@@ -201,7 +202,7 @@ func (s *sleep) wakeSpecific(i int) bool {
 	// The waker un-counts the sleeper, at once, so that publishers that
 	// come next do not try to wake a worker that is already waking.
 	// Ordering: seq_cst add (part of the counters' single order).
-	s.counters.Add(^uint64(sleeperOne - 1))
+	s.counters.AddSeqCst(^uint64(sleeperOne - 1))
 	sync.PointOn(ws.wake)
 	ws.wake <- struct{}{} // the channel is empty: blocked was true
 	return true
@@ -242,7 +243,7 @@ func (s *sleep) sleep(st *idleState, l *latch, w *Worker) {
 	// way around while we were sleepy.
 	if w.pool.injector.nonEmpty() {
 		// Un-register. Ordering: seq_cst (the counters' single order).
-		s.counters.Add(^uint64(sleeperOne - 1))
+		s.counters.AddSeqCst(^uint64(sleeperOne - 1))
 		ws.mu.Unlock()
 		st.wakeFully()
 		l.wakeUp()
@@ -264,10 +265,10 @@ func (s *sleep) block(ws *workerSleep) {
 	}
 	ws.mu.Lock()
 	if ws.blocked {
-		// Nobody came: un-count ourselves.
-		// Ordering: seq_cst (the counters' single order).
+		// Nobody came: un-count ourselves. Seq_cst: the counters'
+		// single order.
 		ws.blocked = false
-		s.counters.Add(^uint64(sleeperOne - 1))
+		s.counters.AddSeqCst(^uint64(sleeperOne - 1)) // un-counts this sleeper: seq_cst, the counters' single order
 	} else {
 		// A waker got here between the timer and the lock; its token
 		// is in the channel. Take it so the next sleep starts clean.

@@ -56,7 +56,7 @@ type Snapshot struct {
 // diagnostics, never a decision.
 func (p *Pool) Snapshot() Snapshot {
 	c := p.sleep.load()
-	s := Snapshot{Sleepers: c.sleepers(), JEC: c.jec(), Injected: p.injector.n.Load()}
+	s := Snapshot{Sleepers: c.sleepers(), JEC: c.jec(), Injected: p.injector.n.LoadRelaxed()}
 	for _, w := range p.workers {
 		s.Workers = append(s.Workers, WorkerSnapshot{
 			Index:    w.index,

@@ -189,7 +189,7 @@ func (w *Worker) check(op string) error {
 	// Ordering: relaxed for both. Close happens after every Run returned,
 	// so a legitimate caller never sees closed; these loads only turn
 	// misuse into an error, and a stale answer just misses some misuse.
-	if w.pool.closed.Load() {
+	if w.pool.closed.LoadRelaxed() {
 		return ErrClosed
 	}
 	if w.depth.Load() == 0 {

@@ -54,7 +54,7 @@ func (s *State) Workers() int { return int(s.n) }
 func (s *State) TryBecomeSearcher() bool {
 	// Observes other searchers. Relaxed would do: a stale value only
 	// changes how many steal at once.
-	ns := s.searching.Load()
+	ns := s.searching.LoadRelaxed()
 	if 2*ns >= s.n {
 		return false
 	}
@@ -62,7 +62,7 @@ func (s *State) TryBecomeSearcher() bool {
 	// Publishes one more searcher. seq_cst: a notifier that loads ns
 	// after this skips its wake because of us, so our later park must be
 	// ordered after its publish (we re-check the queues when we park).
-	s.searching.Add(1)
+	s.searching.AddSeqCst(1)
 	return true
 }
 
@@ -73,17 +73,24 @@ func (s *State) TryBecomeSearcher() bool {
 func (s *State) TransitionFromSearching() (wasLast bool) {
 	// Publishes one searcher fewer, observes the rest. seq_cst: pairs
 	// with the publisher's store-then-load of ns (Dekker).
-	return s.searching.Add(-1) <= 0
+	return s.searching.AddSeqCst(-1) <= 0
 }
 
 // Notify is Rule 1, called after a task was published: if nobody searches,
 // claim the lowest parked worker and give it a searching credit. It returns
 // the claimed index, or -1 when somebody is searching or nobody is parked.
 func (s *State) Notify() int {
+	// The publisher's half of the idle protocol's Dekker pairs: its
+	// publication of the task (a release store, or a store under a
+	// lock) comes before, our loads of ns and the bitmap after. A
+	// seq_cst fence orders the two, as the parker's fence before its
+	// re-check of the queues (sched.workAvailable) orders its side, so
+	// that one of the two sees the other's write.
+	atomic.FenceSeqCst()
 	// Observes searchers. seq_cst: the task was published before this
 	// load; a searcher that decrements ns after it re-checks the queues
 	// (park) or notifies (Rule 2) and sees the task.
-	if s.searching.Load() > 0 {
+	if s.searching.LoadSeqCst() > 0 {
 		return -1
 	}
 	chaos.Point()
@@ -98,7 +105,7 @@ func (s *State) ClaimParked() int {
 		// Observes parked workers. seq_cst: pairs with the parker's
 		// fetch-or then queue re-check (Dekker): either we see its
 		// bit, or it sees the task published before Notify.
-		bm := s.bitmap.Load()
+		bm := s.bitmap.LoadSeqCst()
 		if bm == 0 {
 			return -1
 		}
@@ -109,7 +116,7 @@ func (s *State) ClaimParked() int {
 		// the race against other notifiers and against worker i
 		// clearing its own bit; whoever sees the bit set owns the
 		// transition.
-		old := s.bitmap.And(^mask)
+		old := s.bitmap.AndAcqRel(^mask)
 		if old&mask == 0 {
 			continue // lost the race for i; look again
 		}
@@ -121,7 +128,7 @@ func (s *State) ClaimParked() int {
 		// Publishes the searching credit of worker i. seq_cst: later
 		// notifiers that load ns must see it (or see worker i's own
 		// give-back; see the package comment on signed counters).
-		s.searching.Add(1)
+		s.searching.AddSeqCst(1)
 		s.claims.end()
 		return i
 	}
@@ -139,7 +146,7 @@ func (s *State) Park(i int, searching bool) {
 	mask := uint64(1) << uint(i)
 	// Publishes "worker i is parked". seq_cst: pairs with the notifier's
 	// bitmap load (Dekker with the queue re-check that follows).
-	s.bitmap.Or(mask)
+	s.bitmap.OrSeqCst(mask)
 	chaos.Point()
 	// Relaxed: a count.
 	s.parked.Add(1)
@@ -148,7 +155,7 @@ func (s *State) Park(i int, searching bool) {
 		// seq_cst: after this a notifier may skip nothing on our
 		// account; the re-check that follows covers what it skipped
 		// before.
-		s.searching.Add(-1)
+		s.searching.AddSeqCst(-1)
 	}
 	chaos.Point()
 }
@@ -170,7 +177,7 @@ func (s *State) Unpark(i int) (claimed bool) {
 	chaos.Point()
 	// Observes and clears the own bit in one step. acq_rel: acquires the
 	// claim of a notifier (its bitmap RMW), releases our un-parking.
-	old := s.bitmap.And(^mask)
+	old := s.bitmap.AndAcqRel(^mask)
 	if old&mask == 0 {
 		return true
 	}
@@ -192,7 +199,7 @@ func (s *State) CancelPark(i int) (claimed bool) {
 	}
 	chaos.Point()
 	// seq_cst, as TryBecomeSearcher.
-	s.searching.Add(1)
+	s.searching.AddSeqCst(1)
 	return false
 }
 
@@ -202,7 +209,7 @@ func (s *State) CancelPark(i int) (claimed bool) {
 func (s *State) AddSearcher() {
 	// seq_cst, as TryBecomeSearcher: notifiers that load ns after this
 	// skip their wake because of us, and we will find their work.
-	s.searching.Add(1)
+	s.searching.AddSeqCst(1)
 }
 
 // StopSearching gives a searching credit back without asking whether it
@@ -211,20 +218,20 @@ func (s *State) AddSearcher() {
 func (s *State) StopSearching() {
 	// seq_cst: pairs with the publisher's store-then-load of ns; the
 	// re-check that follows covers what notifiers skipped because of us.
-	s.searching.Add(-1)
+	s.searching.AddSeqCst(-1)
 }
 
 // Searching returns num_searching. The monitor decides on it (a searcher
 // will find the work it looks at, so it need not wake anybody).
 func (s *State) Searching() int32 {
-	return s.searching.Load() // seq_cst: the monitor's look at the queues came before
+	return s.searching.LoadSeqCst() // seq_cst: the monitor's look at the queues came before
 }
 
 // Bitmap returns the parked bitmap. The monitor decides on it whether any
 // worker runs (its half of a Dekker pair with workers leaving the parked
 // set; see impl/sched).
 func (s *State) Bitmap() uint64 {
-	return s.bitmap.Load() // seq_cst: the load half of that Dekker pair
+	return s.bitmap.LoadSeqCst() // seq_cst: the load half of that Dekker pair
 }
 
 // Snapshot is a racy read of the three words for metrics and tests; the
@@ -238,9 +245,9 @@ type Snapshot struct {
 // Snapshot returns the current values. Relaxed loads: diagnostics only.
 func (s *State) Snapshot() Snapshot {
 	return Snapshot{
-		Searching: int(s.searching.Load()),
+		Searching: int(s.searching.LoadRelaxed()),
 		Parked:    int(s.parked.Load()),
-		Bitmap:    s.bitmap.Load(),
+		Bitmap:    s.bitmap.LoadRelaxed(),
 	}
 }
 
@@ -248,5 +255,5 @@ func (s *State) Snapshot() Snapshot {
 // protocol never decides on a separate load of the bit).
 func (s *State) IsParked(i int) bool {
 	// Relaxed: diagnostics.
-	return s.bitmap.Load()&(uint64(1)<<uint(i)) != 0
+	return s.bitmap.LoadRelaxed()&(uint64(1)<<uint(i)) != 0
 }

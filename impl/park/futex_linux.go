@@ -68,18 +68,21 @@ func NewFutex() (*Futex, error) {
 func (p *Futex) Park(timeout time.Duration) bool {
 	p.owner.Enter(twoParkers) // left at each return (no defer: it costs the fast path)
 	// Consume a token that is already there. Acquire: pairs with the
-	// release swap in Unpark.
-	if p.word.CompareAndSwap(futexNotified, futexEmpty) {
+	// release swap in Unpark. A failure learns only that there is none.
+	if p.word.CompareAndSwapAcquireRelaxed(futexNotified, futexEmpty) {
 		p.owner.Exit()
 		return true
 	}
-	// Announce that we are going to sleep. Release/acquire: if Unpark
+	// Announce that we are going to sleep: relaxed, it publishes
+	// nothing (Unpark only learns from it to call futexWake). If Unpark
 	// slipped in between the two CASes the word is notified and this
-	// CAS fails.
-	if !p.word.CompareAndSwap(futexEmpty, futexSleeping) {
+	// CAS fails: acquire on failure, it reads the token Unpark
+	// published.
+	if !p.word.CompareAndSwapRelaxedAcquire(futexEmpty, futexSleeping) {
 		// The only other value is notified (one owner, so never
-		// sleeping here). Acquire: consume the token Unpark published.
-		p.word.Store(futexEmpty)
+		// sleeping here). Consume the token the failed CAS acquired:
+		// relaxed, only we write empty.
+		p.word.StoreRelaxed(futexEmpty)
 		p.owner.Exit()
 		return true
 	}
@@ -94,12 +97,13 @@ func (p *Futex) Park(timeout time.Duration) bool {
 			if left <= 0 {
 				// Timed out. Take back the sleeping announcement;
 				// if that fails Unpark got there first and the
-				// token is ours. acq_rel on the CAS.
-				if p.word.CompareAndSwap(futexSleeping, futexEmpty) {
+				// token is ours: acquire on failure, which read it.
+				// acq_rel on success, as written in the design.
+				if p.word.CompareAndSwapAcqRelAcquire(futexSleeping, futexEmpty) {
 					p.owner.Exit()
 					return false
 				}
-				p.word.Store(futexEmpty)
+				p.word.StoreRelaxed(futexEmpty) // consumes the token: only we write empty
 				p.owner.Exit()
 				return true
 			}
@@ -109,7 +113,7 @@ func (p *Futex) Park(timeout time.Duration) bool {
 		futexWait(&p.word, futexSleeping, ts)
 		// Re-read the word atomically: this is the happens-before edge
 		// from Unpark (see the type comment). Acquire.
-		if p.word.CompareAndSwap(futexNotified, futexEmpty) {
+		if p.word.CompareAndSwapAcquireRelaxed(futexNotified, futexEmpty) { // a failure loops
 			p.owner.Exit()
 			return true
 		}
@@ -122,7 +126,7 @@ func (p *Futex) Park(timeout time.Duration) bool {
 func (p *Futex) Unpark() {
 	// Publish the token. Release: everything the caller wrote before
 	// Unpark is visible to the owner after its acquiring read.
-	if p.word.Swap(futexNotified) == futexSleeping {
+	if p.word.SwapRelease(futexNotified) == futexSleeping {
 		futexWake(&p.word)
 	}
 }

@@ -46,7 +46,7 @@ func (g *Global[T]) Push(t *T) {
 	g.grow(1)
 	g.buf[(g.head+g.n)&(len(g.buf)-1)] = t
 	g.n++
-	g.length.Store(int64(g.n)) // written under the lock; readers only want a snapshot: relaxed
+	g.length.StoreRelaxed(int64(g.n)) // written under the lock; readers only want a snapshot
 	g.mu.Unlock()
 }
 
@@ -69,14 +69,14 @@ func (g *Global[T]) PushBatch(ts []*T) {
 		g.buf[(g.head+g.n)&(len(g.buf)-1)] = t
 		g.n++
 	}
-	g.length.Store(int64(g.n)) // written under the lock; readers only want a snapshot: relaxed
+	g.length.StoreRelaxed(int64(g.n)) // written under the lock; readers only want a snapshot
 	g.mu.Unlock()
 }
 
 // PopBatch moves up to len(dst) of the oldest tasks into dst[:k], oldest
 // first, and returns k.
 func (g *Global[T]) PopBatch(dst []*T) int {
-	if len(dst) == 0 || g.length.Load() == 0 { // a snapshot; an empty answer may be stale, as it may be after unlocking: relaxed
+	if len(dst) == 0 || g.length.LoadRelaxed() == 0 { // a snapshot; an empty answer may be stale, as it may be after unlocking
 		return 0
 	}
 	g.mu.Lock()
@@ -93,14 +93,14 @@ func (g *Global[T]) PopBatch(dst []*T) int {
 		g.head = 0
 	}
 	g.shrink()
-	g.length.Store(int64(g.n)) // written under the lock; readers only want a snapshot: relaxed
+	g.length.StoreRelaxed(int64(g.n)) // written under the lock; readers only want a snapshot
 	g.mu.Unlock()
 	return k
 }
 
 // Len is the number of queued tasks, read without the lock: a snapshot.
 func (g *Global[T]) Len() int {
-	return int(g.length.Load()) // a snapshot of the count stored under the lock: relaxed (seq_cst in a wake/park check)
+	return int(g.length.LoadRelaxed()) // a snapshot of the count stored under the lock (a park check before it starts with a seq_cst fence)
 }
 
 // grow makes room for extra more tasks. Caller holds mu.

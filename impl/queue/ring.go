@@ -98,8 +98,8 @@ func NewRing[T any]() *Ring[T] { return NewRingAt[T](0) }
 // test can place the ring just below the 2^32 wrap-around.
 func NewRingAt[T any](start uint32) *Ring[T] {
 	r := new(Ring[T])
-	r.head.Store(pack(start, start)) // no other goroutine has r yet: relaxed
-	r.tail.Store(start)              // no other goroutine has r yet: relaxed
+	r.head.StoreRelaxed(pack(start, start)) // no other goroutine has r yet
+	r.tail.StoreRelaxed(start)              // no other goroutine has r yet
 	return r
 }
 
@@ -123,11 +123,11 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 	if t == nil {
 		panic("queue: Push of a nil task")
 	}
-	r.owner.Enter(twoOwners) // left by each return and panic below
-	tail := r.tail.Load()    // only the owner writes tail: relaxed
+	r.owner.Enter(twoOwners)     // left by each return and panic below
+	tail := r.tail.LoadRelaxed() // only the owner writes tail
 	moved := 0
 	for {
-		h := r.head.Load() // observes released steals, so their slot clears happen before we reuse a slot: acquire
+		h := r.head.LoadAcquire() // observes released steals, so their slot clears happen before we reuse a slot
 		steal, real := unpack(h)
 		if tail-steal < Capacity {
 			break
@@ -161,7 +161,7 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 	// path.)
 	r.buf[tail&mask].Store(t) // a plain write to a free slot; the tail store below publishes it (release)
 	chaos.Point()
-	r.tail.Store(tail + 1) // publishes the slot write to thieves and to Len: release (seq_cst if a wake check follows)
+	r.tail.StoreRelease(tail + 1) // publishes the slot write to thieves and to Len (a wake check after it starts with a seq_cst fence)
 	chaos.Point()
 	r.owner.Exit()
 	return moved
@@ -178,7 +178,7 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 // a thief may claim in between.
 func (r *Ring[T]) overflowHalf(h uint64, real uint32, overflow Injector[T]) bool {
 	end := real + MaxSteal
-	if !r.head.CompareAndSwap(h, pack(end, end)) { // claims the batch against thieves; keeps our takes below after the claim: acquire
+	if !r.head.CompareAndSwapAcquireRelaxed(h, pack(end, end)) { // claims the batch against thieves; keeps our takes below after the claim; a failure moves nothing
 		return false
 	}
 	batch := r.batch[:]
@@ -217,9 +217,9 @@ func claimedSlotEmpty() { panic("queue: claimed slot is empty") }
 func (r *Ring[T]) Pop() *T {
 	r.owner.Enter(twoOwners) // left at each return (a panic below is an internal error)
 	for {
-		h := r.head.Load() // a guess that the CAS below validates: relaxed
+		h := r.head.LoadRelaxed() // a guess that the CAS below validates
 		steal, real := unpack(h)
-		if real == r.tail.Load() { // only the owner writes tail: relaxed
+		if real == r.tail.LoadRelaxed() { // only the owner writes tail
 			r.owner.Exit()
 			return nil
 		}
@@ -228,7 +228,7 @@ func (r *Ring[T]) Pop() *T {
 			next = pack(steal, real+1)
 		}
 		chaos.Point()
-		if r.head.CompareAndSwap(h, next) { // claims position real against thieves; keeps the take after the claim: acquire
+		if r.head.CompareAndSwapAcquireRelaxed(h, next) { // claims position real against thieves; keeps the take after the claim; a failure re-reads
 			// take, written out for the inliner as in Push.
 			t := r.buf[real&mask].Take() // a plain read and clear, after the claim (its acquire); only the owner reuses the slot
 			if t == nil {
@@ -261,7 +261,7 @@ func (r *Ring[T]) StealInto(dst *Ring[T]) (first *T, n int) {
 		panic("queue: StealInto from a ring into itself")
 	}
 	dst.owner.Enter(twoOwners)
-	dstTail := dst.tail.Load() // we own dst, only we write its tail: relaxed
+	dstTail := dst.tail.LoadRelaxed() // we own dst, only we write its tail
 	room := dst.roomAt(dstTail)
 	start, k := r.claim(room)
 	if k != 0 {
@@ -276,7 +276,7 @@ func (r *Ring[T]) StealInto(dst *Ring[T]) (first *T, n int) {
 // touching a slot a thief of r may read: the room is bounded by the steal
 // head, not the real head.
 func (r *Ring[T]) roomAt(tail uint32) uint32 {
-	steal, _ := unpack(r.head.Load()) // observes released steals of r, whose slot clears must come before our writes: acquire
+	steal, _ := unpack(r.head.LoadAcquire()) // observes released steals of r, whose slot clears must come before our writes
 	return Capacity - (tail - steal)
 }
 
@@ -286,12 +286,12 @@ func (r *Ring[T]) roomAt(tail uint32) uint32 {
 // the destination, which must hold all but the first task.
 func (r *Ring[T]) claim(room uint32) (start, n uint32) {
 	for range claimRetries {
-		h := r.head.Load() // a guess that the claim CAS validates: relaxed
+		h := r.head.LoadRelaxed() // a guess that the claim CAS validates
 		steal, real := unpack(h)
 		if steal != real {
 			return 0, 0 // another thief's steal is in flight
 		}
-		tail := r.tail.Load() // observes the owner's slot writes below tail: acquire
+		tail := r.tail.LoadAcquire() // observes the owner's slot writes below tail
 		avail := tail - real
 		if avail == 0 {
 			return 0, 0
@@ -307,7 +307,7 @@ func (r *Ring[T]) claim(room uint32) (start, n uint32) {
 			return 0, 0 // dst has no room for the rest of the batch
 		}
 		chaos.Point()
-		if r.head.CompareAndSwap(h, pack(steal, real+n)) { // claims [real, real+n); keeps our takes after the claim: acquire
+		if r.head.CompareAndSwapAcquireRelaxed(h, pack(steal, real+n)) { // claims [real, real+n); keeps our takes after the claim; a failure re-reads
 			return real, n
 		}
 		chaos.Point()
@@ -329,7 +329,7 @@ func (r *Ring[T]) moveClaimed(start, n uint32, dst *Ring[T], dstTail uint32) *T 
 	}
 	if n > 1 {
 		chaos.Point()
-		dst.tail.Store(dstTail + n - 1) // publishes the copied slots to dst's thieves: release
+		dst.tail.StoreRelease(dstTail + n - 1) // publishes the copied slots to dst's thieves
 		chaos.Point()
 	}
 	return first
@@ -345,13 +345,13 @@ func (r *Ring[T]) moveClaimed(start, n uint32, dst *Ring[T], dstTail uint32) *T 
 // consumer is working on our claim, so it panics.
 func (r *Ring[T]) release(start, end uint32) {
 	for {
-		h := r.head.Load() // a guess at the owner's pops since our claim, validated by the CAS: relaxed
+		h := r.head.LoadRelaxed() // a guess at the owner's pops since our claim, validated by the CAS
 		steal, nowReal := unpack(h)
 		if steal != start || nowReal-start < end-start {
 			panic("queue: head moved backwards or steal head moved during a steal")
 		}
 		chaos.Point()
-		if r.head.CompareAndSwap(h, pack(nowReal, nowReal)) { // publishes our reads and clears of the claimed slots before the owner reuses them: release
+		if r.head.CompareAndSwapReleaseRelaxed(h, pack(nowReal, nowReal)) { // publishes our reads and clears of the claimed slots before the owner reuses them; a failure re-reads
 			return
 		}
 	}
@@ -361,8 +361,8 @@ func (r *Ring[T]) release(start, end uint32) {
 // real head). Exact when called by the owner; from any other goroutine it is
 // a snapshot, clamped to [0, Capacity].
 func (r *Ring[T]) Len() int {
-	_, real := unpack(r.head.Load()) // head before tail, so tail-real cannot go negative: acquire (seq_cst in a wake/park check)
-	tail := r.tail.Load()            // observes the owner's pushes: acquire (seq_cst in a wake/park check)
+	_, real := unpack(r.head.LoadAcquire()) // head before tail, so tail-real cannot go negative (a park check before it starts with a seq_cst fence)
+	tail := r.tail.LoadAcquire()            // observes the owner's pushes
 	d := tail - real
 	if d > Capacity {
 		// Only a reader racing the owner's pops and pushes can see this.

@@ -55,8 +55,8 @@ func seq(from, n int) []int {
 // in order, occupied slots exactly [steal, tail), free slots nil.
 func checkRing(t *testing.T, r *Ring[task]) {
 	t.Helper()
-	steal, real := unpack(r.head.Load())
-	tail := r.tail.Load()
+	steal, real := unpack(r.head.LoadRelaxed())
+	tail := r.tail.LoadRelaxed()
 	if real-steal > Capacity || tail-real > Capacity || tail-steal > Capacity {
 		t.Fatalf("positions out of order: steal=%d real=%d tail=%d", steal, real, tail)
 	}
@@ -163,7 +163,7 @@ func TestPushFullDuringStealOverflowsOnlyTheNewTask(t *testing.T) {
 			t.Fatalf("pop during steal got %v, want %d", got, MaxSteal+i)
 		}
 	}
-	if steal, real := unpack(r.head.Load()); steal != start || real != start+n+5 {
+	if steal, real := unpack(r.head.LoadRelaxed()); steal != start || real != start+n+5 {
 		t.Fatalf("head after pops during steal: steal=%d real=%d, want %d and %d", steal, real, start, start+n+5)
 	}
 	x := &task{id: 1000}
@@ -180,7 +180,7 @@ func TestPushFullDuringStealOverflowsOnlyTheNewTask(t *testing.T) {
 		}
 	}
 	dst := NewRing[task]()
-	first := r.moveClaimed(start, n, dst, dst.tail.Load())
+	first := r.moveClaimed(start, n, dst, dst.tail.LoadRelaxed())
 	r.release(start, start+n)
 	if first.id != 0 || !slices.Equal(ids(drain(dst)), seq(1, int(n)-1)) {
 		t.Fatal("the stalled steal did not get its claimed tasks")
@@ -232,17 +232,17 @@ func TestStealRefusedWhileStealInFlight(t *testing.T) {
 		r.Push(x, &inj)
 	}
 	start, n := claimOnly(t, r)
-	before := r.head.Load()
+	before := r.head.LoadRelaxed()
 	dst := NewRing[task]()
 	if first, k := r.StealInto(dst); first != nil || k != 0 {
 		t.Fatalf("second steal while one is in flight = (%v, %d), want refusal", first, k)
 	}
-	if r.head.Load() != before || dst.Len() != 0 {
+	if r.head.LoadRelaxed() != before || dst.Len() != 0 {
 		t.Fatal("refused steal changed the victim or the destination")
 	}
 	// The first steal finishes and the ring is stealable again.
 	other := NewRing[task]()
-	r.moveClaimed(start, n, other, other.tail.Load())
+	r.moveClaimed(start, n, other, other.tail.LoadRelaxed())
 	r.release(start, start+n)
 	if first, k := r.StealInto(dst); first == nil || k != 25 || first.id != 50 {
 		t.Fatalf("steal after release = (%v, %d), want task 50 and 25", first, k)
@@ -263,18 +263,18 @@ func TestPopDuringStealMovesOnlyReal(t *testing.T) {
 	if got := r.Pop(); got == nil || got.id != 5 {
 		t.Fatalf("pop during steal = %v, want 5", got)
 	}
-	if steal, real := unpack(r.head.Load()); steal != start || real != start+n+1 {
+	if steal, real := unpack(r.head.LoadRelaxed()); steal != start || real != start+n+1 {
 		t.Fatalf("head = [%d|%d], want [%d|%d]", steal, real, start, start+n+1)
 	}
 	if got := r.Pop(); got == nil || got.id != 6 {
 		t.Fatalf("second pop during steal = %v, want 6", got)
 	}
 	dst := NewRing[task]()
-	r.moveClaimed(start, n, dst, dst.tail.Load())
+	r.moveClaimed(start, n, dst, dst.tail.LoadRelaxed())
 	r.release(start, start+n)
 	// release brings steal up to the real head as it is now, not as it was
 	// at the claim.
-	if steal, real := unpack(r.head.Load()); steal != start+n+2 || real != start+n+2 {
+	if steal, real := unpack(r.head.LoadRelaxed()); steal != start+n+2 || real != start+n+2 {
 		t.Fatalf("head after release = [%d|%d], want [%d|%d]", steal, real, start+n+2, start+n+2)
 	}
 	if got := drain(r); !slices.Equal(ids(got), []int{7, 8, 9}) {
@@ -314,11 +314,11 @@ func TestStealRefusesWhenDstLacksRoom(t *testing.T) {
 		for _, x := range tasks(1000, fill) {
 			dst.Push(x, &inj)
 		}
-		hr, tr := r.head.Load(), r.tail.Load()
+		hr, tr := r.head.LoadRelaxed(), r.tail.LoadRelaxed()
 		if first, n := r.StealInto(dst); first != nil || n != 0 {
 			t.Fatalf("dst with %d tasks: StealInto = (%v, %d), want refusal", fill, first, n)
 		}
-		if r.head.Load() != hr || r.tail.Load() != tr || dst.Len() != fill {
+		if r.head.LoadRelaxed() != hr || r.tail.LoadRelaxed() != tr || dst.Len() != fill {
 			t.Fatalf("dst with %d tasks: refused steal changed a ring", fill)
 		}
 		checkRing(t, dst)
@@ -365,7 +365,7 @@ func TestStealDstRoomCountsItsInFlightSteal(t *testing.T) {
 		}
 	}
 	other := NewRing[task]()
-	dst.moveClaimed(dstart, dn, other, other.tail.Load())
+	dst.moveClaimed(dstart, dn, other, other.tail.LoadRelaxed())
 	dst.release(dstart, dstart+dn)
 	if first, n := r.StealInto(dst); first == nil || n != 2 {
 		t.Fatalf("StealInto after dst's steal released = (%v, %d), want 2", first, n)
@@ -383,7 +383,7 @@ func TestWrapAround(t *testing.T) {
 	if len(inj.batches) != 1 || !slices.Equal(ids(inj.batches[0]), seq(0, MaxSteal)) {
 		t.Fatalf("overflow across the wrap: %d batches", len(inj.batches))
 	}
-	if tail, want := r.tail.Load(), uint32(300-(1<<32-start)); tail != want {
+	if tail, want := r.tail.LoadRelaxed(), uint32(300-(1<<32-start)); tail != want {
 		t.Fatalf("tail = %d did not wrap", tail)
 	}
 	checkRing(t, r)

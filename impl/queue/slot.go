@@ -25,16 +25,16 @@ func (s *Slot[T]) Put(t *T) (prev *T) {
 	if t == nil {
 		panic("queue: Slot.Put of a nil task")
 	}
-	return s.v.Swap(t) // publishes t to thieves (release) and takes the old task, racing their steal (acquire): acq_rel
+	return s.v.SwapAcqRel(t) // publishes t to thieves (release) and takes the old task, racing their steal (acquire)
 }
 
 // Take empties the slot and returns its task, or nil if it was empty (or
 // a thief took the task first). Owner only.
 func (s *Slot[T]) Take() *T {
-	if s.v.Load() == nil { // the common empty case costs no exchange; a stale non-nil is settled by the Swap: relaxed
+	if s.v.LoadRelaxed() == nil { // the common empty case costs no exchange; a stale non-nil is settled by the Swap
 		return nil
 	}
-	return s.v.Swap(nil) // takes whatever is there, against thieves' steals: acquire (acq_rel as an RMW)
+	return s.v.SwapAcquire(nil) // takes whatever is there, against thieves' steals
 }
 
 // Steal takes the task if there is one, or returns nil. Any goroutine.
@@ -43,14 +43,14 @@ func (s *Slot[T]) Take() *T {
 // moment before. What differs is the caller, and so what the scheduler
 // lets happen.
 func (s *Slot[T]) Steal() *T {
-	if s.v.Load() == nil { // nothing to steal; a stale non-nil is settled by the Swap: relaxed
+	if s.v.LoadRelaxed() == nil { // nothing to steal; a stale non-nil is settled by the Swap
 		return nil
 	}
-	return s.v.Swap(nil) // takes whatever is there, against the owner's take and other thieves: acquire (acq_rel as an RMW)
+	return s.v.SwapAcquire(nil) // takes whatever is there, against the owner's take and other thieves
 }
 
 // Full reports whether the slot holds a task: a snapshot (the owner may
 // take it, or a thief steal it, at once). Any goroutine.
 func (s *Slot[T]) Full() bool {
-	return s.v.Load() != nil // a snapshot (seq_cst in a park-time re-check, as Ring.Len)
+	return s.v.LoadAcquire() != nil // a snapshot (a park-time re-check before it starts with a seq_cst fence, as for Ring.Len)
 }

@@ -52,7 +52,7 @@ func (cx *Context) poller(op string) *worker {
 	// Observes that the poll is under way; acquire, pairs with the
 	// worker's scheduled -> running CAS, after which worker is final
 	// for the poll.
-	if s := t.state.Load(); s != stateRunning && s != stateNotified {
+	if s := t.state.LoadAcquire(); s != stateRunning && s != stateNotified {
 		panic("sched: Context." + op + " called after its poll returned (the task is " + stateNames[s] +
 			"): a Context is valid only during Task.Poll, on the goroutine running it; from other goroutines use a Waker, Runtime.Go or Runtime.Spawn")
 	}
@@ -89,7 +89,7 @@ func (cx *Context) Wake(w Waker) {
 		return
 	}
 	// Observes shutdown; acquire. See Waker.Wake.
-	if t.rt.closed.Load() {
+	if t.rt.closed.LoadAcquire() {
 		return
 	}
 	if t.transitionToScheduled() {
@@ -125,7 +125,7 @@ func (cx *Context) Sleep(d time.Duration) error {
 	t := cx.task()
 	rt := w.rt
 	// Observes shutdown; acquire.
-	if rt.closed.Load() {
+	if rt.closed.LoadAcquire() {
 		return nil // the task will be cancelled; nothing will wake it
 	}
 	t.slept = true

@@ -55,7 +55,7 @@ func TestContextAfterPollPanics(t *testing.T) {
 		waitUntil(t, rt, "first poll", func() bool { return kept.Load() != nil })
 		cx := kept.Load()
 		// The poll has returned once the task is idle.
-		waitUntil(t, rt, "the poll to return", func() bool { return cx.task().state.Load() == stateIdle })
+		waitUntil(t, rt, "the poll to return", func() bool { return cx.task().state.LoadRelaxed() == stateIdle })
 		for _, u := range contextUses {
 			msg := panicOf(func() { u.use(cx) })
 			if want := "sched: Context." + u.op + " called after its poll returned"; !strings.HasPrefix(msg, want) {

@@ -53,7 +53,7 @@ func (x *extraWorkers) init(rt *Runtime) {
 func (x *extraWorkers) start() bool {
 	rt := x.rt
 	// Observes how many run (they decrement it when they retire).
-	if int(x.running.Load()) >= x.max {
+	if int(x.running.LoadRelaxed()) >= x.max { // a count; the slot's active flag below orders the reuse
 		return false
 	}
 	w := x.freeSlot()
@@ -62,11 +62,11 @@ func (x *extraWorkers) start() bool {
 	} else {
 		w.reset()
 	}
-	x.running.Add(1)     // seq_cst: the monitor's anyRunning reads it
-	w.active.Store(true) // publishes the slot as in use; release
-	rt.live.Add(1)       // the monitor is live, so live is not 0 here: relaxed
-	w.resumeSearching()  // a credit, then the flag: it searches as it starts
-	x.started.Add(1)     // counter; relaxed
+	x.running.AddSeqCst(1)      // seq_cst: the monitor's anyRunning reads it
+	w.active.StoreRelease(true) // publishes the slot as in use
+	rt.live.AddRelaxed(1)       // the monitor is live, so live is not 0 here
+	w.resumeSearching()         // a credit, then the flag: it searches as it starts
+	x.started.Add(1)            // counter; relaxed
 	sync.Go("extra worker", w.index, w.runExtra)
 	return true
 }
@@ -77,7 +77,7 @@ func (x *extraWorkers) freeSlot() *worker {
 	for _, v := range x.rt.extraSlots() {
 		// An inactive slot's goroutine has finished with it (retired
 		// stores active false as its last touch of the worker).
-		if !v.active.Load() {
+		if !v.active.LoadAcquire() { // pairs with retire's release store of false
 			return v
 		}
 	}
@@ -86,8 +86,8 @@ func (x *extraWorkers) freeSlot() *worker {
 
 // retired is an extra worker's last touch of its slot, from exit.
 func (x *extraWorkers) retired(w *worker) {
-	x.running.Add(-1)     // seq_cst, as in start
-	w.active.Store(false) // the slot is free for the next extra worker; release
+	x.running.AddSeqCst(-1)      // seq_cst, as in start
+	w.active.StoreRelease(false) // the slot is free for the next extra worker
 }
 
 // runExtra is an extra worker's goroutine: ticks until it finds nothing
@@ -102,7 +102,7 @@ func (w *worker) runExtra() {
 	}()
 	w.recordGoroutine()
 	// Observes shutdown; acquire.
-	for !w.rt.closed.Load() {
+	for !w.rt.closed.LoadAcquire() {
 		if w.tick() == 0 {
 			if w.retire() {
 				break
@@ -124,7 +124,7 @@ func (w *worker) runExtra() {
 func (x *extraWorkers) surplus() bool {
 	// Observes both counts; a stale answer costs one retirement too many
 	// (the monitor starts another) or one tick more.
-	return x.running.Load() > x.rt.mon.stuck.Load()
+	return x.running.LoadRelaxed() > x.rt.mon.stuck.LoadRelaxed()
 }
 
 // handOff moves an extra worker's queued tasks to the global queue, where

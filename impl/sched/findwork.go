@@ -153,7 +153,7 @@ func (w *worker) steal() *task {
 	}
 	// Observes whether any worker is flagged stuck; one load in the
 	// common case. seq_cst, as the flag it summarises.
-	if !rt.mon.helps() || rt.mon.stuck.Load() == 0 {
+	if !rt.mon.helps() || rt.mon.stuck.LoadSeqCst() == 0 {
 		return nil
 	}
 	for _, v := range all {
@@ -171,13 +171,13 @@ func (w *worker) steal() *task {
 func (w *worker) stealStuck() *task {
 	rt := w.rt
 	// Observes whether any worker is flagged; seq_cst, as the flags.
-	if !rt.mon.helps() || rt.mon.stuck.Load() == 0 {
+	if !rt.mon.helps() || rt.mon.stuck.LoadSeqCst() == 0 {
 		return nil
 	}
 	for _, v := range rt.allWorkers() {
 		// Observes the monitor's flag; relaxed would do (the steal's own
 		// CAS and the slot's exchange settle who takes what).
-		if v == w || !v.stuck.Load() {
+		if v == w || !v.stuck.LoadRelaxed() {
 			continue
 		}
 		if t := w.stealRing(v); t != nil {
@@ -204,7 +204,7 @@ func (w *worker) stealRing(v *worker) *task {
 func (w *worker) stealSlot(v *worker) *task {
 	// Observes the monitor's flag; relaxed would do (the slot's own
 	// exchange settles who takes the task).
-	if v == w || !v.stuck.Load() {
+	if v == w || !v.stuck.LoadRelaxed() {
 		return nil
 	}
 	t := v.lifo.Steal()
@@ -225,7 +225,7 @@ func (w *worker) stealSlot(v *worker) *task {
 // word; nothing is concluded from the values.)
 func warmRecords(ts []*task) (sum uint32) {
 	for _, t := range ts {
-		sum += t.state.Load() // a prefetch, no value used; relaxed
+		sum += t.state.LoadRelaxed() // a prefetch, no value used
 	}
 	return sum
 }

@@ -23,7 +23,7 @@ type waitChan struct{ ch chan struct{} }
 func (t *task) doneChan() <-chan struct{} {
 	for {
 		// Observes an existing channel; acquire (we read its ch).
-		w := t.wait.Load()
+		w := t.wait.LoadAcquire()
 		if w != nil {
 			return w.ch
 		}
@@ -31,8 +31,8 @@ func (t *task) doneChan() <-chan struct{} {
 		chaos.Point()
 		// Publishes the channel; seq_cst: one side of the Dekker pair
 		// described at signal. Fails if another Wait got there first:
-		// use theirs.
-		if t.wait.CompareAndSwap(nil, nw) {
+		// use theirs (the acquire load above reads it again).
+		if t.wait.CompareAndSwapSeqCstRelaxed(nil, nw) {
 			return nw.ch
 		}
 	}
@@ -50,7 +50,7 @@ func (t *task) doneChan() <-chan struct{} {
 func (t *task) signal() {
 	// seq_cst (see above); acquire would do for reading w.ch, the
 	// StoreLoad order with the state store needs seq_cst.
-	if w := t.wait.Load(); w != nil {
+	if w := t.wait.LoadSeqCst(); w != nil {
 		sync.PointOn(w.ch)
 		close(w.ch)
 	}

@@ -86,7 +86,7 @@ func (rt *Runtime) Metrics() Metrics {
 		Cancelled:      rt.cancelled.Load(),
 		Panicked:       rt.panicked.Load(),
 		PendingTimers:  rt.timers.len(),
-		ExtraRunning:   int(rt.extras.running.Load()),
+		ExtraRunning:   int(rt.extras.running.LoadRelaxed()),
 		ExtraStarted:   rt.extras.started.Load(),
 		MonitorWakes:   rt.mon.woken.Load(),
 	}
@@ -106,7 +106,7 @@ func (w *worker) metrics(m *Metrics) WorkerMetrics {
 	m.Completed += c.completed.Load()
 	return WorkerMetrics{
 		State:          workerStateNames[w.state.Load()],
-		Stuck:          w.stuck.Load(),
+		Stuck:          w.stuck.LoadRelaxed(),
 		Polls:          c.polls.Load(),
 		LIFOPolls:      c.lifoPolls.Load(),
 		Steals:         c.steals.Load(),

@@ -115,7 +115,7 @@ func TestSpawnInsideAfterShutdownBegan(t *testing.T) {
 	_ = h2
 	<-entered
 	go func() { _ = rt.Shutdown(context.Background()) }()
-	waitUntil(t, rt, "shutdown to begin", rt.closed.Load)
+	waitUntil(t, rt, "shutdown to begin", func() bool { return rt.closed.LoadRelaxed() })
 	close(release)
 	shutdown(t, rt)
 	if e := h.Wait(context.Background()); e != nil {

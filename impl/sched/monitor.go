@@ -84,7 +84,7 @@ func (rt *Runtime) runMonitor() {
 	// Observes shutdown; acquire.
 	for {
 		m.sleep(rt.now(), running)
-		if rt.closed.Load() {
+		if rt.closed.LoadAcquire() {
 			break
 		}
 		now := rt.now()
@@ -109,9 +109,9 @@ func (m *monitor) shutdown() {
 	// usually ends with the last worker's exit (Shutdown's own token was
 	// taken by the sleep it ended); only a poll still running after it
 	// makes the monitor sweep the queues.
-	for rt.live.Load() > 1 {
+	for rt.live.LoadAcquire() > 1 {
 		m.parker.Park(durationOf(period))
-		if rt.live.Load() > 1 {
+		if rt.live.LoadAcquire() > 1 {
 			m.cancelReachable()
 		}
 	}
@@ -192,7 +192,7 @@ func (m *monitor) watch(now int64) (running bool) {
 func (m *monitor) resting(w *worker, parked uint64) bool {
 	if w.extra {
 		// Observes whether the extra worker's goroutine runs; acquire.
-		return !w.active.Load()
+		return !w.active.LoadAcquire()
 	}
 	return parked&(1<<uint(w.index)) != 0
 }
@@ -223,9 +223,9 @@ func (m *monitor) check(w *worker, now int64) bool {
 	// seq_cst: the flag (and the count, which thieves read first) come
 	// before help's look at the queues and its wake, so the worker it
 	// wakes sees them.
-	if !w.stuck.Load() {
-		m.stuck.Add(1)
-		w.stuck.Store(true)
+	if !w.stuck.LoadSeqCst() {
+		m.stuck.AddSeqCst(1)
+		w.stuck.StoreSeqCst(true)
 	}
 	return true
 }
@@ -234,9 +234,11 @@ func (m *monitor) unflag(w *worker) {
 	// The worker moved on (or parked): its slot is its own again. A thief
 	// that saw the flag just before may still take the slot's task,
 	// which is harmless: the slot's exchange settles who gets it.
-	if w.stuck.Load() {
-		w.stuck.Store(false)
-		m.stuck.Add(-1)
+	// Relaxed, all three: only the monitor writes the flags and the
+	// count, and clearing one publishes nothing.
+	if w.stuck.LoadRelaxed() {
+		w.stuck.StoreRelaxed(false) // clears the flag; publishes nothing
+		m.stuck.AddRelaxed(-1)      // the count thieves read first; only the monitor writes it
 	}
 }
 
@@ -285,9 +287,9 @@ func (m *monitor) sleep(now int64, running bool) {
 		// Publishes "sleeping with no period". seq_cst: the store half
 		// of the Dekker pair with leftParked (the worker clears its bit,
 		// then loads idle; we store idle, then load the bitmap).
-		m.sleepsIdle.Store(true)
+		m.sleepsIdle.StoreSeqCst(true)
 		if rt.anyRunning() {
-			m.sleepsIdle.Store(false) // relaxed: only we read it as ours
+			m.sleepsIdle.StoreRelaxed(false) // relaxed: only we read it as ours
 			m.parker.Park(durationOf(m.period))
 			return
 		}
@@ -301,8 +303,8 @@ func (m *monitor) sleep(now int64, running bool) {
 		m.parker.Park(durationOf(timeout))
 	}
 	rt.timers.endPark()
-	if m.sleepsIdle.Load() {
-		m.sleepsIdle.Store(false)
+	if m.sleepsIdle.LoadRelaxed() { // relaxed: only we write it
+		m.sleepsIdle.StoreRelaxed(false)
 	}
 }
 
@@ -314,5 +316,5 @@ func (rt *Runtime) anyRunning() bool {
 		all = ^uint64(0)
 	}
 	// seq_cst: the load half of the monitor's side of the Dekker pair.
-	return rt.idle.Bitmap() != all || rt.extras.running.Load() > 0
+	return rt.idle.Bitmap() != all || rt.extras.running.LoadSeqCst() > 0
 }

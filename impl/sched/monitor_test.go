@@ -15,7 +15,7 @@ func TestMonitorWatchesAfterIdle(t *testing.T) {
 		// Idle long enough for the monitor to find every worker parked
 		// (it looks every LongPoll/2) and go to sleep with no period.
 		deadline := time.Now().Add(5 * time.Second)
-		for !rt.mon.sleepsIdle.Load() {
+		for !rt.mon.sleepsIdle.LoadRelaxed() {
 			if time.Now().After(deadline) {
 				t.Fatalf("round %d: the monitor of an idle runtime never slept with no period\n%s", round, rt.Metrics())
 			}

@@ -76,7 +76,7 @@ func (w *worker) recheckFound() {
 func (w *worker) leftParked() {
 	// seq_cst: the load half of the Dekker pair above (the bit was
 	// cleared by Unpark's or CancelPark's fetch-and, or by a notifier's).
-	if w.rt.mon.sleepsIdle.Load() {
+	if w.rt.mon.sleepsIdle.LoadSeqCst() {
 		chaos.Point()
 		w.rt.mon.parker.Unpark()
 	}

@@ -103,7 +103,7 @@ func (w *worker) recycle(t *task) {
 func (s *spareRecords) take(dst []*task) []*task {
 	// A hint, read without the lock; relaxed: a stale zero only means
 	// one more allocation, a stale non-zero one more lock.
-	if s.size.Load() == 0 {
+	if s.size.LoadRelaxed() == 0 {
 		return dst
 	}
 	s.mu.Lock()
@@ -112,7 +112,7 @@ func (s *spareRecords) take(dst []*task) []*task {
 	dst = append(dst, s.stack[n-k:]...)
 	clear(s.stack[n-k:])
 	s.stack = s.stack[:n-k]
-	s.size.Store(int32(n - k)) // the hint; relaxed (under the lock)
+	s.size.StoreRelaxed(int32(n - k)) // the hint; relaxed (under the lock)
 	s.mu.Unlock()
 	// The batch was recycled by other workers, so each record is in
 	// another core's cache, and the spawns that use them write each
@@ -129,7 +129,7 @@ func (s *spareRecords) take(dst []*task) []*task {
 func (s *spareRecords) drop() {
 	s.mu.Lock()
 	s.stack = nil
-	s.size.Store(0) // the hint; relaxed (under the lock)
+	s.size.StoreRelaxed(0) // the hint; relaxed (under the lock)
 	s.mu.Unlock()
 }
 
@@ -140,7 +140,7 @@ func (s *spareRecords) give(src []*task) []*task {
 	s.mu.Lock()
 	if len(s.stack)+spareBatch <= maxSharedSpare {
 		s.stack = append(s.stack, src[keep:]...)
-		s.size.Store(int32(len(s.stack))) // the hint; relaxed (under the lock)
+		s.size.StoreRelaxed(int32(len(s.stack))) // the hint; relaxed (under the lock)
 	}
 	s.mu.Unlock()
 	clear(src[keep:])

@@ -85,11 +85,11 @@ func New(cfg Config) (*Runtime, error) {
 			return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
 		}
 		rt.workers[i] = newWorker(rt, i, p)
-		rt.workers[i].active.Store(true) // before the workers start: relaxed
+		rt.workers[i].active.StoreRelaxed(true) // before the workers start
 	}
 	rt.mon.init(rt)
 	rt.extras.init(rt)
-	rt.live.Store(int32(cfg.Workers) + 1) // the workers and the monitor, before they start: relaxed
+	rt.live.StoreRelaxed(int32(cfg.Workers) + 1) // the workers and the monitor, before they start
 	for _, w := range rt.workers {
 		sync.Go("worker", w.index, w.run)
 	}
@@ -165,10 +165,10 @@ func (rt *Runtime) pushRemote(t *task) {
 // our increment (and waits for our exitRemote).
 func (rt *Runtime) enterRemote() bool {
 	// seq_cst (see above).
-	rt.remote.Add(1)
+	rt.remote.AddSeqCst(1)
 	chaos.Point()
 	// seq_cst (see above).
-	if rt.closed.Load() {
+	if rt.closed.LoadSeqCst() {
 		rt.exitRemote()
 		return false
 	}
@@ -179,7 +179,7 @@ func (rt *Runtime) enterRemote() bool {
 func (rt *Runtime) exitRemote() {
 	// Release: the push before it is visible to the worker that sees
 	// remote reach 0 (acquire).
-	rt.remote.Add(-1)
+	rt.remote.AddRelease(-1)
 }
 
 // newTask makes the task record, born scheduled (it goes straight into a
@@ -223,13 +223,21 @@ func (rt *Runtime) notifyLocal() {
 // spin for as long as any ring holds tasks. A stuck worker's queues are
 // work for anybody, stealing or not (Config.DisableStealing).
 func (rt *Runtime) workAvailable(self *worker) bool {
+	// The parker's half of the idle protocol's Dekker pairs: its parked
+	// bit and returned credit (seq_cst RMWs) come before, our loads of
+	// the queues after. The fence pairs with the one at the start of
+	// idle.State.Notify: either the publisher sees our bit or we see
+	// its task. (The queues' loads are acquire or relaxed; without the
+	// fences each would have to be seq_cst, as would every store that
+	// publishes a task.)
+	atomic.FenceSeqCst()
 	if rt.global.Len() > 0 {
 		return true
 	}
 	if rt.cfg.DisableStealing && self != nil && self.ring.Len() > 0 {
 		return true
 	}
-	stuck := rt.mon.helps() && rt.mon.stuck.Load() > 0 // seq_cst, as the flags it summarises
+	stuck := rt.mon.helps() && rt.mon.stuck.LoadSeqCst() > 0 // seq_cst, as the flags it summarises
 	if rt.cfg.DisableStealing && !stuck {
 		return false
 	}
@@ -246,7 +254,7 @@ func (rt *Runtime) workAvailable(self *worker) bool {
 // (once w is flagged stuck). stuck says whether any worker is flagged.
 func (rt *Runtime) stealableFrom(w *worker, stuck bool) bool {
 	// Observes the monitor's flag; seq_cst, as in stealStuck's caller.
-	flagged := stuck && w.stuck.Load()
+	flagged := stuck && w.stuck.LoadSeqCst()
 	if rt.cfg.DisableStealing && !flagged {
 		return false
 	}
@@ -289,7 +297,7 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 		// closed). Then every worker and the monitor get a token, so
 		// one about to sleep returns at once. (An extra worker never
 		// sleeps; it sees closed between polls.)
-		rt.closed.Store(true)
+		rt.closed.StoreSeqCst(true)
 		// Before the wakes below: a worker they wake leaves the
 		// parked state on its way out.
 		rt.idleAtClose = rt.noneInTick()
@@ -332,7 +340,7 @@ func (rt *Runtime) calledFromWorker() bool {
 func (rt *Runtime) noneInTick() bool {
 	for _, w := range rt.allWorkers() {
 		// seq_cst: the Dekker pair described at setState.
-		if s := w.state.Load(); s != workerStarting && s != workerParked && s != workerExited && !(w.extra && !w.active.Load()) {
+		if s := w.state.Load(); s != workerStarting && s != workerParked && s != workerExited && !(w.extra && !w.active.LoadSeqCst()) {
 			return false
 		}
 	}
@@ -344,7 +352,7 @@ func (rt *Runtime) noneInTick() bool {
 // terminated.
 func (rt *Runtime) exited() {
 	// acq_rel: the last decrement sees every other worker's drain.
-	switch rt.live.Add(-1) {
+	switch rt.live.AddAcqRel(-1) {
 	case 0:
 	case 1:
 		// At shutdown the monitor exits last; it waits for this (a
@@ -358,7 +366,7 @@ func (rt *Runtime) exited() {
 	// they are a few instructions and a mutex away from done. seq_cst,
 	// not acquire: this load comes after our load of closed, and must see
 	// any enterRemote whose load of closed missed the store (Dekker pair).
-	for rt.remote.Load() != 0 {
+	for rt.remote.LoadSeqCst() != 0 {
 		sync.Gosched()
 	}
 	for {
@@ -392,7 +400,7 @@ func (rt *Runtime) stillRunning(err error) error {
 	e := &StillRunningError{Err: err}
 	now := rt.now()
 	for _, w := range rt.allWorkers() {
-		if s := w.state.Load(); s == workerExited || s == workerParked || s == workerStarting || w.extra && !w.active.Load() { // diagnostics; relaxed
+		if s := w.state.Load(); s == workerExited || s == workerParked || s == workerStarting || w.extra && !w.active.LoadRelaxed() { // diagnostics
 			continue
 		}
 		since := w.stuckSince.Load() // diagnostics; relaxed

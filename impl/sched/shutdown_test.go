@@ -50,7 +50,7 @@ func TestShutdownCancelsQueuedPendingSleeping(t *testing.T) {
 	}
 	shutdownDone := make(chan error, 1)
 	go func() { shutdownDone <- rt.Shutdown(context.Background()) }()
-	waitUntil(t, rt, "shutdown to begin", rt.closed.Load)
+	waitUntil(t, rt, "shutdown to begin", func() bool { return rt.closed.LoadRelaxed() })
 	if _, err := rt.Spawn(Func(func() {})); !errors.Is(err, ErrShutdown) {
 		t.Fatalf("Go after Shutdown began: %v", err)
 	}
@@ -353,7 +353,7 @@ func TestNilContextAndHandlePanics(t *testing.T) {
 	if msg := panicOf(func() { _ = rt.Shutdown(nil) }); msg != "sched: Shutdown with a nil context.Context (use context.Background())" {
 		t.Fatalf("Shutdown(nil): panic %q", msg)
 	}
-	if rt.closed.Load() {
+	if rt.closed.LoadRelaxed() {
 		t.Fatal("Shutdown(nil) closed the runtime before panicking")
 	}
 	h, err := rt.Spawn(Func(func() {}))

@@ -109,20 +109,20 @@ func (t *task) transitionToScheduled() bool {
 	for {
 		// Observes the state; acquire, pairs with the release CAS of
 		// whoever set it.
-		s := t.state.Load()
+		s := t.state.LoadAcquire()
 		chaos.Point()
 		switch s {
 		case stateIdle:
 			// Publishes "in a queue, do not enqueue again"; acq_rel.
 			// The enqueue that follows publishes the task itself.
-			if t.state.CompareAndSwap(stateIdle, stateScheduled) {
+			if t.state.CompareAndSwapAcqRelRelaxed(stateIdle, stateScheduled) { // a failure loops
 				return true
 			}
 		case stateRunning:
 			// Tells the polling worker to run the task once more;
 			// acq_rel: the waker's writes before Wake are visible to
 			// the re-run poll (the worker's CAS/swap acquires).
-			if t.state.CompareAndSwap(stateRunning, stateNotified) {
+			if t.state.CompareAndSwapAcqRelRelaxed(stateRunning, stateNotified) { // a failure loops
 				return false
 			}
 		case stateScheduled, stateNotified:
@@ -136,7 +136,7 @@ func (t *task) transitionToScheduled() bool {
 			// running, or its running -> idle that fails on
 			// notified); acq_rel. Fails only if the state moved on
 			// meanwhile: look again.
-			if t.state.CompareAndSwap(s, s) {
+			if t.state.CompareAndSwapAcqRelRelaxed(s, s) {
 				return false
 			}
 		default:
@@ -154,8 +154,8 @@ func (t *task) transitionToRunning() {
 	chaos.Point()
 	// acq_rel: acquires the wakes that scheduled it (and what the waker
 	// wrote before waking); publishes "running" to later wakes.
-	if !t.state.CompareAndSwap(stateScheduled, stateRunning) {
-		panic("sched: internal error: task polled in state " + stateNames[t.state.Load()]) // diagnostics; relaxed
+	if !t.state.CompareAndSwapAcqRelRelaxed(stateScheduled, stateRunning) {
+		panic("sched: internal error: task polled in state " + stateNames[t.state.LoadRelaxed()]) // diagnostics
 	}
 }
 
@@ -167,18 +167,21 @@ func (t *task) transitionAfterPending(yielded bool) (requeue bool) {
 	if yielded {
 		// From running or notified: either way one more run.
 		// Release: the poll's writes are visible to the next poll.
-		t.state.Store(stateScheduled)
+		t.state.StoreRelease(stateScheduled)
 		return true
 	}
 	chaos.Point()
 	// Publishes "idle, the next wake enqueues"; acq_rel. Fails only if a
-	// wake moved running -> notified meanwhile.
-	if t.state.CompareAndSwap(stateRunning, stateIdle) {
+	// wake moved running -> notified meanwhile: acquire on failure, which
+	// reads the waker's CAS, so what it wrote before Wake is visible to
+	// the poll that runs again (nothing later acquires it: the stores
+	// and CASes below are this worker's own).
+	if t.state.CompareAndSwapAcqRelAcquire(stateRunning, stateIdle) {
 		return false
 	}
 	// notified -> scheduled. Only the polling worker leaves notified, so
 	// a plain store is enough; release as above.
-	t.state.Store(stateScheduled)
+	t.state.StoreRelease(stateScheduled)
 	return true
 }
 
@@ -202,7 +205,7 @@ func (t *task) finish(p *PanicError) {
 	// nor a swap, since nothing depends on which (a wake racing it either
 	// moved running to notified before, which done overwrites, or finds
 	// done and does nothing).
-	t.state.Store(stateDone)
+	t.state.StoreRelease(stateDone)
 	t.signal()
 }
 
@@ -211,13 +214,13 @@ func (t *task) finish(p *PanicError) {
 func (t *task) cancel() bool {
 	for {
 		// Observes; acquire.
-		s := t.state.Load()
+		s := t.state.LoadAcquire()
 		if s != stateIdle && s != stateScheduled {
 			return false
 		}
 		chaos.Point()
 		// acq_rel: exactly one canceller (drain or Wait) wins.
-		if t.state.CompareAndSwap(s, stateCancelled) {
+		if t.state.CompareAndSwapAcqRelRelaxed(s, stateCancelled) { // a failure loops
 			t.poll = nil // never polled now; see finish
 			t.signal()
 			return true
@@ -229,7 +232,7 @@ func (t *task) cancel() bool {
 func (t *task) result() (err error, final bool) {
 	// Acquire: pairs with the release store in finish, so err is the
 	// value finish wrote.
-	switch t.state.Load() {
+	switch t.state.LoadAcquire() {
 	case stateDone:
 		if t.panicked == goexitMark {
 			return ErrGoexit, true

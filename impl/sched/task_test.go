@@ -15,7 +15,7 @@ import (
 func TestTaskStateMachineMatchesModel(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		tk := &task{}
-		tk.state.Store(stateScheduled) // born scheduled, like a spawn
+		tk.state.StoreRelaxed(stateScheduled) // born scheduled, like a spawn
 		ms := model.TaskScheduled
 		steps := rapid.IntRange(1, 100).Draw(rt, "steps")
 		for i := 0; i < steps; i++ {
@@ -71,7 +71,7 @@ func TestTaskStateMachineMatchesModel(t *testing.T) {
 				}
 				ms = next
 			}
-			if s := tk.state.Load(); stateNames[s] != ms.String() {
+			if s := tk.state.LoadRelaxed(); stateNames[s] != ms.String() {
 				rt.Fatalf("state %s, model %v", stateNames[s], ms)
 			}
 			_, final := tk.result()
@@ -106,7 +106,7 @@ func TestTaskRecordSize(t *testing.T) {
 func TestAbsorbedWakePublishes(t *testing.T) {
 	for _, s := range []uint32{stateScheduled, stateNotified} {
 		tk := &task{}
-		tk.state.Store(s)
+		tk.state.StoreRelaxed(s)
 		var x int
 		go absorbedWaker(tk, &x)
 		schedtest.WaitGoroutinesGone(t, "sched.absorbedWaker(", "sched.TestAbsorbedWakePublishes.gowrap")

@@ -75,7 +75,7 @@ const compactSlack = 64
 // init runs before the workers start: relaxed.
 func (q *timerQueue) init() {
 	q.armed = make(map[*task]uint64)
-	q.next.Store(noDeadline)
+	q.next.StoreRelaxed(noDeadline)
 }
 
 // set gives t the timer when, replacing any timer t had. It reports
@@ -139,14 +139,14 @@ func (q *timerQueue) publishNext() {
 	}
 	// Release: a load that sees the new value sees the heap entry (it
 	// takes the mutex before reading the heap anyway).
-	q.next.Store(n)
+	q.next.StoreRelease(n)
 }
 
 // expire appends to dst the tasks whose timer's deadline is <= now, and
 // removes those timers.
 func (q *timerQueue) expire(now int64, dst []*task) []*task {
 	// Acquire; a stale (later) value only delays by one tick.
-	if q.next.Load() > now {
+	if q.next.LoadAcquire() > now {
 		return dst
 	}
 	q.mu.Lock()

@@ -95,7 +95,7 @@ func TestSleepAtEveryPollKeepsOneTimer(t *testing.T) {
 	var w atomic.Pointer[Waker]
 	h, _ := rt.Spawn(rearming(time.Hour, wakes, &polls, &w))
 	for i := int32(1); i <= wakes; i++ {
-		waitUntil(t, rt, "the task to wait", func() bool { return polls.Load() == i && h.t.state.Load() == stateIdle })
+		waitUntil(t, rt, "the task to wait", func() bool { return polls.Load() == i && h.t.state.LoadRelaxed() == stateIdle })
 		if n := rt.timers.len(); n != 1 {
 			t.Fatalf("after %d polls: %d timers, want 1", i, n)
 		}
@@ -124,7 +124,7 @@ func TestFinishedTaskDropsItsTimer(t *testing.T) {
 		}))
 	}
 	mustNil(t, waitAll(t, rt, hs))
-	waitUntil(t, rt, "the long sleeper to sleep", func() bool { return long.t.state.Load() == stateIdle })
+	waitUntil(t, rt, "the long sleeper to sleep", func() bool { return long.t.state.LoadRelaxed() == stateIdle })
 	if n := rt.Metrics().PendingTimers; n != 1 {
 		t.Fatalf("%d timers, want 1 (the long sleeper's)", n)
 	}
@@ -153,7 +153,7 @@ func TestSleepForever(t *testing.T) {
 			}
 			return Ready
 		}))
-		waitUntil(t, rt, "the task to sleep", func() bool { return h.t.state.Load() == stateIdle })
+		waitUntil(t, rt, "the task to sleep", func() bool { return h.t.state.LoadRelaxed() == stateIdle })
 		// Give the workers many ticks (and the monitor its rounds) to
 		// fire a wrongly due timer.
 		for range 200 {

@@ -168,7 +168,7 @@ func (w *worker) run() {
 	// for every Gosched (a task's, e.g.) and for every wake that finds
 	// its P taken (see park.Futex).
 	// Observes shutdown; acquire.
-	for !w.rt.closed.Load() {
+	for !w.rt.closed.LoadAcquire() {
 		if w.tick() == 0 {
 			w.park()
 		} else {
@@ -211,7 +211,7 @@ func (w *worker) tick() int {
 		// Observes shutdown between polls: polls already running
 		// finish, queued tasks are left for the drain (exit publishes
 		// the counts).
-		if rt.closed.Load() {
+		if rt.closed.LoadAcquire() {
 			return n
 		}
 	}
@@ -430,7 +430,7 @@ func (w *worker) pushLIFO(t *task) {
 // the child from running anywhere.
 func (w *worker) spawnLocal(t Task) (*JoinHandle, error) {
 	// Observes shutdown; acquire.
-	if w.rt.closed.Load() {
+	if w.rt.closed.LoadAcquire() {
 		return nil, ErrShutdown
 	}
 	h := w.newHandle()
@@ -443,7 +443,7 @@ func (w *worker) spawnLocal(t Task) (*JoinHandle, error) {
 // worker has one.
 func (w *worker) goLocal(f func()) error {
 	// Observes shutdown; acquire.
-	if w.rt.closed.Load() {
+	if w.rt.closed.LoadAcquire() {
 		return ErrShutdown
 	}
 	w.pushLocal(w.newDetached(f))

@@ -1,6 +1,8 @@
 package sched
 
-import "strconv"
+import (
+	"strconv"
+)
 
 // The workers, as one list.
 //
@@ -21,7 +23,7 @@ func (rt *Runtime) allWorkers() []*worker {
 	}
 	// Observes the slots the monitor published (and what it wrote into
 	// each before); acquire.
-	if p := rt.all.Load(); p != nil {
+	if p := rt.all.LoadAcquire(); p != nil {
 		return *p
 	}
 	return rt.workers // no extra slot made yet
@@ -40,7 +42,7 @@ func (rt *Runtime) addSlot() *worker {
 	w.extra = true
 	list := append(all[:len(all):len(all)], w)
 	// Publishes the new slot (its ring) to thieves; release.
-	rt.all.Store(&list)
+	rt.all.StoreRelease(&list)
 	return w
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	stdatomic "sync/atomic"
 	"testing"
+	"unsafe"
 
 	"github.com/wsched/wsched/impl/internal/atomic"
 )
@@ -17,16 +18,16 @@ import (
 //	go test -bench . ./impl/internal/atomic
 //
 // Load, Store, CompareAndSwap and Add through it cost what they cost
-// through sync/atomic (the types are aliases); under -tags explore each is
+// through sync/atomic (the same method bodies); under -tags explore each is
 // a call into the explorer.
 func BenchmarkUint64(b *testing.B) {
 	b.Run("impl", func(b *testing.B) {
 		var x atomic.Uint64
 		for b.Loop() {
-			v := x.Load()
-			x.Store(v + 1)
-			x.CompareAndSwap(v+1, v+2)
-			x.Add(1)
+			v := x.LoadRelaxed()
+			x.StoreRelaxed(v + 1)
+			x.CompareAndSwapRelaxedRelaxed(v+1, v+2)
+			x.AddRelaxed(1)
 		}
 	})
 	b.Run("sync", func(b *testing.B) {
@@ -43,23 +44,23 @@ func BenchmarkUint64(b *testing.B) {
 // The wrappers compute what sync/atomic computes, in both builds.
 func TestSameResults(t *testing.T) {
 	var x atomic.Uint64
-	x.Store(5)
-	if x.Load() != 5 || x.Add(3) != 8 || x.Swap(1) != 8 || !x.CompareAndSwap(1, 0xF0) || x.CompareAndSwap(1, 2) ||
-		x.And(0x30) != 0xF0 || x.Or(0x1) != 0x30 || x.Load() != 0x31 {
-		t.Fatalf("Uint64 ops disagree with sync/atomic: %#x", x.Load())
+	x.StoreRelaxed(5)
+	if x.LoadRelaxed() != 5 || x.AddRelaxed(3) != 8 || x.SwapRelaxed(1) != 8 || !x.CompareAndSwapRelaxedRelaxed(1, 0xF0) || x.CompareAndSwapRelaxedRelaxed(1, 2) ||
+		x.AndRelaxed(0x30) != 0xF0 || x.OrRelaxed(0x1) != 0x30 || x.LoadRelaxed() != 0x31 {
+		t.Fatalf("Uint64 ops disagree with sync/atomic: %#x", x.LoadRelaxed())
 	}
 	var b atomic.Bool
-	if b.Swap(true) || !b.Load() || !b.CompareAndSwap(true, false) || b.Load() {
+	if b.SwapRelaxed(true) || !b.LoadRelaxed() || !b.CompareAndSwapRelaxedRelaxed(true, false) || b.LoadRelaxed() {
 		t.Fatal("Bool ops disagree with sync/atomic")
 	}
 	var p atomic.Pointer[int]
 	n := 7
-	if p.Swap(&n) != nil || *p.Load() != 7 || !p.CompareAndSwap(&n, nil) || p.Load() != nil {
+	if p.SwapRelaxed(&n) != nil || *p.LoadRelaxed() != 7 || !p.CompareAndSwapRelaxedRelaxed(&n, nil) || p.LoadRelaxed() != nil {
 		t.Fatal("Pointer ops disagree with sync/atomic")
 	}
 	var i atomic.Int32
-	if i.Add(-2) != -2 || i.And(-4) != -2 || i.Load() != -4 {
-		t.Fatalf("Int32 ops disagree: %d", i.Load())
+	if i.AddRelaxed(-2) != -2 || i.AndRelaxed(-4) != -2 || i.LoadRelaxed() != -4 {
+		t.Fatalf("Int32 ops disagree: %d", i.LoadRelaxed())
 	}
 }
 
@@ -101,4 +102,21 @@ func TestEveryUserImportsSyncAtomic(t *testing.T) {
 			t.Errorf("%s uses impl/internal/atomic but does not import sync/atomic: add intrinsics.go with import _ \"sync/atomic\"", dir)
 		}
 	}
+}
+
+// TestLayoutMatchesSyncAtomic: each type has its sync/atomic namesake's
+// size and alignment (64-bit values 8-aligned on 32-bit platforms too), so
+// that structs holding them are laid out as they would be with sync/atomic.
+func TestLayoutMatchesSyncAtomic(t *testing.T) {
+	check := func(name string, size, align, wantSize, wantAlign uintptr) {
+		if size != wantSize || align != wantAlign {
+			t.Errorf("%s: size %d align %d, sync/atomic's: size %d align %d", name, size, align, wantSize, wantAlign)
+		}
+	}
+	check("Int32", unsafe.Sizeof(atomic.Int32{}), unsafe.Alignof(atomic.Int32{}), unsafe.Sizeof(stdatomic.Int32{}), unsafe.Alignof(stdatomic.Int32{}))
+	check("Int64", unsafe.Sizeof(atomic.Int64{}), unsafe.Alignof(atomic.Int64{}), unsafe.Sizeof(stdatomic.Int64{}), unsafe.Alignof(stdatomic.Int64{}))
+	check("Uint32", unsafe.Sizeof(atomic.Uint32{}), unsafe.Alignof(atomic.Uint32{}), unsafe.Sizeof(stdatomic.Uint32{}), unsafe.Alignof(stdatomic.Uint32{}))
+	check("Uint64", unsafe.Sizeof(atomic.Uint64{}), unsafe.Alignof(atomic.Uint64{}), unsafe.Sizeof(stdatomic.Uint64{}), unsafe.Alignof(stdatomic.Uint64{}))
+	check("Bool", unsafe.Sizeof(atomic.Bool{}), unsafe.Alignof(atomic.Bool{}), unsafe.Sizeof(stdatomic.Bool{}), unsafe.Alignof(stdatomic.Bool{}))
+	check("Pointer", unsafe.Sizeof(atomic.Pointer[int]{}), unsafe.Alignof(atomic.Pointer[int]{}), unsafe.Sizeof(stdatomic.Pointer[int]{}), unsafe.Alignof(stdatomic.Pointer[int]{}))
 }

@@ -1,14 +1,18 @@
 // Package atomic is the sync/atomic of impl/: the same types, under the
-// same names, so that impl code reads as it would with the standard
-// package.
+// same names, whose every operation names the C11 memory ordering it needs
+// (LoadAcquire, StoreRelease, CompareAndSwapAcqRelRelaxed; ordering.go),
+// plus the fences (FenceSeqCst; fence.go).
 //
-// In a normal build every type here is an alias of its sync/atomic
-// namesake: the production code compiles to exactly what it would with
-// sync/atomic (see the benchmark in this package). Built with the explore
-// tag, each type is a wrapper whose every operation is first a scheduling
-// point of the explorer (package explore): the explorer decides which
-// goroutine performs the next operation, and records the value read or
-// written for its trace.
+// In a normal build every type has its sync/atomic namesake's layout and
+// every method is the sync/atomic method's body (off.go, written by
+// gen.go): the production code compiles to exactly what it would with
+// sync/atomic (docs/explore.md, "Production code unchanged"; the
+// benchmark in this package), the orderings are claims for a reader and a
+// checker. Built with the explore tag, each type is a wrapper whose every
+// operation is first a scheduling point of the explorer (package
+// explore): the explorer decides which goroutine performs the next
+// operation, and records the value read or written for its trace
+// (instrument.go).
 //
 // The Stat types are sync/atomic's in the normal build and never
 // scheduling points. They hold counters and snapshots that Metrics,
@@ -21,3 +25,5 @@
 // This package is not a general-purpose atomic library: it has the types
 // and methods impl/ uses, no more.
 package atomic
+
+//go:generate go run gen.go

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestOrderingsDocIsCurrent: docs/orderings.md is what the code says now.
+func TestOrderingsDocIsCurrent(t *testing.T) {
+	root := filepath.Join("..", "..")
+	ops, err := Collect(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ops) < 150 {
+		t.Fatalf("found only %d ordered operations: the walk is broken", len(ops))
+	}
+	cur, err := os.ReadFile(filepath.Join(root, out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(cur, Render(ops)) {
+		t.Fatalf("%s is not current: run go run ./cmd/orderings", out)
+	}
+}
+
+// TestCommentFor: the comment of an operation is the one on its line, else
+// the block above its statement, above a fence or a yield point too.
+func TestCommentFor(t *testing.T) {
+	lines := []string{
+		"\t// publishes the slot",
+		"\tatomic.FenceRelease()",
+		"\td.bottom.StoreRelaxed(b + 1)",
+		"\tx := y.LoadAcquire() // observes z",
+		"\tfoo()",
+		"\tw.LoadRelaxed()",
+	}
+	for line, want := range map[int]string{2: "publishes the slot", 3: "publishes the slot", 4: "observes z", 6: ""} {
+		if got := commentFor(lines, line); got != want {
+			t.Errorf("line %d: %q, want %q", line, got, want)
+		}
+	}
+}
