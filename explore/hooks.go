@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 	"unsafe"
+
+	"github.com/wsched/wsched/explore/weak"
 )
 
 // The hooks: what instrumented code calls. impl/internal/atomic and
@@ -88,6 +90,11 @@ func Gosched() {
 	r.steps++
 	if r.tracing {
 		r.trace = append(r.trace, step{thread: t.id, op: "Gosched", at: callerFrame()})
+	}
+	if r.mem != nil {
+		// A spin loop that yields sees newer stores from now on, so it
+		// ends (the model's Yield: loom's rule).
+		r.mem.m.Yield(weak.Thread(t.id))
 	}
 	t.yielded = true
 	// The step after a Gosched performs no operation, but it could not
@@ -178,6 +185,9 @@ func (th *Thread) Join() {
 	}
 	t := th.t
 	BlockOn(threadLoc(t.id), false, func() bool { return t.state == finished }, "Join("+t.name+")")
+	if r := weakRun(); r != nil {
+		r.mem.m.Join(r.thread(), weak.Thread(t.id))
+	}
 }
 
 // Failf fails the schedule: the scenario found a broken property. It does
@@ -204,6 +214,7 @@ type Event struct{ set bool }
 // Set sets the event (a scheduling point).
 func (e *Event) Set() {
 	PointAt(uintptr(unsafe.Pointer(e)), true)
+	WeakRelease(uintptr(unsafe.Pointer(e)))
 	e.set = true
 	if Tracing() {
 		Note("Event.Set")
@@ -213,6 +224,9 @@ func (e *Event) Set() {
 // IsSet reports whether the event is set (a scheduling point).
 func (e *Event) IsSet() bool {
 	PointAt(uintptr(unsafe.Pointer(e)), false)
+	if e.set {
+		WeakAcquire(uintptr(unsafe.Pointer(e)))
+	}
 	if Tracing() {
 		Note("Event.IsSet", e.set)
 	}
@@ -222,4 +236,5 @@ func (e *Event) IsSet() bool {
 // Wait blocks until the event is set.
 func (e *Event) Wait() {
 	BlockOn(uintptr(unsafe.Pointer(e)), false, func() bool { return e.set }, "Event.Wait")
+	WeakAcquire(uintptr(unsafe.Pointer(e)))
 }

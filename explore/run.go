@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync/atomic"
+
+	"github.com/wsched/wsched/explore/weak"
 )
 
 // One execution of a scenario under one schedule.
@@ -84,12 +86,20 @@ type decision struct {
 	timer   int
 	chosen  int
 	preempt bool // a preemption: chosen != cur while cur could go on, or the timer
+	// reads, when > 0, makes this a decision of the weak-memory mode
+	// (weakmode.go) instead: which of reads stores a load reads, 0 being
+	// the latest. enabled, cur and timer do not apply; no choice costs a
+	// preemption (the model bounds the stale reads).
+	reads int
 }
 
 // defaultChoice is the thread the search tries first: the current thread if
 // it can go on (no preemption), otherwise the lowest-numbered one (never a
 // timer firing early).
 func (d *decision) defaultChoice() int {
+	if d.reads > 0 {
+		return 0
+	}
 	if d.cur >= 0 {
 		return d.cur
 	}
@@ -102,12 +112,19 @@ func (d *decision) defaultChoice() int {
 
 // costs reports whether choosing c at d is a preemption.
 func (d *decision) costs(c int) bool {
-	return c == d.timer || d.cur >= 0 && c != d.cur
+	return d.reads == 0 && (c == d.timer || d.cur >= 0 && c != d.cur)
 }
 
 // alternatives lists the choices in the order the search tries them: the
 // default first, then the others by thread number.
 func (d *decision) alternatives() []int {
+	if d.reads > 0 {
+		alts := make([]int, d.reads)
+		for i := range alts {
+			alts[i] = i
+		}
+		return alts
+	}
 	def := d.defaultChoice()
 	alts := []int{def}
 	for m := d.enabled &^ (1 << def); m != 0; m &= m - 1 {
@@ -145,6 +162,9 @@ type run struct {
 	// por records the run's steps for the reduced search; nil in the
 	// plain depth-first search, PCT and replay.
 	por *porRun
+	// mem is the weak-memory model of the run (weakmode.go); nil under
+	// sequential consistency.
+	mem *memory
 }
 
 // current is the run in progress, or nil. It is set by the driver before
@@ -168,6 +188,11 @@ func (r *run) spawn(name string, f func()) *thread {
 	r.live++
 	if r.por != nil {
 		r.por.spawned(t.id)
+	}
+	if r.mem != nil && r.cur != nil {
+		if child := r.mem.m.Go(weak.Thread(r.cur.id)); int(child) != t.id {
+			panic(fmt.Sprintf("explore: the memory model numbered goroutine %d as %d", t.id, child))
+		}
 	}
 	go func() {
 		defer close(t.gone)
@@ -422,6 +447,9 @@ func (r *run) exit(t *thread) {
 	}
 	t.state = finished
 	r.live--
+	if r.mem != nil && !t.exiting && r.failure == nil {
+		r.mem.m.Exit(weak.Thread(t.id))
+	}
 	if r.aborting {
 		return // the aborting thread waits for t.gone
 	}

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"time"
+
+	"github.com/wsched/wsched/explore/weak"
 )
 
 // Options bound one exploration.
@@ -49,6 +51,20 @@ type Options struct {
 	// single handoff before the explorer gives up: a goroutine blocked
 	// outside its control. Default 20 s.
 	Watchdog time.Duration
+	// Weak runs every schedule in the weak-memory mode (weakmode.go): the
+	// atomics are as strong as the orderings their names give, a load may
+	// read an older store, and plain cells are checked for data races.
+	// Each choice of an older store is a decision of the search. Not with
+	// Reduce: the reduced search does not know the model's dependences
+	// yet, and Weak runs the plain one.
+	Weak bool
+	// MaxStale bounds the stale reads (reads of a store other than the
+	// latest) of one schedule in the weak-memory mode; default 2 (message
+	// passing needs one, store buffering and IRIW two), negative: none.
+	MaxStale int
+	// History is how many stores of each location a load may choose
+	// from in the weak-memory mode; default 7, as loom.
+	History int
 }
 
 func (o Options) withDefaults() Options {
@@ -120,7 +136,7 @@ func Explore(opt Options, body func()) Result {
 		res = e.replay(opt.Replay)
 	case opt.PCT > 0:
 		res = e.pct()
-	case opt.Reduce:
+	case opt.Reduce && !opt.Weak:
 		res = e.reduced()
 	default:
 		res = e.dfs()
@@ -145,6 +161,9 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		panic("explore: Explore called while another exploration runs")
 	}
 	r := newRun(g, e.opt.MaxSteps, tracing)
+	if e.opt.Weak {
+		r.mem = newMemory(weak.Config{History: e.opt.History, MaxStale: e.opt.MaxStale})
+	}
 	if pg, ok := g.(*porGuide); ok {
 		r.por = newPorRun(pg.s)
 	} else if e.record {
@@ -360,6 +379,14 @@ func (g *pctGuide) choose(r *run, d *decision) int {
 	for len(g.changes) > 0 && g.changes[0].step <= r.steps {
 		g.prio[r.cur.id] = g.changes[0].prio
 		g.changes = g.changes[1:]
+	}
+	if d.reads > 0 {
+		// Which store a load reads: the latest half the time, else
+		// one of the older ones the model offers, at random.
+		if g.next()%2 == 0 {
+			return 0
+		}
+		return 1 + int(g.next()%uint64(d.reads-1))
 	}
 	best, bestP := -1, -1
 	for m := d.enabled; m != 0; m &= m - 1 {

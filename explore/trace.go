@@ -15,6 +15,7 @@ import (
 type failureKind string
 
 const (
+	kindRace     failureKind = "data race"
 	kindAssert   failureKind = "assertion"
 	kindPanic    failureKind = "panic"
 	kindDeadlock failureKind = "deadlock"

@@ -237,10 +237,12 @@ the claim a port to C, C++, Rust or Zig would rely on. The counters and snapshot
 types are not listed: nothing decides anything by them.
 
 The columns: where the operation is, the ordering its name claims, what its comment says it
-publishes or observes, and the catalog mutants whose change covers it (` + "`mutants/`" + `; a mutant
-listed there moves, removes or replaces the operation under sequential consistency: it does not
-test the ordering). No column yet says which of these orderings a checker has confirmed as
-needed, or found stronger than needed: no tool here runs the code with weaker atomics yet.
+publishes or observes, and the catalog mutants whose change covers it (` + "`mutants/`" + `). Most
+mutants move, remove or replace the operation under sequential consistency; the ordering mutants
+(the weak layer: ` + "`deque-take-no-fence`, `ring-tail-relaxed`" + `, ...) weaken its ordering, and
+the explorer's weak-memory mode, which runs the code with each ordering as named, kills them
+(docs/explore.md, "The weak-memory mode"). An operation whose ordering no mutant weakens has not
+been shown to need it; the audit that weakens every one in turn is not built yet.
 
 `)
 	counts := map[string]int{}

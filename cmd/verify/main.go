@@ -53,7 +53,7 @@ import (
 )
 
 func main() {
-	only := flag.String("only", "", "run one layer: build, unit, explore, porcupine, stress, chaos, tlc")
+	only := flag.String("only", "", "run one layer: build, unit, explore, weak, porcupine, stress, chaos, tlc")
 	long := flag.Bool("long", false, "run each layer for longer")
 	mutants := flag.Bool("mutants", false, "run the mutant catalog and print the kill matrix")
 	fast := flag.Bool("fast", false, "with -mutants: run only each mutant's caught-by commands")

@@ -206,6 +206,8 @@ func runOneMutant(root string, m *mutant.Mutant, opt mutantOptions, deps depGrap
 			argv = append(argv, "-tags", "chaos")
 		case "explore":
 			argv = []string{"go", "test", "-tags", "explore", "-run", "^TestExplore"}
+		case "weak":
+			argv = []string{"go", "test", "-tags", "explore,weak", "-run", weakScenarios}
 		}
 		argv = append(argv, "-trimpath", "-count=1", "-json", fmt.Sprintf("-timeout=%s", goTestTimeout(opt.limit)))
 		argv = append(argv, pkgs...)
@@ -242,7 +244,7 @@ func layerPackages(l string) []string {
 	switch l {
 	case "unit":
 		return []string{"./impl/...", "./spec/...", "./model/...", "./internal/...", "./explore"}
-	case "explore":
+	case "explore", "weak":
 		return exploreScenarioPackages
 	case "porcupine":
 		return []string{"./linearizability"}

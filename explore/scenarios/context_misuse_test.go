@@ -20,6 +20,13 @@ import (
 // check; this scenario shows the after-the-poll check leaves no window in
 // which a call is neither refused nor served.)
 func TestExploreContextRacesPollEnd(t *testing.T) {
+	if explore.WeakMode() {
+		// The call that lands inside the poll pushes onto the worker's
+		// owner-only ring from another goroutine: a data race by
+		// design (the misuse the race build's goroutine check
+		// reports), which the weak-memory mode reports too.
+		t.Skip("a data race by design: the misuse itself")
+	}
 	served, refused := 0, 0
 	explore.Check(t, "misuse/context-races-poll-end", explore.Options{MaxSchedules: 200_000}, func() {
 		rt := newRuntime(1)

@@ -122,12 +122,16 @@ func TestExploreRingTwoThieves(t *testing.T) {
 		// The owner's Len counts what a consumer can still take: tail
 		// minus the real head, not the steal head, even while a steal
 		// is in flight. Thieves only move the real head up, so Len lies
-		// between the distances before and after the call.
+		// between the distances before and after the call. In the
+		// weak-memory mode only the lower bound holds: the owner's
+		// acquire load of head may read an older store than the latest
+		// (a steal it has not yet seen), so its Len may count tasks
+		// already stolen, but never fewer than are there.
 		for range 3 {
 			before := r.Inspect()
 			n := r.Len()
 			after := r.Inspect()
-			if n > int(before.Tail-before.Real) || n < int(after.Tail-after.Real) {
+			if !explore.Weak() && n > int(before.Tail-before.Real) || n < int(after.Tail-after.Real) {
 				explore.Failf("owner's Len = %d, but tail - real went from %d to %d during the call (steal head %d)",
 					n, before.Tail-before.Real, after.Tail-after.Real, before.Steal)
 			}

@@ -112,11 +112,17 @@ func (s *State) ClaimParked() int {
 		i := bits.TrailingZeros64(bm)
 		mask := uint64(1) << uint(i)
 		chaos.Point()
-		// Claims worker i. acq_rel: the fetch-and's old value decides
-		// the race against other notifiers and against worker i
-		// clearing its own bit; whoever sees the bit set owns the
-		// transition.
-		old := s.bitmap.AndAcqRel(^mask)
+		// Claims worker i: the fetch-and's old value decides the race
+		// against other notifiers and against worker i clearing its
+		// own bit; whoever sees the bit set owns the transition.
+		// Seq_cst, not only acq_rel: clearing the bit takes the worker
+		// out of the parked set, the store half of the Dekker pair with
+		// the monitor's decision to sleep idle (sched's leftParked: the
+		// bit cleared, then idle loaded; the monitor stores idle, then
+		// loads the bitmap). With acq_rel both loads may read the older
+		// values and the monitor sleeps while the worker runs (the
+		// explorer's weak-memory mode: protocol/monitor-idle-self-wake).
+		old := s.bitmap.AndSeqCst(^mask)
 		if old&mask == 0 {
 			continue // lost the race for i; look again
 		}
@@ -175,9 +181,10 @@ func (s *State) Park(i int, searching bool) {
 func (s *State) Unpark(i int) (claimed bool) {
 	mask := uint64(1) << uint(i)
 	chaos.Point()
-	// Observes and clears the own bit in one step. acq_rel: acquires the
-	// claim of a notifier (its bitmap RMW), releases our un-parking.
-	old := s.bitmap.AndAcqRel(^mask)
+	// Observes and clears the own bit in one step: acquires the claim of
+	// a notifier (its bitmap RMW), releases our un-parking. Seq_cst: the
+	// store half of the Dekker pair with the monitor (see ClaimParked).
+	old := s.bitmap.AndSeqCst(^mask)
 	if old&mask == 0 {
 		return true
 	}

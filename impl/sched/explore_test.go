@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/impl/internal/atomic"
 )
 
 // The task state machine under the explorer (go test -tags explore -run
@@ -17,8 +18,25 @@ import (
 type stateMachine struct {
 	tk     *task
 	queued int // how many times the record is in the stand-in queue
-	msgs   int // messages the wakers sent, before waking
-	polls  int
+	// msgs counts the messages the wakers sent, each before its wake,
+	// with relaxed atomics: what makes a message visible to the poll
+	// the wake causes is the state machine's own orderings (the
+	// waker's CAS releases, the worker's CAS acquires), which the
+	// weak-memory mode then checks. A poll that misses a message waits
+	// for a wake that already came: a deadlock.
+	msgs  atomic.Int32
+	polls int
+}
+
+// messages is what the poll sees of msgs: in the weak-memory mode a
+// relaxed load, whose value the model chooses; under sequential
+// consistency a peek, which is no scheduling point (the scenario's
+// schedules stay those it always had).
+func (m *stateMachine) messages() int {
+	if explore.Weak() {
+		return int(m.msgs.LoadRelaxed())
+	}
+	return int(m.msgs.Peek())
 }
 
 func newStateMachine() *stateMachine {
@@ -28,11 +46,11 @@ func newStateMachine() *stateMachine {
 // wake sends a message, then wakes the task as a Waker does: enqueue it if
 // the transition says so.
 func (m *stateMachine) wake() {
-	// The message is sent at a scheduling point, as a channel send would
-	// be: a waker started with explore.Go runs at once up to its first
-	// point, and a message sent before it would reach every poll.
-	explore.Point()
-	m.msgs++
+	// The message is sent at a scheduling point (the add is one), as a
+	// channel send would be: a waker started with explore.Go runs at
+	// once up to its first point, and a message sent before it would
+	// reach every poll.
+	m.msgs.AddRelaxed(1)
 	if m.tk.transitionToScheduled() {
 		if m.queued++; m.queued > 1 {
 			explore.Failf("the task is in the queue twice (state %s)", stateNames[m.tk.state.Peek()])
@@ -50,7 +68,7 @@ func (m *stateMachine) work(want int, yield func(poll int) bool) {
 		m.queued--
 		m.tk.transitionToRunning()
 		m.polls++
-		if m.msgs >= want {
+		if m.messages() >= want {
 			m.tk.finish(nil)
 			return
 		}

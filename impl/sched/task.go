@@ -165,23 +165,36 @@ func (t *task) transitionToRunning() {
 // once more).
 func (t *task) transitionAfterPending(yielded bool) (requeue bool) {
 	if yielded {
-		// From running or notified: either way one more run.
-		// Release: the poll's writes are visible to the next poll.
-		t.state.StoreRelease(stateScheduled)
+		// From running or notified: either way one more run. A swap,
+		// not a store: when a wake moved running to notified during
+		// the poll, the next poll must see what the waker wrote before
+		// its wake, and only reading the waker's CAS (acquire) orders
+		// that; a release store would overwrite notified unread, the
+		// next poll could miss the message and return Pending, and the
+		// wake would be lost (the explorer's weak-memory mode:
+		// task/yield-and-wake). Release: the poll's writes are visible
+		// to the next poll. (In Go a store is an exchange anyway.)
+		t.state.SwapAcqRel(stateScheduled)
 		return true
 	}
 	chaos.Point()
 	// Publishes "idle, the next wake enqueues"; acq_rel. Fails only if a
-	// wake moved running -> notified meanwhile: acquire on failure, which
-	// reads the waker's CAS, so what it wrote before Wake is visible to
-	// the poll that runs again (nothing later acquires it: the stores
-	// and CASes below are this worker's own).
-	if t.state.CompareAndSwapAcqRelAcquire(stateRunning, stateIdle) {
+	// wake moved running -> notified meanwhile. Relaxed on failure: the
+	// swap below is what acquires the wakes.
+	if t.state.CompareAndSwapAcqRelRelaxed(stateRunning, stateIdle) {
 		return false
 	}
-	// notified -> scheduled. Only the polling worker leaves notified, so
-	// a plain store is enough; release as above.
-	t.state.StoreRelease(stateScheduled)
+	// notified -> scheduled. Only the polling worker leaves notified,
+	// but a swap, not a store: the poll that runs again must see what
+	// every waker wrote before its wake, and each wake absorbed while
+	// we polled released with its CAS (running -> notified, or notified
+	// rewritten). The swap reads the latest of them, so it acquires all
+	// (the later ones continue the first one's release sequence). A
+	// failed CAS is only a load and may read an older one, and a store
+	// reads nothing: with either, a second wake's message could be
+	// missed and its wake lost (the explorer's weak-memory mode:
+	// task/two-wakes). Release as above.
+	t.state.SwapAcqRel(stateScheduled)
 	return true
 }
 
@@ -200,12 +213,17 @@ func (t *task) finish(p *PanicError) {
 	// alive (and the slab around it, see slab.go) does not keep the
 	// task's closure alive too.
 	t.poll = nil
-	// Publishes the result (release) and makes later wakes no-ops. From
-	// running or notified, whichever it is: a plain store, neither a CAS
-	// nor a swap, since nothing depends on which (a wake racing it either
-	// moved running to notified before, which done overwrites, or finds
-	// done and does nothing).
-	t.state.StoreRelease(stateDone)
+	// Publishes the result and makes later wakes no-ops. From running or
+	// notified, whichever it is: a plain store, neither a CAS nor a swap,
+	// since nothing depends on which (a wake racing it either moved
+	// running to notified before, which done overwrites, or finds done and
+	// does nothing). Seq_cst, not release: it is the store half of the
+	// Dekker pair with Wait (join.go, signal): we store the state, then
+	// load wait; Wait publishes its channel, then loads the state. With
+	// release here and acquire in result, both loads may read the older
+	// values and Wait sleeps for ever (the explorer's weak-memory mode
+	// found it: protocol/extra-retire-local, schedule 7).
+	t.state.StoreSeqCst(stateDone)
 	t.signal()
 }
 
@@ -219,8 +237,9 @@ func (t *task) cancel() bool {
 			return false
 		}
 		chaos.Point()
-		// acq_rel: exactly one canceller (drain or Wait) wins.
-		if t.state.CompareAndSwapAcqRelRelaxed(s, stateCancelled) { // a failure loops
+		// Exactly one canceller (drain or Wait) wins. Seq_cst: the final
+		// state's store half of the Dekker pair with Wait, as in finish.
+		if t.state.CompareAndSwapSeqCstRelaxed(s, stateCancelled) { // a failure loops
 			t.poll = nil // never polled now; see finish
 			t.signal()
 			return true
@@ -230,9 +249,10 @@ func (t *task) cancel() bool {
 
 // result returns the task's outcome if it is final.
 func (t *task) result() (err error, final bool) {
-	// Acquire: pairs with the release store in finish, so err is the
-	// value finish wrote.
-	switch t.state.LoadAcquire() {
+	// Seq_cst: Wait's load half of the Dekker pair with finish (its
+	// channel published, then the state read; see signal). Acquire would
+	// do for reading what finish wrote, not for the pair.
+	switch t.state.LoadSeqCst() {
 	case stateDone:
 		if t.panicked == goexitMark {
 			return ErrGoexit, true

@@ -14,11 +14,14 @@ import (
 //	                                          scenarios; any package; no
 //	                                          -race: the explorer runs one
 //	                                          goroutine at a time)
+//	weak       go test -tags explore,weak    (the same scenarios in the
+//	                                          explorer's weak-memory mode:
+//	                                          the orderings the code names)
 //	porcupine  go test -race                 (./linearizability)
 //	stress     go test -race                 (./stress)
 //	chaos      go test -race -tags chaos     (./stress, ./linearizability;
 //	                                          an entry may name any package)
-var Layers = []string{"unit", "explore", "porcupine", "stress", "chaos"}
+var Layers = []string{"unit", "explore", "weak", "porcupine", "stress", "chaos"}
 
 // Catch is one machine-readable caught-by entry, written
 //
@@ -53,6 +56,8 @@ func (c Catch) Args(extra ...string) []string {
 		args = append(args, "-tags", "chaos")
 	case "explore":
 		args = []string{"go", "test", "-tags", "explore"}
+	case "weak":
+		args = []string{"go", "test", "-tags", "explore,weak"}
 	}
 	args = append(args, extra...)
 	if c.Count > 0 {
@@ -106,10 +111,10 @@ func parseCatch(f string) (Catch, error) {
 	// chaos and explore may name any package: chaos is that package's
 	// tests with the yield points compiled in, explore its TestExplore
 	// scenarios under the explorer.
-	if c.Layer == "explore" && !strings.HasPrefix(c.Run, "^TestExplore") {
-		return Catch{}, fmt.Errorf("caught-by entry %q: an explore entry names TestExplore scenarios (its regexp starts with ^TestExplore)", f)
+	if (c.Layer == "explore" || c.Layer == "weak") && !strings.HasPrefix(c.Run, "^TestExplore") {
+		return Catch{}, fmt.Errorf("caught-by entry %q: an %s entry names TestExplore scenarios (its regexp starts with ^TestExplore)", f, c.Layer)
 	}
-	if want := LayerOf(c.Pkg); c.Layer != "chaos" && c.Layer != "explore" && want != c.Layer {
+	if want := LayerOf(c.Pkg); c.Layer != "chaos" && c.Layer != "explore" && c.Layer != "weak" && want != c.Layer {
 		return Catch{}, fmt.Errorf("caught-by entry %q: package %s belongs to layer %s", f, c.Pkg, want)
 	}
 	return c, nil

@@ -30,6 +30,7 @@ func Point() {
 // other operations on it and the waits for it (Recv, TokenWait.Wait).
 func PointOn(ch <-chan struct{}) {
 	explore.PointAt(chanLoc(ch), true)
+	explore.WeakRelease(chanLoc(ch)) // the send or close happens before a receive that sees it
 	if explore.Tracing() {
 		explore.Note("(channel)")
 	}
@@ -88,8 +89,11 @@ func Block(ready func() bool, timeout time.Duration, what string) bool {
 // timeout, its fast path, which takes a token already there without a
 // timer.
 func (w *TokenWait) Wait(token chan struct{}, timeout time.Duration, what string) bool {
-	if explore.Active() && !explore.BlockOnTimeout(chanLoc(token), true, func() bool { return len(token) > 0 }, timeout, what) {
-		return false
+	if explore.Active() {
+		if !explore.BlockOnTimeout(chanLoc(token), true, func() bool { return len(token) > 0 }, timeout, what) {
+			return false
+		}
+		explore.WeakAcquire(chanLoc(token)) // the receive below takes the token a send left
 	}
 	return w.wait(token, timeout)
 }
@@ -110,6 +114,7 @@ func Recv(ch <-chan struct{}) {
 		return
 	}
 	explore.BlockOn(chanLoc(ch), false, func() bool { return closed(ch) }, "channel close")
+	explore.WeakAcquire(chanLoc(ch))
 	if explore.Tracing() {
 		explore.Note("Recv (closed)")
 	}
@@ -155,6 +160,7 @@ func selectClosed(chs ...<-chan struct{}) int {
 	}, "select on channel close")
 	for i, ch := range chs {
 		if closed(ch) {
+			explore.WeakAcquire(chanLoc(ch))
 			if explore.Tracing() {
 				explore.Note("select ->", i)
 			}
@@ -178,6 +184,7 @@ func (m *Mutex) Lock() {
 	}
 	explore.BlockOn(uintptr(unsafe.Pointer(m)), true, func() bool { return !m.held }, "Mutex.Lock")
 	m.held = true
+	explore.WeakAcquire(uintptr(unsafe.Pointer(m)))
 	if explore.Tracing() {
 		explore.Note("Lock")
 	}
@@ -192,6 +199,7 @@ func (m *Mutex) Unlock() {
 	if !m.held {
 		panic("sync: unlock of unlocked mutex")
 	}
+	explore.WeakRelease(uintptr(unsafe.Pointer(m)))
 	m.held = false
 	if explore.Tracing() {
 		explore.Note("Unlock")
@@ -226,6 +234,9 @@ func (g *WaitGroup) Add(delta int) {
 		return
 	}
 	explore.PointAt(uintptr(unsafe.Pointer(g)), true)
+	if delta < 0 {
+		explore.WeakRelease(uintptr(unsafe.Pointer(g))) // Done happens before the Wait it ends
+	}
 	g.n += delta
 	if g.n < 0 {
 		panic("sync: negative WaitGroup counter")
@@ -243,4 +254,5 @@ func (g *WaitGroup) Wait() {
 		return
 	}
 	explore.BlockOn(uintptr(unsafe.Pointer(g)), false, func() bool { return g.n == 0 }, "WaitGroup.Wait")
+	explore.WeakAcquire(uintptr(unsafe.Pointer(g)))
 }

@@ -1,0 +1,254 @@
+package explore
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/wsched/wsched/explore/weak"
+)
+
+// The weak-memory mode (Options.Weak): every atomic operation of the
+// instrumented code is also an operation of a C11 memory model
+// (explore/weak), which keeps each location's recent stores and each
+// goroutine's view of them. A load may then read a store older than the
+// latest one, as it may on a machine with weaker atomics than Go's, when
+// the orderings named in the code (impl/internal/atomic) allow it: which
+// store it reads is a decision of the search, like which goroutine runs
+// next, enumerated by the depth-first search, drawn at random by PCT, and
+// recorded in the replay token. Plain cells (atomic.Cell: the ring's
+// slots) are checked by happens-before: two accesses, one a write, not
+// ordered by the code's orderings and locks are a data race, a failure.
+//
+// The real memory still holds the latest store of every location (the
+// instrumented code performs the sync/atomic operation); the model decides
+// only what a load returns. A read-modify-write and a successful
+// compare-and-swap read the latest store, as C11 requires, so they agree
+// with the real memory; a failed compare-and-swap is a load and may read
+// an older store.
+//
+// What synchronises besides the atomics, as the Go memory model says: a
+// go statement, a goroutine's end before the Join that waits for it, a
+// mutex's Unlock before the next Lock, a WaitGroup's Done before the Wait
+// that returns, an Event's Set before a Wait or IsSet that sees it, and a
+// send on or close of a channel before a receive on it. The channels of
+// impl/ carry only wake-up tokens and closes, so a receive is taken to
+// acquire every send and close on its channel so far: stronger than Go's
+// rule (a receive synchronises with its own send), which can only hide a
+// weak behaviour, never invent one.
+
+// WeakEnv, set (WSCHED_EXPLORE_WEAK=1), runs every scenario that Check
+// runs in the weak-memory mode.
+const WeakEnv = "WSCHED_EXPLORE_WEAK"
+
+// Ordering is a C11 memory ordering, for the hooks below.
+type Ordering = weak.Ordering
+
+// The orderings.
+const (
+	Relaxed = weak.Relaxed
+	Acquire = weak.Acquire
+	Release = weak.Release
+	AcqRel  = weak.AcqRel
+	SeqCst  = weak.SeqCst
+)
+
+// memory is a run's weak-memory state.
+type memory struct {
+	m     *weak.Model
+	locs  map[uintptr]weak.Loc
+	cells map[uintptr]weak.Cell
+	syncs map[uintptr]weak.Sync
+}
+
+func newMemory(cfg weak.Config) *memory {
+	return &memory{m: weak.New(cfg), locs: map[uintptr]weak.Loc{}, cells: map[uintptr]weak.Cell{}, syncs: map[uintptr]weak.Sync{}}
+}
+
+// weakRun returns the run in progress if it runs in the weak-memory mode
+// and the calling goroutine is one of its own (not being torn down).
+func weakRun() *run {
+	r := current.Load()
+	if r == nil || r.mem == nil || r.cur == nil || r.cur.exiting {
+		return nil
+	}
+	return r
+}
+
+// WeakMode reports whether Check runs scenarios in the weak-memory mode
+// (the weak build tag or WeakEnv): a scenario whose property holds only
+// under sequential consistency, or that races by design, can say so and
+// skip.
+func WeakMode() bool { return weakTag || os.Getenv(WeakEnv) != "" }
+
+// Weak reports whether the running schedule is in the weak-memory mode:
+// the atomic wrappers then report each operation with the hooks below.
+func Weak() bool { return weakRun() != nil }
+
+// loc returns the model's location for the atomic at address a, made on
+// its first access with the value memory holds before that access.
+//
+// Memory that holds something other than the model's latest store was
+// written behind the model's back: a record recycled and reset by a plain
+// assignment (a task from the slab, its state zeroed with the rest of the
+// struct), which in C11 would be a new object, constructed by non-atomic
+// writes that the hand-over of the record orders. So it becomes a new
+// location, whose first value every goroutine sees.
+func (mem *memory) loc(a uintptr, before any) weak.Loc {
+	if l, ok := mem.locs[a]; ok && mem.m.Latest(l) == before {
+		return l
+	}
+	l := mem.m.NewAtomic(location(callerFrame()), before)
+	mem.locs[a] = l
+	return l
+}
+
+func (r *run) thread() weak.Thread { return weak.Thread(r.cur.id) }
+
+// WeakLoad is a load of the atomic at a with ordering o, after its
+// scheduling point; latest is what memory holds. It returns the value the
+// load reads: the latest store, or, as the search decides, an older one
+// that the orderings allow.
+func WeakLoad(a uintptr, o Ordering, latest any) any {
+	r := weakRun()
+	if r == nil {
+		return latest
+	}
+	l := r.mem.loc(a, latest)
+	cands := r.mem.m.Candidates(r.thread(), l, o)
+	pick := r.chooseStore(cands)
+	return r.mem.m.Load(r.thread(), l, o, pick)
+}
+
+// WeakStore is a store of v with ordering o; before is what memory held.
+func WeakStore(a uintptr, o Ordering, before, v any) {
+	if r := weakRun(); r != nil {
+		r.mem.m.Store(r.thread(), r.mem.loc(a, before), o, v)
+	}
+}
+
+// WeakRMW is a read-modify-write (swap, add, and, or) that read old and
+// wrote new.
+func WeakRMW(a uintptr, o Ordering, old, new any) {
+	r := weakRun()
+	if r == nil {
+		return
+	}
+	got := r.mem.m.RMW(r.thread(), r.mem.loc(a, old), o, func(weak.Value) weak.Value { return new })
+	if got != old {
+		panic(fmt.Sprintf("explore: weak mode out of step with memory at %s: the model's latest store is %v, memory held %v (an access to the location that did not go through impl/internal/atomic?)", location(callerFrame()), got, old))
+	}
+}
+
+// WeakCompareAndSwap is a compare-and-swap of old for new that found
+// before in memory and swapped if before == old. A failed one is a load
+// with the failure ordering and may read an older store (the search
+// decides); Go's CompareAndSwap returns no value, so only what the load
+// synchronises with matters.
+func WeakCompareAndSwap(a uintptr, before, old, new any, swapped bool, success, failure Ordering) {
+	r := weakRun()
+	if r == nil {
+		return
+	}
+	l := r.mem.loc(a, before)
+	pick := 0
+	if !swapped {
+		pick = r.chooseStore(r.mem.m.CASCandidates(r.thread(), l, old, failure))
+	}
+	if _, ok := r.mem.m.CompareAndSwap(r.thread(), l, old, new, success, failure, pick); ok != swapped {
+		panic(fmt.Sprintf("explore: weak mode out of step with memory at %s: the compare-and-swap swapped=%v in memory, %v in the model", location(callerFrame()), swapped, ok))
+	}
+}
+
+// WeakFence is a fence of ordering o.
+func WeakFence(o Ordering) {
+	if r := weakRun(); r != nil {
+		r.mem.m.Fence(r.thread(), o)
+	}
+}
+
+// WeakCell is an access to the plain (non-atomic) cell at a, after its
+// scheduling point. An access not ordered after a conflicting one of
+// another goroutine fails the schedule as a data race.
+func WeakCell(a uintptr, write bool) {
+	r := weakRun()
+	if r == nil {
+		return
+	}
+	c, ok := r.mem.cells[a]
+	site := location(callerFrame())
+	if !ok {
+		c = r.mem.m.NewCell(site)
+		r.mem.cells[a] = c
+	}
+	var err error
+	if write {
+		err = r.mem.m.Write(r.thread(), c, site)
+	} else {
+		err = r.mem.m.Read(r.thread(), c, site)
+	}
+	if race, ok := err.(*weak.Race); ok {
+		side := func(a weak.RaceAccess) string {
+			kind := "read"
+			if a.Write {
+				kind = "write"
+			}
+			return fmt.Sprintf("%s by %s at %s", kind, r.threads[a.Thread].name, a.Site)
+		}
+		r.failNow(r.cur, kindRace, fmt.Sprintf("data race on the plain cell first accessed at %s: the %s is not ordered before the %s (no release and acquire, lock, or other synchronisation between them)", race.Cell, side(race.First), side(race.Second)))
+	} else if err != nil {
+		r.failNow(r.cur, kindRace, err.Error())
+	}
+}
+
+// WeakRelease records that the calling goroutine released the
+// synchronisation object at a (unlocked a mutex, sent on or closed a
+// channel, called Done, set an Event).
+func WeakRelease(a uintptr) {
+	if r := weakRun(); r != nil {
+		r.mem.m.Release(r.thread(), r.mem.sync(a))
+	}
+}
+
+// WeakAcquire records that the calling goroutine acquired the
+// synchronisation object at a (locked a mutex, received on a channel,
+// returned from a Wait).
+func WeakAcquire(a uintptr) {
+	if r := weakRun(); r != nil {
+		r.mem.m.Acquire(r.thread(), r.mem.sync(a))
+	}
+}
+
+func (mem *memory) sync(a uintptr) weak.Sync {
+	s, ok := mem.syncs[a]
+	if !ok {
+		s = mem.m.NewSync()
+		mem.syncs[a] = s
+	}
+	return s
+}
+
+// chooseStore decides which of cands a read reads: a decision of the
+// search when there is more than one (cands[0], the latest store, is the
+// default and costs nothing; the model offers older ones only within its
+// bound of stale reads per schedule).
+func (r *run) chooseStore(cands []weak.Candidate) int {
+	if len(cands) <= 1 {
+		return 0
+	}
+	d := decision{cur: -1, timer: -1, reads: len(cands)}
+	c := r.guide.choose(r, &d)
+	if c < 0 || c >= len(cands) {
+		r.failNow(r.cur, kindDiverged, fmt.Sprintf("the schedule does not fit this execution: decision %d wants store %d of a read that has %d to choose from (a replay token from another version of the code)", len(r.decisions), c, len(cands)))
+	}
+	d.chosen = c
+	r.decisions = append(r.decisions, d)
+	if r.tracing && c > 0 {
+		x := cands[c]
+		by := "the location's first value"
+		if x.Writer >= 0 {
+			by = "written by " + r.threads[x.Writer].name
+		}
+		r.trace = append(r.trace, step{thread: r.cur.id, op: "reads an older store:", args: []any{x.Value, fmt.Sprintf("(%d stores back, %s)", x.Age, by)}, at: callerFrame()})
+	}
+	return c
+}
