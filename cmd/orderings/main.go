@@ -12,45 +12,33 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
-	"github.com/wsched/wsched/internal/mutant"
+	"github.com/wsched/wsched/internal/orderings"
 )
 
 const out = "docs/orderings.md"
 
-// opName splits an ordered operation's name: the operation, then the
-// ordering (and, for a compare-and-swap, the failure ordering).
-var opName = regexp.MustCompile(`^(Load|Store|Swap|Add|And|Or|CompareAndSwap|Fence)(Relaxed|Acquire|Release|AcqRel|SeqCst)(Relaxed|Acquire|SeqCst)?$`)
-
-// Op is one ordered operation in impl/.
-type Op struct {
-	File, Func, Code, Comment string
-	Line                      int
-	Op, Ordering, Failure     string
-	Mutants                   []string
-	offset                    int
-}
-
 func main() {
 	check := flag.Bool("check", false, "report whether "+out+" is current instead of writing it")
 	flag.Parse()
-	ops, err := Collect(".")
+	ops, err := orderings.Collect(".")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "orderings:", err)
 		os.Exit(2)
 	}
-	doc := Render(ops)
+	audit, err := LoadAudit(".")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "orderings:", err)
+		os.Exit(2)
+	}
+	doc := Render(ops, audit)
 	if *check {
 		cur, err := os.ReadFile(out)
 		if err != nil || !bytes.Equal(cur, doc) {
@@ -67,162 +55,109 @@ func main() {
 	fmt.Printf("wrote %s (%d operations)\n", out, len(ops))
 }
 
-// Collect reads impl/ under root (tests and impl/internal/atomic aside) and
-// the mutant catalog.
-func Collect(root string) ([]Op, error) {
-	catalog, err := mutant.Catalog(filepath.Join(root, "mutants"))
-	if err != nil {
-		return nil, err
-	}
-	var ops []Op
-	err = filepath.WalkDir(filepath.Join(root, "impl"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") ||
-			strings.Contains(path, filepath.Join("internal", "atomic")) {
-			return err
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		fops, err := collectFile(rel, src)
-		if err != nil {
-			return err
-		}
-		for i := range fops {
-			for _, m := range catalog {
-				if m.File != rel || m.Scope == "spec" {
-					continue
-				}
-				at := bytes.Index(src, []byte(m.Original))
-				if at >= 0 && fops[i].offset >= at && fops[i].offset < at+len(m.Original) {
-					fops[i].Mutants = append(fops[i].Mutants, m.ID)
-				}
-			}
-		}
-		ops = append(ops, fops...)
-		return nil
-	})
-	sort.SliceStable(ops, func(i, j int) bool {
-		if ops[i].File != ops[j].File {
-			return ops[i].File < ops[j].File
-		}
-		return ops[i].Line < ops[j].Line
-	})
-	return ops, err
-}
-
-func collectFile(name string, src []byte) ([]Op, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
-	if err != nil {
-		return nil, err
-	}
-	lines := strings.Split(string(src), "\n")
-	var ops []Op
-	for _, decl := range f.Decls {
-		fn, ok := decl.(*ast.FuncDecl)
-		if !ok || fn.Body == nil {
-			continue
-		}
-		fname := fn.Name.Name
-		if fn.Recv != nil && len(fn.Recv.List) > 0 {
-			fname = recvName(fn.Recv.List[0].Type) + "." + fname
-		}
-		ast.Inspect(fn.Body, func(n ast.Node) bool {
-			c, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			s, ok := c.Fun.(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			m := opName.FindStringSubmatch(s.Sel.Name)
-			if m == nil || m[1] == "CompareAndSwap" && m[3] == "" || m[1] != "CompareAndSwap" && m[3] != "" {
-				return true
-			}
-			pos := fset.Position(c.Pos())
-			var code bytes.Buffer
-			code.Write(src[pos.Offset:fset.Position(c.End()).Offset])
-			comment := commentFor(lines, pos.Line)
-			if comment == "" && fn.Doc != nil {
-				comment = "(the function's comment) " + shorten(oneLine(fn.Doc.Text()))
-			}
-			ops = append(ops, Op{
-				File: name, Func: fname, Line: pos.Line, Code: oneLine(code.String()),
-				Op: m[1], Ordering: m[2], Failure: m[3], offset: pos.Offset,
-				Comment: comment,
-			})
-			return true
-		})
-	}
-	return ops, nil
-}
-
-func recvName(e ast.Expr) string {
-	switch t := e.(type) {
-	case *ast.StarExpr:
-		return recvName(t.X)
-	case *ast.IndexExpr:
-		return recvName(t.X)
-	case *ast.IndexListExpr:
-		return recvName(t.X)
-	case *ast.Ident:
-		return t.Name
-	}
-	return "?"
-}
-
-// commentFor is the comment on the line, else the comment block that ends
-// just above it (skipping nothing: a blank or code line ends the search).
-func commentFor(lines []string, line int) string {
-	l := lines[line-1]
-	if i := strings.Index(l, "//"); i >= 0 && !strings.Contains(l[:i], `"`) {
-		return oneLine(l[i+2:])
-	}
-	var block []string
-	for k := line - 2; k >= 0; k-- {
-		t := strings.TrimSpace(lines[k])
-		if len(block) == 0 && (strings.HasPrefix(t, "atomic.Fence") || t == "chaos.Point()") {
-			continue // the comment above a fence, or above a yield point, is the operation's too
-		}
-		if !strings.HasPrefix(t, "//") {
-			break
-		}
-		block = append([]string{strings.TrimSpace(strings.TrimPrefix(t, "//"))}, block...)
-	}
-	return shorten(oneLine(strings.Join(block, " ")))
-}
-
-// shorten keeps a long comment's first sentences, up to about 300
-// characters: the table is an index, the code has the whole argument.
-func shorten(s string) string {
-	const max = 300
-	if len(s) <= max {
-		return s
-	}
-	cut := 0
-	for i := 0; i < len(s) && i < max; i++ {
-		if s[i] == '.' && (i+1 == len(s) || s[i+1] == ' ') {
-			cut = i + 1
-		}
-	}
-	if cut == 0 {
-		return s[:max] + " ..."
-	}
-	return s[:cut] + " ..."
-}
-
-var spaces = regexp.MustCompile(`\s+`)
-
-func oneLine(s string) string { return strings.TrimSpace(spaces.ReplaceAllString(s, " ")) }
-
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // Render writes the page.
-func Render(ops []Op) []byte {
+// AuditFile holds cmd/orderaudit's results, which Render folds in.
+const AuditFile = "docs/orderings-audit.json"
+
+// auditEntry is one operation's audit as cmd/orderaudit writes it.
+type auditEntry struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Code     string `json:"code"`
+	Method   string `json:"method"`
+	Reached  bool   `json:"reached"`
+	Variants []struct {
+		Name        string `json:"name"`
+		Result      string `json:"result"`
+		Scenario    string `json:"scenario"`
+		Schedule    int    `json:"schedule"`
+		Preemptions int    `json:"preemptions"`
+		Kind        string `json:"kind"`
+	} `json:"variants"`
+}
+
+// LoadAudit reads the audit results under root, keyed by file and code (an
+// operation whose code changed since has no entry: it is not audited).
+func LoadAudit(root string) (map[string]*auditEntry, error) {
+	b, err := os.ReadFile(filepath.Join(root, AuditFile))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var es []*auditEntry
+	if err := json.Unmarshal(b, &es); err != nil {
+		return nil, fmt.Errorf("%s: %v", AuditFile, err)
+	}
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].File != es[j].File {
+			return es[i].File < es[j].File
+		}
+		return es[i].Line < es[j].Line
+	})
+	m := map[string]*auditEntry{}
+	seen := map[string]int{}
+	for _, e := range es {
+		k := e.File + "\x00" + e.Code
+		m[fmt.Sprintf("%s\x00%d", k, seen[k])] = e
+		seen[k]++
+	}
+	return m, nil
+}
+
+// auditKeys returns the key of each operation in the audit's map: its file,
+// its code, and which occurrence of that code in the file it is (the same
+// call can appear twice in a file), so that an entry follows its
+// operation when lines move, and is dropped when the code changes.
+func auditKeys(ops []orderings.Op) []string {
+	keys := make([]string, len(ops))
+	seen := map[string]int{}
+	for i, o := range ops {
+		k := o.File + "\x00" + o.Code
+		keys[i] = fmt.Sprintf("%s\x00%d", k, seen[k])
+		seen[k]++
+	}
+	return keys
+}
+
+// auditCell says what the audit found for o: "" when it was not audited.
+func auditCell(e *auditEntry) (text, class string) {
+	if e == nil {
+		return "not audited", "unaudited"
+	}
+	if !e.Reached {
+		return "no weak-mode scenario reaches it", "unreached"
+	}
+	if len(e.Variants) == 0 {
+		return "relaxed: nothing weaker to try", "weakest"
+	}
+	var parts []string
+	class = "needed"
+	for _, v := range e.Variants {
+		name := "`" + v.Name + "`"
+		if v.Name == "(removed)" {
+			name = "removed"
+		}
+		switch v.Result {
+		case "killed":
+			parts = append(parts, fmt.Sprintf("%s killed: %s, schedule %d, %d preemption(s), %s", name, v.Scenario, v.Schedule, v.Preemptions, v.Kind))
+		case "survived":
+			parts = append(parts, name+" survives")
+			class = "stronger"
+		default:
+			parts = append(parts, name+" "+v.Result)
+			if class == "needed" {
+				class = "undecided"
+			}
+		}
+	}
+	return strings.Join(parts, "; "), class
+}
+
+func Render(ops []orderings.Op, audit map[string]*auditEntry) []byte {
 	var b bytes.Buffer
 	b.WriteString(`# The orderings of impl/
 
@@ -241,8 +176,13 @@ publishes or observes, and the catalog mutants whose change covers it (` + "`mut
 mutants move, remove or replace the operation under sequential consistency; the ordering mutants
 (the weak layer: ` + "`deque-take-no-fence`, `ring-tail-relaxed`" + `, ...) weaken its ordering, and
 the explorer's weak-memory mode, which runs the code with each ordering as named, kills them
-(docs/explore.md, "The weak-memory mode"). An operation whose ordering no mutant weakens has not
-been shown to need it; the audit that weakens every one in turn is not built yet.
+(docs/explore.md, "The weak-memory mode"). The last column is the audit (` + "`go run ./cmd/orderaudit`" + `,
+results in ` + "`docs/orderings-audit.json`" + `): each one-step weakening of the operation (SeqCst to
+AcqRel or Acquire or Release, those to Relaxed, a fence removed), run in the weak-memory mode
+against the scenarios that reach it. Killed: the ordering is needed, and the scenario and schedule
+show why. Survives: the ordering is stronger than the scenarios need within their bounds (two
+preemptions, two stale reads, the budgets), which is evidence, not proof, that it can be weakened.
+"not audited": the audit has not run on that package yet (it ran on the packages in the summary).
 
 `)
 	counts := map[string]int{}
@@ -257,11 +197,31 @@ been shown to need it; the audit that weakens every one in turn is not built yet
 		fmt.Fprintf(&b, "%d %s", counts[o], o)
 	}
 	b.WriteString(" (a compare-and-swap counted by its success ordering).\n")
+	keys := auditKeys(ops)
+	classes := map[string]int{}
+	for i := range ops {
+		_, c := auditCell(audit[keys[i]])
+		classes[c]++
+	}
+	dirs := map[string]bool{}
+	for _, e := range audit {
+		dirs[filepath.ToSlash(filepath.Dir(e.File))] = true
+	}
+	var audited []string
+	for d := range dirs {
+		audited = append(audited, d)
+	}
+	sort.Strings(audited)
+	if len(audited) == 0 {
+		audited = []string{"none yet"}
+	}
+	fmt.Fprintf(&b, "\nAudit (packages audited: %s): %d needed (every one-step weakening killed), %d stronger than needed within the bounds (one survives), %d undecided (a run timed out), %d relaxed (nothing weaker), %d not reached by a weak-mode scenario, %d not audited.\n",
+		strings.Join(audited, ", "), classes["needed"], classes["stronger"], classes["undecided"], classes["weakest"], classes["unreached"], classes["unaudited"])
 	file := ""
-	for _, o := range ops {
+	for i, o := range ops {
 		if o.File != file {
 			file = o.File
-			fmt.Fprintf(&b, "\n## %s\n\n| line | function | operation | ordering | publishes / observes | mutants |\n| ---: | --- | --- | --- | --- | --- |\n", strings.TrimPrefix(file, "impl/"))
+			fmt.Fprintf(&b, "\n## %s\n\n| line | function | operation | ordering | publishes / observes | mutants | audit: one step weaker |\n| ---: | --- | --- | --- | --- | --- | --- |\n", strings.TrimPrefix(file, "impl/"))
 		}
 		ord := o.Ordering
 		if o.Failure != "" {
@@ -271,7 +231,8 @@ been shown to need it; the audit that weakens every one in turn is not built yet
 		if len(o.Mutants) > 0 {
 			muts = "`" + strings.Join(o.Mutants, "`, `") + "`"
 		}
-		fmt.Fprintf(&b, "| %d | `%s` | `%s` | %s | %s | %s |\n", o.Line, o.Func, cell(o.Code), ord, cell(o.Comment), muts)
+		at, _ := auditCell(audit[keys[i]])
+		fmt.Fprintf(&b, "| %d | `%s` | `%s` | %s | %s | %s | %s |\n", o.Line, o.Func, cell(o.Code), ord, cell(o.Comment), muts, cell(at))
 	}
 	return b.Bytes()
 }

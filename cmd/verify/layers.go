@@ -96,9 +96,11 @@ func layers(tlaJar string) []layer {
 			// by default; -long raises it by one and the budgets ten
 			// times, through WSCHED_LONG). No -race: the explorer runs one
 			// goroutine at a time, ordering every access.
-			cmds:  [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-run", "^TestExplore"}, exploreScenarioPackages...)},
+			// The scenarios take about ten minutes on two cores: go
+			// test's default timeout, hence -timeout.
+			cmds:  [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=15m", "-run", "^TestExplore"}, exploreScenarioPackages...)},
 			long:  [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=0", "-run", "^TestExplore"}, exploreScenarioPackages...)},
-			limit: 10 * time.Minute,
+			limit: 15 * time.Minute,
 		},
 		{
 			name:  "weak",

@@ -1,0 +1,299 @@
+// Command orderaudit weakens the ordering of each atomic operation of impl/
+// by one step, one operation at a time, and runs the scenarios of the
+// explorer's weak-memory mode that reach it. Killed: the ordering is
+// needed, and the scenario and schedule say why. Not killed: the ordering
+// is stronger than the scenarios need within their bounds, or no scenario
+// reaches the operation; the report says which.
+//
+//	go run ./cmd/orderaudit -pkg deque,queue       # writes docs/orderings-audit.json
+//	go run ./cmd/orderings                         # folds it into docs/orderings.md
+//
+// One step weaker: a load or a fence SeqCst -> Acquire (a fence AcqRel),
+// Acquire -> Relaxed; a store SeqCst -> Release -> Relaxed; a
+// read-modify-write SeqCst -> AcqRel -> Acquire and Release -> Relaxed; a
+// compare-and-swap the same on success, and on failure SeqCst -> Acquire
+// -> Relaxed; a fence removed. Each variant is applied to a private copy of
+// the module (the working tree is never touched).
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wsched/wsched/internal/mutant"
+	"github.com/wsched/wsched/internal/orderings"
+)
+
+// scenarios says which weak-mode scenarios reach the operations of each
+// package of impl/.
+var scenarios = map[string]struct {
+	run  string
+	pkgs []string
+}{
+	"deque": {`^TestExploreDeque`, []string{"./explore/scenarios"}},
+	"queue": {`^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Slot)`, []string{"./explore/scenarios"}},
+	"idle":  {`^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|ExtraRetireAgainstLocalSpawn$)`, []string{"./explore/scenarios", "./impl/sched"}},
+	"sched": {`^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|ExtraRetireAgainstLocalSpawn$)`, []string{"./explore/scenarios", "./impl/sched"}},
+	"park":  {`^TestExplore(RemoteSpawnOneWorker$|Rule2)`, []string{"./explore/scenarios"}},
+}
+
+// Variant is one weakening of one operation and what the scenarios said.
+type Variant struct {
+	Name        string `json:"name"`   // the weaker method name, or "(removed)"
+	Result      string `json:"result"` // "killed", "survived", "timeout"
+	Scenario    string `json:"scenario,omitempty"`
+	Schedule    int    `json:"schedule,omitempty"`
+	Preemptions int    `json:"preemptions,omitempty"`
+	Kind        string `json:"kind,omitempty"` // assertion, deadlock, data race, ...
+	Seconds     float64
+}
+
+// Entry is one operation's audit.
+type Entry struct {
+	File     string    `json:"file"`
+	Line     int       `json:"line"`
+	Code     string    `json:"code"`
+	Method   string    `json:"method"`
+	Reached  bool      `json:"reached"`
+	Run      string    `json:"run"`
+	Variants []Variant `json:"variants"`
+}
+
+func main() {
+	pkgFlag := flag.String("pkg", "deque,queue", "the impl/ packages whose operations to audit (comma-separated: deque, queue, idle, sched, park)")
+	out := flag.String("o", "docs/orderings-audit.json", "where to write the results")
+	limit := flag.Duration("timeout", 4*time.Minute, "the most one variant's scenarios may run")
+	flag.Parse()
+	ops, err := orderings.Collect(".")
+	check(err)
+	var entries []Entry
+	for _, pkg := range strings.Split(*pkgFlag, ",") {
+		sc, ok := scenarios[pkg]
+		if !ok {
+			check(fmt.Errorf("no weak-mode scenarios are listed for impl/%s", pkg))
+		}
+		covered := coverage(sc.run, sc.pkgs)
+		for _, op := range ops {
+			if !strings.HasPrefix(op.File, "impl/"+pkg+"/") {
+				continue
+			}
+			method := methodName(op)
+			e := Entry{File: op.File, Line: op.Line, Code: op.Code, Method: method, Run: sc.run, Reached: covered[fmt.Sprintf("%s:%d", op.File, op.Line)]}
+			if !e.Reached {
+				fmt.Printf("%s:%d %s: not reached by %s\n", op.File, op.Line, method, sc.run)
+				entries = append(entries, e)
+				continue
+			}
+			for _, w := range weaker(op) {
+				v := try(op, w, sc.run, sc.pkgs, *limit)
+				fmt.Printf("%s:%d %s -> %s: %s %s %d\n", op.File, op.Line, method, v.Name, v.Result, v.Scenario, v.Schedule)
+				e.Variants = append(e.Variants, v)
+			}
+			entries = append(entries, e)
+		}
+	}
+	// Merge with earlier results for other packages.
+	old := map[string]Entry{}
+	if b, err := os.ReadFile(*out); err == nil {
+		var prev []Entry
+		if json.Unmarshal(b, &prev) == nil {
+			for _, e := range prev {
+				old[fmt.Sprintf("%s:%d", e.File, e.Line)] = e
+			}
+		}
+	}
+	for _, e := range entries {
+		old[fmt.Sprintf("%s:%d", e.File, e.Line)] = e
+	}
+	var all []Entry
+	for _, e := range old {
+		all = append(all, e)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].File != all[j].File {
+			return all[i].File < all[j].File
+		}
+		return all[i].Line < all[j].Line
+	})
+	b, err := json.MarshalIndent(all, "", "  ")
+	check(err)
+	check(os.WriteFile(*out, append(b, '\n'), 0o644))
+	fmt.Printf("wrote %s (%d operations)\n", *out, len(all))
+}
+
+func methodName(op orderings.Op) string {
+	return op.Op + op.Ordering + op.Failure
+}
+
+// weaker lists the method names one step weaker than op's ("" for a
+// removed fence).
+func weaker(op orderings.Op) []string {
+	step := map[string]map[string][]string{
+		"load":  {"SeqCst": {"Acquire"}, "Acquire": {"Relaxed"}},
+		"store": {"SeqCst": {"Release"}, "Release": {"Relaxed"}},
+		"rmw":   {"SeqCst": {"AcqRel"}, "AcqRel": {"Acquire", "Release"}, "Acquire": {"Relaxed"}, "Release": {"Relaxed"}},
+		"fail":  {"SeqCst": {"Acquire"}, "Acquire": {"Relaxed"}},
+		"fence": {"SeqCst": {"AcqRel"}, "AcqRel": {"Acquire", "Release"}},
+	}
+	var out []string
+	switch op.Op {
+	case "Load":
+		for _, o := range step["load"][op.Ordering] {
+			out = append(out, "Load"+o)
+		}
+	case "Store":
+		for _, o := range step["store"][op.Ordering] {
+			out = append(out, "Store"+o)
+		}
+	case "Fence":
+		for _, o := range step["fence"][op.Ordering] {
+			out = append(out, "Fence"+o)
+		}
+		out = append(out, "") // removed
+	case "CompareAndSwap":
+		for _, o := range step["rmw"][op.Ordering] {
+			out = append(out, "CompareAndSwap"+o+op.Failure)
+		}
+		for _, o := range step["fail"][op.Failure] {
+			out = append(out, "CompareAndSwap"+op.Ordering+o)
+		}
+	default:
+		for _, o := range step["rmw"][op.Ordering] {
+			out = append(out, op.Op+o)
+		}
+	}
+	return out
+}
+
+var (
+	failedRe = regexp.MustCompile(`explore (\S+): FAILED \(dfs, (\d+) schedules.*\): (.*)$`)
+	foundRe  = regexp.MustCompile(`found at schedule (\d+), (\d+) preemptions`)
+)
+
+// try applies one weakening to a copy of the module and runs the
+// scenarios there.
+func try(op orderings.Op, name, run string, pkgs []string, limit time.Duration) Variant {
+	v := Variant{Name: name}
+	if name == "" {
+		v.Name = "(removed)"
+	}
+	root, err := os.Getwd()
+	check(err)
+	dir, err := mutant.CopyModule(root)
+	check(err)
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, op.File)
+	src, err := os.ReadFile(path)
+	check(err)
+	old := methodName(op)
+	at := op.NameOffset
+	if string(src[at:at+len(old)]) != old {
+		check(fmt.Errorf("%s:%d: %s is not at its offset", op.File, op.Line, old))
+	}
+	var mutated []byte
+	if name == "" {
+		// A fence: remove the whole call (atomic.FenceX()).
+		end := at + len(old) + len("()")
+		start := op.Offset
+		mutated = append(append(append([]byte{}, src[:start]...), []byte("_ = 0")...), src[end:]...)
+	} else {
+		mutated = append(append(append([]byte{}, src[:at]...), []byte(name)...), src[at+len(old):]...)
+	}
+	check(os.WriteFile(path, mutated, 0o644))
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	args := append([]string{"test", "-tags", "explore,weak", "-count=1", "-v", "-run", run}, pkgs...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	start := time.Now()
+	outb, err := cmd.CombinedOutput()
+	v.Seconds = time.Since(start).Seconds()
+	switch {
+	case ctx.Err() != nil:
+		v.Result = "timeout"
+	case err == nil:
+		v.Result = "survived"
+	default:
+		v.Result = "killed"
+		sc := bufio.NewScanner(strings.NewReader(string(outb)))
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			l := sc.Text()
+			if m := failedRe.FindStringSubmatch(l); m != nil && v.Scenario == "" {
+				v.Scenario, v.Kind = m[1], m[3]
+			}
+			if m := foundRe.FindStringSubmatch(l); m != nil && v.Schedule == 0 {
+				v.Schedule, _ = strconv.Atoi(m[1])
+				v.Preemptions, _ = strconv.Atoi(m[2])
+			}
+		}
+		if v.Scenario == "" {
+			v.Kind = "build or test failure: " + firstLine(string(outb))
+		}
+	}
+	return v
+}
+
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "#") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
+// coverage runs the scenarios once, unmutated, with coverage of impl/, and
+// returns the lines they execute ("impl/queue/ring.go:164").
+func coverage(run string, pkgs []string) map[string]bool {
+	prof, err := os.CreateTemp("", "orderaudit-*.cov")
+	check(err)
+	prof.Close()
+	defer os.Remove(prof.Name())
+	args := append([]string{"test", "-tags", "explore,weak", "-count=1", "-run", run, "-coverpkg=./impl/...", "-coverprofile=" + prof.Name()}, pkgs...)
+	cmd := exec.Command("go", args...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		check(fmt.Errorf("the unmutated scenarios fail (%v):\n%s", err, out))
+	}
+	b, err := os.ReadFile(prof.Name())
+	check(err)
+	covered := map[string]bool{}
+	const mod = "github.com/wsched/wsched/"
+	for _, l := range strings.Split(string(b), "\n") {
+		// file.go:startLine.startCol,endLine.endCol numStmts count
+		f := strings.Fields(l)
+		if len(f) != 3 || f[2] == "0" {
+			continue
+		}
+		file, rng, ok := strings.Cut(f[0], ":")
+		if !ok {
+			continue
+		}
+		a, bb, _ := strings.Cut(rng, ",")
+		s, _ := strconv.Atoi(strings.Split(a, ".")[0])
+		e, _ := strconv.Atoi(strings.Split(bb, ".")[0])
+		file = strings.TrimPrefix(file, mod)
+		for i := s; i <= e; i++ {
+			covered[fmt.Sprintf("%s:%d", file, i)] = true
+		}
+	}
+	return covered
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "orderaudit:", err)
+		os.Exit(2)
+	}
+}
