@@ -128,6 +128,8 @@ func (e stuckError) Error() string { return e.msg }
 func Explore(opt Options, body func()) Result {
 	opt = opt.withDefaults()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	weakOn.Store(opt.Weak)
+	defer weakOn.Store(false)
 	start := time.Now()
 	e := &explorer{opt: opt, body: body}
 	var res Result

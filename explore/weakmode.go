@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"os"
+	"sync/atomic"
 
 	"github.com/wsched/wsched/explore/weak"
 )
@@ -64,9 +65,17 @@ func newMemory(cfg weak.Config) *memory {
 	return &memory{m: weak.New(cfg), locs: map[uintptr]weak.Loc{}, cells: map[uintptr]weak.Cell{}, syncs: map[uintptr]weak.Sync{}}
 }
 
+// weakOn is set while an exploration in the weak-memory mode runs: the
+// hooks below are called at every atomic operation, and under sequential
+// consistency this one load is all they cost.
+var weakOn atomic.Bool
+
 // weakRun returns the run in progress if it runs in the weak-memory mode
 // and the calling goroutine is one of its own (not being torn down).
 func weakRun() *run {
+	if !weakOn.Load() {
+		return nil
+	}
 	r := current.Load()
 	if r == nil || r.mem == nil || r.cur == nil || r.cur.exiting {
 		return nil

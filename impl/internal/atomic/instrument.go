@@ -13,7 +13,7 @@ import (
 // explorer (the explore build tag).
 const Enabled = true
 
-// Every operation below is the same three steps: a scheduling point (the
+// Every operation is the same three steps: a scheduling point (the
 // explorer may run other goroutines first), the sync/atomic operation, and,
 // when the explorer records a trace, a note of the values read or written.
 // Outside an exploration the point and the note do nothing. The methods of
@@ -24,14 +24,21 @@ const Enabled = true
 // store the model and the search choose, which may be older than the
 // latest (explore/weakmode.go).
 
-// Int32 is sync/atomic's Int32, each operation a scheduling point.
-type Int32 struct{ v atomic.Int32 }
+// The operations, once for every type: raw is the sync/atomic value, p
+// the wrapper's address (the location the explorer and its memory model
+// know it by).
+type raw[V any] interface {
+	Load() V
+	Store(V)
+	Swap(V) V
+	CompareAndSwap(old, new V) bool
+}
 
-func (x *Int32) load(o Ordering) int32 {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), false)
-	r := x.v.Load()
+func load[V any, A raw[V]](a A, p unsafe.Pointer, o Ordering) V {
+	explore.PointAt(uintptr(p), false)
+	r := a.Load()
 	if explore.Weak() {
-		r = explore.WeakLoad(uintptr(unsafe.Pointer(x)), o.weak(), r).(int32)
+		r = explore.WeakLoad(uintptr(p), o.weak(), r).(V)
 	}
 	if explore.Tracing() {
 		explore.Note(o.op("Load")+" ->", r)
@@ -39,22 +46,22 @@ func (x *Int32) load(o Ordering) int32 {
 	return r
 }
 
-func (x *Int32) store(val int32, o Ordering) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
+func store[V any, A raw[V]](a A, p unsafe.Pointer, val V, o Ordering) {
+	explore.PointAt(uintptr(p), true)
 	if explore.Weak() {
-		explore.WeakStore(uintptr(unsafe.Pointer(x)), o.weak(), x.v.Load(), val)
+		explore.WeakStore(uintptr(p), o.weak(), a.Load(), val)
 	}
-	x.v.Store(val)
+	a.Store(val)
 	if explore.Tracing() {
 		explore.Note(o.op("Store"), val)
 	}
 }
 
-func (x *Int32) swap(new int32, o Ordering) (old int32) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.Swap(new)
+func swap[V any, A raw[V]](a A, p unsafe.Pointer, new V, o Ordering) (old V) {
+	explore.PointAt(uintptr(p), true)
+	old = a.Swap(new)
 	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, new)
+		explore.WeakRMW(uintptr(p), o.weak(), old, new)
 	}
 	if explore.Tracing() {
 		explore.Note(o.op("Swap"), new, "->", old)
@@ -62,14 +69,14 @@ func (x *Int32) swap(new int32, o Ordering) (old int32) {
 	return old
 }
 
-func (x *Int32) compareAndSwap(old, new int32, success, failure Ordering) (swapped bool) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
+func compareAndSwap[V any, A raw[V]](a A, p unsafe.Pointer, old, new V, success, failure Ordering) (swapped bool) {
+	explore.PointAt(uintptr(p), true)
 	if !explore.Weak() {
-		swapped = x.v.CompareAndSwap(old, new)
+		swapped = a.CompareAndSwap(old, new)
 	} else {
-		before := x.v.Load()
-		swapped = x.v.CompareAndSwap(old, new)
-		explore.WeakCompareAndSwap(uintptr(unsafe.Pointer(x)), before, old, new, swapped, success.weak(), failure.weak())
+		before := a.Load()
+		swapped = a.CompareAndSwap(old, new)
+		explore.WeakCompareAndSwap(uintptr(p), before, old, new, swapped, success.weak(), failure.weak())
 	}
 	if explore.Tracing() {
 		explore.Note(success.op("CompareAndSwap")+failure.String(), old, new, "->", swapped)
@@ -77,11 +84,23 @@ func (x *Int32) compareAndSwap(old, new int32, success, failure Ordering) (swapp
 	return swapped
 }
 
-func (x *Int32) add(delta int32, o Ordering) (new int32) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	new = x.v.Add(delta)
+// integer is the types with Add, And and Or.
+type integer interface {
+	~int32 | ~int64 | ~uint32 | ~uint64
+}
+
+type rawInteger[V integer] interface {
+	raw[V]
+	Add(V) V
+	And(V) V
+	Or(V) V
+}
+
+func add[V integer, A rawInteger[V]](a A, p unsafe.Pointer, delta V, o Ordering) (new V) {
+	explore.PointAt(uintptr(p), true)
+	new = a.Add(delta)
 	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), new-delta, new)
+		explore.WeakRMW(uintptr(p), o.weak(), new-delta, new)
 	}
 	if explore.Tracing() {
 		explore.Note(o.op("Add"), delta, "->", new)
@@ -89,11 +108,11 @@ func (x *Int32) add(delta int32, o Ordering) (new int32) {
 	return new
 }
 
-func (x *Int32) and(mask int32, o Ordering) (old int32) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.And(mask)
+func and[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (old V) {
+	explore.PointAt(uintptr(p), true)
+	old = a.And(mask)
 	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, old&mask)
+		explore.WeakRMW(uintptr(p), o.weak(), old, old&mask)
 	}
 	if explore.Tracing() {
 		explore.Note(o.op("And"), mask, "->", old)
@@ -101,389 +120,118 @@ func (x *Int32) and(mask int32, o Ordering) (old int32) {
 	return old
 }
 
-func (x *Int32) or(mask int32, o Ordering) (old int32) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.Or(mask)
+func or[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (old V) {
+	explore.PointAt(uintptr(p), true)
+	old = a.Or(mask)
 	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, old|mask)
+		explore.WeakRMW(uintptr(p), o.weak(), old, old|mask)
 	}
 	if explore.Tracing() {
 		explore.Note(o.op("Or"), mask, "->", old)
 	}
 	return old
 }
+
+// Int32 is sync/atomic's Int32, each operation a scheduling point.
+type Int32 struct{ v atomic.Int32 }
+
+func (x *Int32) load(o Ordering) int32 { return load(&x.v, unsafe.Pointer(x), o) }
+
+func (x *Int32) store(val int32, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
+
+func (x *Int32) swap(new int32, o Ordering) int32 { return swap(&x.v, unsafe.Pointer(x), new, o) }
+
+func (x *Int32) compareAndSwap(old, new int32, success, failure Ordering) bool {
+	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
+}
+
+func (x *Int32) add(delta int32, o Ordering) int32 { return add(&x.v, unsafe.Pointer(x), delta, o) }
+
+func (x *Int32) and(mask int32, o Ordering) int32 { return and(&x.v, unsafe.Pointer(x), mask, o) }
+
+func (x *Int32) or(mask int32, o Ordering) int32 { return or(&x.v, unsafe.Pointer(x), mask, o) }
 
 // Int64 is sync/atomic's Int64, each operation a scheduling point.
 type Int64 struct{ v atomic.Int64 }
 
-func (x *Int64) load(o Ordering) int64 {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), false)
-	r := x.v.Load()
-	if explore.Weak() {
-		r = explore.WeakLoad(uintptr(unsafe.Pointer(x)), o.weak(), r).(int64)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Load")+" ->", r)
-	}
-	return r
+func (x *Int64) load(o Ordering) int64 { return load(&x.v, unsafe.Pointer(x), o) }
+
+func (x *Int64) store(val int64, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
+
+func (x *Int64) swap(new int64, o Ordering) int64 { return swap(&x.v, unsafe.Pointer(x), new, o) }
+
+func (x *Int64) compareAndSwap(old, new int64, success, failure Ordering) bool {
+	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
 }
 
-func (x *Int64) store(val int64, o Ordering) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	if explore.Weak() {
-		explore.WeakStore(uintptr(unsafe.Pointer(x)), o.weak(), x.v.Load(), val)
-	}
-	x.v.Store(val)
-	if explore.Tracing() {
-		explore.Note(o.op("Store"), val)
-	}
-}
+func (x *Int64) add(delta int64, o Ordering) int64 { return add(&x.v, unsafe.Pointer(x), delta, o) }
 
-func (x *Int64) swap(new int64, o Ordering) (old int64) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.Swap(new)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, new)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Swap"), new, "->", old)
-	}
-	return old
-}
+func (x *Int64) and(mask int64, o Ordering) int64 { return and(&x.v, unsafe.Pointer(x), mask, o) }
 
-func (x *Int64) compareAndSwap(old, new int64, success, failure Ordering) (swapped bool) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	if !explore.Weak() {
-		swapped = x.v.CompareAndSwap(old, new)
-	} else {
-		before := x.v.Load()
-		swapped = x.v.CompareAndSwap(old, new)
-		explore.WeakCompareAndSwap(uintptr(unsafe.Pointer(x)), before, old, new, swapped, success.weak(), failure.weak())
-	}
-	if explore.Tracing() {
-		explore.Note(success.op("CompareAndSwap")+failure.String(), old, new, "->", swapped)
-	}
-	return swapped
-}
-
-func (x *Int64) add(delta int64, o Ordering) (new int64) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	new = x.v.Add(delta)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), new-delta, new)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Add"), delta, "->", new)
-	}
-	return new
-}
-
-func (x *Int64) and(mask int64, o Ordering) (old int64) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.And(mask)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, old&mask)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("And"), mask, "->", old)
-	}
-	return old
-}
-
-func (x *Int64) or(mask int64, o Ordering) (old int64) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.Or(mask)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, old|mask)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Or"), mask, "->", old)
-	}
-	return old
-}
+func (x *Int64) or(mask int64, o Ordering) int64 { return or(&x.v, unsafe.Pointer(x), mask, o) }
 
 // Uint32 is sync/atomic's Uint32, each operation a scheduling point.
 type Uint32 struct{ v atomic.Uint32 }
 
-func (x *Uint32) load(o Ordering) uint32 {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), false)
-	r := x.v.Load()
-	if explore.Weak() {
-		r = explore.WeakLoad(uintptr(unsafe.Pointer(x)), o.weak(), r).(uint32)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Load")+" ->", r)
-	}
-	return r
+func (x *Uint32) load(o Ordering) uint32 { return load(&x.v, unsafe.Pointer(x), o) }
+
+func (x *Uint32) store(val uint32, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
+
+func (x *Uint32) swap(new uint32, o Ordering) uint32 { return swap(&x.v, unsafe.Pointer(x), new, o) }
+
+func (x *Uint32) compareAndSwap(old, new uint32, success, failure Ordering) bool {
+	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
 }
 
-func (x *Uint32) store(val uint32, o Ordering) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	if explore.Weak() {
-		explore.WeakStore(uintptr(unsafe.Pointer(x)), o.weak(), x.v.Load(), val)
-	}
-	x.v.Store(val)
-	if explore.Tracing() {
-		explore.Note(o.op("Store"), val)
-	}
-}
+func (x *Uint32) add(delta uint32, o Ordering) uint32 { return add(&x.v, unsafe.Pointer(x), delta, o) }
 
-func (x *Uint32) swap(new uint32, o Ordering) (old uint32) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.Swap(new)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, new)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Swap"), new, "->", old)
-	}
-	return old
-}
+func (x *Uint32) and(mask uint32, o Ordering) uint32 { return and(&x.v, unsafe.Pointer(x), mask, o) }
 
-func (x *Uint32) compareAndSwap(old, new uint32, success, failure Ordering) (swapped bool) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	if !explore.Weak() {
-		swapped = x.v.CompareAndSwap(old, new)
-	} else {
-		before := x.v.Load()
-		swapped = x.v.CompareAndSwap(old, new)
-		explore.WeakCompareAndSwap(uintptr(unsafe.Pointer(x)), before, old, new, swapped, success.weak(), failure.weak())
-	}
-	if explore.Tracing() {
-		explore.Note(success.op("CompareAndSwap")+failure.String(), old, new, "->", swapped)
-	}
-	return swapped
-}
-
-func (x *Uint32) add(delta uint32, o Ordering) (new uint32) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	new = x.v.Add(delta)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), new-delta, new)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Add"), delta, "->", new)
-	}
-	return new
-}
-
-func (x *Uint32) and(mask uint32, o Ordering) (old uint32) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.And(mask)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, old&mask)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("And"), mask, "->", old)
-	}
-	return old
-}
-
-func (x *Uint32) or(mask uint32, o Ordering) (old uint32) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.Or(mask)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, old|mask)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Or"), mask, "->", old)
-	}
-	return old
-}
+func (x *Uint32) or(mask uint32, o Ordering) uint32 { return or(&x.v, unsafe.Pointer(x), mask, o) }
 
 // Uint64 is sync/atomic's Uint64, each operation a scheduling point.
 type Uint64 struct{ v atomic.Uint64 }
 
-func (x *Uint64) load(o Ordering) uint64 {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), false)
-	r := x.v.Load()
-	if explore.Weak() {
-		r = explore.WeakLoad(uintptr(unsafe.Pointer(x)), o.weak(), r).(uint64)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Load")+" ->", r)
-	}
-	return r
+func (x *Uint64) load(o Ordering) uint64 { return load(&x.v, unsafe.Pointer(x), o) }
+
+func (x *Uint64) store(val uint64, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
+
+func (x *Uint64) swap(new uint64, o Ordering) uint64 { return swap(&x.v, unsafe.Pointer(x), new, o) }
+
+func (x *Uint64) compareAndSwap(old, new uint64, success, failure Ordering) bool {
+	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
 }
 
-func (x *Uint64) store(val uint64, o Ordering) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	if explore.Weak() {
-		explore.WeakStore(uintptr(unsafe.Pointer(x)), o.weak(), x.v.Load(), val)
-	}
-	x.v.Store(val)
-	if explore.Tracing() {
-		explore.Note(o.op("Store"), val)
-	}
-}
+func (x *Uint64) add(delta uint64, o Ordering) uint64 { return add(&x.v, unsafe.Pointer(x), delta, o) }
 
-func (x *Uint64) swap(new uint64, o Ordering) (old uint64) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.Swap(new)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, new)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Swap"), new, "->", old)
-	}
-	return old
-}
+func (x *Uint64) and(mask uint64, o Ordering) uint64 { return and(&x.v, unsafe.Pointer(x), mask, o) }
 
-func (x *Uint64) compareAndSwap(old, new uint64, success, failure Ordering) (swapped bool) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	if !explore.Weak() {
-		swapped = x.v.CompareAndSwap(old, new)
-	} else {
-		before := x.v.Load()
-		swapped = x.v.CompareAndSwap(old, new)
-		explore.WeakCompareAndSwap(uintptr(unsafe.Pointer(x)), before, old, new, swapped, success.weak(), failure.weak())
-	}
-	if explore.Tracing() {
-		explore.Note(success.op("CompareAndSwap")+failure.String(), old, new, "->", swapped)
-	}
-	return swapped
-}
-
-func (x *Uint64) add(delta uint64, o Ordering) (new uint64) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	new = x.v.Add(delta)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), new-delta, new)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Add"), delta, "->", new)
-	}
-	return new
-}
-
-func (x *Uint64) and(mask uint64, o Ordering) (old uint64) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.And(mask)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, old&mask)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("And"), mask, "->", old)
-	}
-	return old
-}
-
-func (x *Uint64) or(mask uint64, o Ordering) (old uint64) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.Or(mask)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, old|mask)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Or"), mask, "->", old)
-	}
-	return old
-}
+func (x *Uint64) or(mask uint64, o Ordering) uint64 { return or(&x.v, unsafe.Pointer(x), mask, o) }
 
 // Bool is sync/atomic's Bool, each operation a scheduling point.
 type Bool struct{ v atomic.Bool }
 
-func (x *Bool) load(o Ordering) bool {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), false)
-	r := x.v.Load()
-	if explore.Weak() {
-		r = explore.WeakLoad(uintptr(unsafe.Pointer(x)), o.weak(), r).(bool)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Load")+" ->", r)
-	}
-	return r
-}
+func (x *Bool) load(o Ordering) bool { return load(&x.v, unsafe.Pointer(x), o) }
 
-func (x *Bool) store(val bool, o Ordering) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	if explore.Weak() {
-		explore.WeakStore(uintptr(unsafe.Pointer(x)), o.weak(), x.v.Load(), val)
-	}
-	x.v.Store(val)
-	if explore.Tracing() {
-		explore.Note(o.op("Store"), val)
-	}
-}
+func (x *Bool) store(val bool, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
 
-func (x *Bool) swap(new bool, o Ordering) (old bool) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.Swap(new)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, new)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Swap"), new, "->", old)
-	}
-	return old
-}
+func (x *Bool) swap(new bool, o Ordering) bool { return swap(&x.v, unsafe.Pointer(x), new, o) }
 
-func (x *Bool) compareAndSwap(old, new bool, success, failure Ordering) (swapped bool) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	if !explore.Weak() {
-		swapped = x.v.CompareAndSwap(old, new)
-	} else {
-		before := x.v.Load()
-		swapped = x.v.CompareAndSwap(old, new)
-		explore.WeakCompareAndSwap(uintptr(unsafe.Pointer(x)), before, old, new, swapped, success.weak(), failure.weak())
-	}
-	if explore.Tracing() {
-		explore.Note(success.op("CompareAndSwap")+failure.String(), old, new, "->", swapped)
-	}
-	return swapped
+func (x *Bool) compareAndSwap(old, new bool, success, failure Ordering) bool {
+	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
 }
 
 // Pointer is sync/atomic's Pointer[T], each operation a scheduling point.
 type Pointer[T any] struct{ v atomic.Pointer[T] }
 
-func (x *Pointer[T]) load(o Ordering) *T {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), false)
-	r := x.v.Load()
-	if explore.Weak() {
-		r = explore.WeakLoad(uintptr(unsafe.Pointer(x)), o.weak(), r).(*T)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Load")+" ->", r)
-	}
-	return r
-}
+func (x *Pointer[T]) load(o Ordering) *T { return load[*T](&x.v, unsafe.Pointer(x), o) }
 
-func (x *Pointer[T]) store(val *T, o Ordering) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	if explore.Weak() {
-		explore.WeakStore(uintptr(unsafe.Pointer(x)), o.weak(), x.v.Load(), val)
-	}
-	x.v.Store(val)
-	if explore.Tracing() {
-		explore.Note(o.op("Store"), val)
-	}
-}
+func (x *Pointer[T]) store(val *T, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
 
-func (x *Pointer[T]) swap(new *T, o Ordering) (old *T) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	old = x.v.Swap(new)
-	if explore.Weak() {
-		explore.WeakRMW(uintptr(unsafe.Pointer(x)), o.weak(), old, new)
-	}
-	if explore.Tracing() {
-		explore.Note(o.op("Swap"), new, "->", old)
-	}
-	return old
-}
+func (x *Pointer[T]) swap(new *T, o Ordering) *T { return swap(&x.v, unsafe.Pointer(x), new, o) }
 
-func (x *Pointer[T]) compareAndSwap(old, new *T, success, failure Ordering) (swapped bool) {
-	explore.PointAt(uintptr(unsafe.Pointer(x)), true)
-	if !explore.Weak() {
-		swapped = x.v.CompareAndSwap(old, new)
-	} else {
-		before := x.v.Load()
-		swapped = x.v.CompareAndSwap(old, new)
-		explore.WeakCompareAndSwap(uintptr(unsafe.Pointer(x)), before, old, new, swapped, success.weak(), failure.weak())
-	}
-	if explore.Tracing() {
-		explore.Note(success.op("CompareAndSwap")+failure.String(), old, new, "->", swapped)
-	}
-	return swapped
+func (x *Pointer[T]) compareAndSwap(old, new *T, success, failure Ordering) bool {
+	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
 }
 
 // fence is a fence of the given ordering. Under sequential consistency
