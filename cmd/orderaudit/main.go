@@ -36,7 +36,8 @@ import (
 )
 
 // scenarios says which weak-mode scenarios reach the operations of each
-// package of impl/.
+// package of impl/: the weak layer's (cmd/verify's weakScenarios), split
+// by package, with extra-retire-local added for the task's final state.
 var scenarios = map[string]struct {
 	run  string
 	pkgs []string
@@ -50,13 +51,13 @@ var scenarios = map[string]struct {
 
 // Variant is one weakening of one operation and what the scenarios said.
 type Variant struct {
-	Name        string `json:"name"`   // the weaker method name, or "(removed)"
-	Result      string `json:"result"` // "killed", "survived", "timeout"
-	Scenario    string `json:"scenario,omitempty"`
-	Schedule    int    `json:"schedule,omitempty"`
-	Preemptions int    `json:"preemptions,omitempty"`
-	Kind        string `json:"kind,omitempty"` // assertion, deadlock, data race, ...
-	Seconds     float64
+	Name        string  `json:"name"`   // the weaker method name, or "(removed)"
+	Result      string  `json:"result"` // "killed", "survived", "timeout"
+	Scenario    string  `json:"scenario,omitempty"`
+	Schedule    int     `json:"schedule,omitempty"`
+	Preemptions int     `json:"preemptions,omitempty"`
+	Kind        string  `json:"kind,omitempty"` // assertion, deadlock, data race, ...
+	Seconds     float64 `json:"seconds"`
 }
 
 // Entry is one operation's audit.

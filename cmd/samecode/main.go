@@ -25,6 +25,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -68,7 +69,7 @@ func main() {
 		for _, n := range names {
 			o, inOld := old[n]
 			c, inNew := cur[n]
-			if inOld && inNew && equal(o, c) {
+			if inOld && inNew && slices.Equal(o, c) {
 				same++
 				continue
 			}
@@ -171,18 +172,6 @@ func disassemble(bin string) map[string][]string {
 		res[name] = norm
 	}
 	return res
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // printDiff prints the two instruction lists side by side from the first
