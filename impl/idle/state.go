@@ -115,14 +115,13 @@ func (s *State) ClaimParked() int {
 		// Claims worker i: the fetch-and's old value decides the race
 		// against other notifiers and against worker i clearing its
 		// own bit; whoever sees the bit set owns the transition.
-		// Seq_cst, not only acq_rel: clearing the bit takes the worker
-		// out of the parked set, the store half of the Dekker pair with
-		// the monitor's decision to sleep idle (sched's leftParked: the
-		// bit cleared, then idle loaded; the monitor stores idle, then
-		// loads the bitmap). With acq_rel both loads may read the older
-		// values and the monitor sleeps while the worker runs (the
-		// explorer's weak-memory mode: protocol/monitor-idle-self-wake).
-		old := s.bitmap.AndSeqCst(^mask)
+		// Acq_rel: an RMW, so it reads the latest bitmap whatever its
+		// ordering. Not seq_cst: the Dekker pair with the monitor's
+		// decision to sleep idle rests on the worker's own fetch-and in
+		// Unpark, which a claimed worker also runs (seq_cst, later in the
+		// bitmap's modification order than ours) before it loads the
+		// monitor's flag (sched's monitor/pair-publish, weak mode).
+		old := s.bitmap.AndAcqRel(^mask)
 		if old&mask == 0 {
 			continue // lost the race for i; look again
 		}
@@ -183,7 +182,13 @@ func (s *State) Unpark(i int) (claimed bool) {
 	chaos.Point()
 	// Observes and clears the own bit in one step: acquires the claim of
 	// a notifier (its bitmap RMW), releases our un-parking. Seq_cst: the
-	// store half of the Dekker pair with the monitor (see ClaimParked).
+	// store half of the Dekker pair with the monitor's decision to sleep
+	// idle (sched's leftParked: the bit cleared, then idle loaded; the
+	// monitor stores idle, then loads the bitmap), for a claimed worker
+	// as for one that clears its bit itself. With acq_rel both loads may
+	// read the older values and the monitor sleeps while the worker runs
+	// (weak mode: sched's monitor/pair-timeout, mutant
+	// idle-unpark-bit-acqrel).
 	old := s.bitmap.AndSeqCst(^mask)
 	if old&mask == 0 {
 		return true

@@ -1,0 +1,94 @@
+//go:build explore
+
+package sched
+
+import (
+	"testing"
+	"time"
+
+	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/impl/idle"
+	"github.com/wsched/wsched/impl/park"
+	"github.com/wsched/wsched/impl/queue"
+)
+
+// The monitor's idle/wake pair alone (go test -tags explore -run
+// TestExploreMonitorPair ./impl/sched), small enough for the weak-memory
+// mode: one parked worker and the monitor's decision to sleep with no
+// period, and nothing else of a runtime (no worker or monitor goroutine of
+// its own, no tasks). It is a Dekker pair:
+//
+//	worker:  clear the own parked bit (an RMW)   monitor: store sleepsIdle
+//	         load sleepsIdle; if set, wake it             load the bitmap; if
+//	                                                      all parked, sleep
+//
+// Lost, the monitor sleeps for ever while the worker runs: the monitor's
+// goroutine never returns and the scenario deadlocks. The bigger scenarios
+// (explore/scenarios: protocol/monitor-idle, protocol/monitor-idle-self-wake)
+// reach the same code through a whole runtime, with a task the monitor
+// must then help; under the weak-memory mode they take minutes, these take
+// well under a second.
+
+// newMonitorPair builds a one-worker runtime as New does (the worker not
+// yet parked), but starts no goroutine: the scenario plays the worker and
+// the monitor.
+func newMonitorPair(parkTimeout time.Duration) (*Runtime, *worker) {
+	rt := &Runtime{
+		cfg:        Config{Workers: 1, LongPoll: time.Millisecond, ParkTimeout: parkTimeout},
+		global:     queue.NewGlobal[task](),
+		idle:       idle.New(1),
+		terminated: make(chan struct{}),
+	}
+	rt.timers.init()
+	w := newWorker(rt, 0, park.NewChan())
+	rt.workers = []*worker{w}
+	rt.mon.init(rt)
+	rt.extras.init(rt)
+	return rt, w
+}
+
+// monitorSleeps runs the monitor's sleep as its loop does when no worker
+// ran at its last look.
+func monitorSleeps(rt *Runtime) *explore.Thread {
+	return explore.Go("monitor", func() { rt.mon.sleep(rt.now(), false) })
+}
+
+// The worker parks and wakes by itself (its park timeout: endPark clears
+// its own bit), against the monitor going to sleep idle. The timeout may
+// fire early, at any point of the monitor's decision (at the cost of a
+// preemption), so the worker's two steps can fall on either side of the
+// monitor's two.
+func TestExploreMonitorPairTimeout(t *testing.T) {
+	explore.Check(t, "monitor/pair-timeout", explore.Options{}, func() {
+		rt, w := newMonitorPair(time.Millisecond)
+		m := monitorSleeps(rt)
+		w.park()
+		m.Join()
+	})
+}
+
+// The worker parks while a task is published to the global queue with a
+// notify, and the monitor goes to sleep idle. Two Dekker pairs at once:
+// the publisher's (push, then the notifier's fence and bitmap load)
+// against the parker's (set the bit, fence, re-check the queues), where
+// the worker either finds the task at its re-check (cancelPark clears its
+// own bit) or is claimed (ClaimParked clears it, the parker wakes it);
+// and whichever it is, the worker's leftParked against the monitor. Park
+// timeouts are off: a lost notify leaves the worker parked for ever, a
+// lost monitor wake leaves the monitor asleep; both are deadlocks.
+func TestExploreMonitorPairPublish(t *testing.T) {
+	explore.Check(t, "monitor/pair-publish", explore.Options{}, func() {
+		rt, w := newMonitorPair(0)
+		m := monitorSleeps(rt)
+		p := explore.Go("publisher", func() {
+			rt.global.Push(&task{})
+			rt.notify()
+		})
+		w.park()
+		p.Join()
+		m.Join()
+		if rt.global.Len() != 1 {
+			explore.Failf("the global queue holds %d tasks, want 1", rt.global.Len())
+		}
+	})
+}
