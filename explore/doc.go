@@ -43,11 +43,19 @@
 // never the default, and it costs a preemption, so the bound limits how
 // often a timeout fires early in one schedule.
 //
-// What it is not: a memory-model checker. Go's atomics are sequentially
-// consistent, and so is every schedule here; the weaker C11 orderings that
-// impl/'s comments name for ports are not checked (loom does that for
-// Rust). It sees only instrumented operations: a goroutine that blocks on
-// a plain channel or mutex stops the run, and the explorer reports it
-// rather than hang. It is not a race detector either (its handoffs order
-// every access).
+// Memory. By default every schedule is sequentially consistent, as Go's
+// atomics are. The weak-memory mode (Options.Weak, the build tags
+// explore,weak, or WSCHED_EXPLORE_WEAK=1; weakmode.go) runs each atomic of
+// impl/ only as strong as the C11 ordering its name gives: a load may read
+// an older store where RC11 allows it (explore/weak models it), which store
+// is a decision of the search, and plain cells (atomic.Cell) are checked
+// for data races by happens-before, as loom does for Rust.
+//
+// What it is not: a checker of every weak behaviour (no load buffering,
+// stale reads bounded; docs/explore.md says what the mode leaves out). It
+// sees only instrumented operations: a goroutine that blocks on a plain
+// channel or mutex stops the run, and the explorer reports it rather than
+// hang. It is not a race detector for plain Go variables either: under
+// sequential consistency its handoffs order every access, and the weak
+// mode checks only atomic.Cells.
 package explore
