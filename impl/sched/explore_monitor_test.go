@@ -7,16 +7,13 @@ import (
 	"time"
 
 	"github.com/wsched/wsched/explore"
-	"github.com/wsched/wsched/impl/idle"
-	"github.com/wsched/wsched/impl/park"
-	"github.com/wsched/wsched/impl/queue"
 )
 
 // The monitor's idle/wake pair alone (go test -tags explore -run
 // TestExploreMonitorPair ./impl/sched), small enough for the weak-memory
-// mode: one parked worker and the monitor's decision to sleep with no
-// period, and nothing else of a runtime (no worker or monitor goroutine of
-// its own, no tasks). It is a Dekker pair:
+// mode: one worker going to park and the monitor deciding to sleep with
+// no period, on a runtime whose own goroutines never start
+// (newBareRuntime). It is a Dekker pair:
 //
 //	worker:  clear the own parked bit (an RMW)   monitor: store sleepsIdle
 //	         load sleepsIdle; if set, wake it             load the bitmap; if
@@ -28,24 +25,6 @@ import (
 // reach the same code through a whole runtime, with a task the monitor
 // must then help; under the weak-memory mode they take minutes, these take
 // well under a second.
-
-// newMonitorPair builds a one-worker runtime as New does (the worker not
-// yet parked), but starts no goroutine: the scenario plays the worker and
-// the monitor.
-func newMonitorPair(parkTimeout time.Duration) (*Runtime, *worker) {
-	rt := &Runtime{
-		cfg:        Config{Workers: 1, LongPoll: time.Millisecond, ParkTimeout: parkTimeout},
-		global:     queue.NewGlobal[task](),
-		idle:       idle.New(1),
-		terminated: make(chan struct{}),
-	}
-	rt.timers.init()
-	w := newWorker(rt, 0, park.NewChan())
-	rt.workers = []*worker{w}
-	rt.mon.init(rt)
-	rt.extras.init(rt)
-	return rt, w
-}
 
 // monitorSleeps runs the monitor's sleep as its loop does when no worker
 // ran at its last look.
@@ -59,8 +38,9 @@ func monitorSleeps(rt *Runtime) *explore.Thread {
 // preemption), so the worker's two steps can fall on either side of the
 // monitor's two.
 func TestExploreMonitorPairTimeout(t *testing.T) {
-	explore.Check(t, "monitor/pair-timeout", explore.Options{}, func() {
-		rt, w := newMonitorPair(time.Millisecond)
+	explore.Check(t, "monitor/pair-timeout", explore.Options{Preemptions: 3}, func() {
+		rt := newBareRuntime(1, time.Millisecond)
+		w := rt.workers[0]
 		m := monitorSleeps(rt)
 		w.park()
 		m.Join()
@@ -77,8 +57,9 @@ func TestExploreMonitorPairTimeout(t *testing.T) {
 // timeouts are off: a lost notify leaves the worker parked for ever, a
 // lost monitor wake leaves the monitor asleep; both are deadlocks.
 func TestExploreMonitorPairPublish(t *testing.T) {
-	explore.Check(t, "monitor/pair-publish", explore.Options{}, func() {
-		rt, w := newMonitorPair(0)
+	explore.Check(t, "monitor/pair-publish", explore.Options{Preemptions: 3}, func() {
+		rt := newBareRuntime(1, 0)
+		w := rt.workers[0]
 		m := monitorSleeps(rt)
 		p := explore.Go("publisher", func() {
 			rt.global.Push(&task{})

@@ -47,14 +47,25 @@ func (x *extraWorkers) init(rt *Runtime) {
 }
 
 // start starts an extra worker in a free slot, if fewer than max run.
-// Monitor only. The new worker starts as a searcher: it holds a
-// searching credit before its goroutine starts, so a notifier that sees
-// it skips its own wake, as for a worker a notifier claimed.
+// Monitor only.
 func (x *extraWorkers) start() bool {
+	w := x.ready()
+	if w == nil {
+		return false
+	}
+	sync.Go("extra worker", w.index, w.runExtra)
+	return true
+}
+
+// ready readies a slot for a new extra worker (nil if max run): counted
+// as running, the slot in use, and a searcher, all before its goroutine
+// starts, so that a notifier that sees the credit skips its own wake, as
+// for a worker a notifier claimed.
+func (x *extraWorkers) ready() *worker {
 	rt := x.rt
 	// Observes how many run (they decrement it when they retire).
 	if int(x.running.LoadRelaxed()) >= x.max { // a count; the slot's active flag below orders the reuse
-		return false
+		return nil
 	}
 	w := x.freeSlot()
 	if w == nil {
@@ -67,8 +78,7 @@ func (x *extraWorkers) start() bool {
 	rt.live.AddRelaxed(1)       // the monitor is live, so live is not 0 here
 	w.resumeSearching()         // a credit, then the flag: it searches as it starts
 	x.started.Add(1)            // counter; relaxed
-	sync.Go("extra worker", w.index, w.runExtra)
-	return true
+	return w
 }
 
 // freeSlot returns an extra worker slot whose goroutine has finished with

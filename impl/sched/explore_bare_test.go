@@ -1,0 +1,33 @@
+//go:build explore
+
+package sched
+
+import (
+	"time"
+
+	"github.com/wsched/wsched/impl/idle"
+	"github.com/wsched/wsched/impl/park"
+	"github.com/wsched/wsched/impl/queue"
+)
+
+// newBareRuntime builds a runtime as New does, with the monitor's help on
+// (LongPoll 1 ms), but starts no goroutine: a scenario of one protocol
+// plays the workers and the monitor itself, with the real functions, and
+// nothing else of a runtime runs (explore_monitor_test.go,
+// explore_retire_test.go). Its workers are running, not parked.
+func newBareRuntime(workers int, parkTimeout time.Duration) *Runtime {
+	rt := &Runtime{
+		cfg:        Config{Workers: workers, LongPoll: time.Millisecond, ParkTimeout: parkTimeout},
+		global:     queue.NewGlobal[task](),
+		idle:       idle.New(workers),
+		terminated: make(chan struct{}),
+	}
+	rt.timers.init()
+	rt.workers = make([]*worker, workers)
+	for i := range rt.workers {
+		rt.workers[i] = newWorker(rt, i, park.NewChan())
+	}
+	rt.mon.init(rt)
+	rt.extras.init(rt)
+	return rt
+}
