@@ -129,10 +129,17 @@ func (cx *Context) Sleep(d time.Duration) error {
 		return nil // the task will be cancelled; nothing will wake it
 	}
 	t.slept = true
+	rt.arm(t, d)
+	return nil
+}
+
+// arm gives t the timer d from now (replacing any it had), and wakes the
+// monitor if it sleeps past the new deadline.
+func (rt *Runtime) arm(t *task, d time.Duration) {
 	now := rt.now()
 	if int64(d) > noDeadline-1-now {
 		rt.timers.remove(t) // for ever: no deadline, and none left from before
-		return nil
+		return
 	}
 	if rt.timers.set(now+int64(d), t) {
 		chaos.Point()
@@ -140,7 +147,6 @@ func (cx *Context) Sleep(d time.Duration) error {
 		// until (or it sleeps without one): wake it to re-arm.
 		rt.mon.parker.Unpark()
 	}
-	return nil
 }
 
 // Spawn spawns t onto this worker's ring, where idle workers can steal it.

@@ -3,21 +3,20 @@
 package sched
 
 import (
-	"time"
-
 	"github.com/wsched/wsched/impl/idle"
 	"github.com/wsched/wsched/impl/park"
 	"github.com/wsched/wsched/impl/queue"
 )
 
-// newBareRuntime builds a runtime as New does, with the monitor's help on
-// (LongPoll 1 ms), but starts no goroutine: a scenario of one protocol
-// plays the workers and the monitor itself, with the real functions, and
-// nothing else of a runtime runs (explore_monitor_test.go,
-// explore_retire_test.go). Its workers are running, not parked.
-func newBareRuntime(workers int, parkTimeout time.Duration) *Runtime {
+// newBareRuntime builds a runtime as New does, but starts no goroutine: a
+// scenario of one protocol plays the workers and the monitor itself, with
+// the real functions, and nothing else of a runtime runs
+// (explore_monitor_test.go, explore_retire_test.go, explore_turn_test.go,
+// explore_timer_test.go). Its workers are running, not parked.
+func newBareRuntime(cfg Config) *Runtime {
+	workers := cfg.Workers
 	rt := &Runtime{
-		cfg:        Config{Workers: workers, LongPoll: time.Millisecond, ParkTimeout: parkTimeout},
+		cfg:        cfg,
 		global:     queue.NewGlobal[task](),
 		idle:       idle.New(workers),
 		terminated: make(chan struct{}),

@@ -39,7 +39,7 @@ func monitorSleeps(rt *Runtime) *explore.Thread {
 // monitor's two.
 func TestExploreMonitorPairTimeout(t *testing.T) {
 	explore.Check(t, "monitor/pair-timeout", explore.Options{Preemptions: 3}, func() {
-		rt := newBareRuntime(1, time.Millisecond)
+		rt := newBareRuntime(Config{Workers: 1, LongPoll: time.Millisecond, ParkTimeout: time.Millisecond})
 		w := rt.workers[0]
 		m := monitorSleeps(rt)
 		w.park()
@@ -58,7 +58,7 @@ func TestExploreMonitorPairTimeout(t *testing.T) {
 // lost monitor wake leaves the monitor asleep; both are deadlocks.
 func TestExploreMonitorPairPublish(t *testing.T) {
 	explore.Check(t, "monitor/pair-publish", explore.Options{Preemptions: 3}, func() {
-		rt := newBareRuntime(1, 0)
+		rt := newBareRuntime(Config{Workers: 1, LongPoll: time.Millisecond})
 		w := rt.workers[0]
 		m := monitorSleeps(rt)
 		p := explore.Go("publisher", func() {

@@ -4,6 +4,7 @@ package sched
 
 import (
 	"testing"
+	"time"
 
 	"github.com/wsched/wsched/explore"
 )
@@ -33,7 +34,7 @@ import (
 // retirePair readies the bare runtime and the extra worker, runs retire
 // against publish, and checks the promise.
 func retirePair(publish func(rt *Runtime)) {
-	rt := newBareRuntime(2, 0)
+	rt := newBareRuntime(Config{Workers: 2, LongPoll: time.Millisecond})
 	rt.workers[0].beginPark()
 	x := rt.extras.ready()
 	p := explore.Go("publisher", func() { publish(rt) })

@@ -32,7 +32,7 @@ import (
 // B's tasks must come to A, each exactly once.
 func TestExploreTurnPair(t *testing.T) {
 	explore.Check(t, "turn/pair", explore.Options{Preemptions: 3}, func() {
-		rt := newBareRuntime(2, 0)
+		rt := newBareRuntime(Config{Workers: 2, LongPoll: time.Millisecond})
 		a, b := rt.workers[0], rt.workers[1]
 		own, rest, woken := &task{}, &task{}, &task{}
 		a.pushRing(own)
