@@ -44,8 +44,8 @@ var scenarios = map[string]struct {
 }{
 	"deque": {`^TestExploreDeque`, []string{"./explore/scenarios"}},
 	"queue": {`^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Slot)`, []string{"./explore/scenarios"}},
-	"idle":  {`^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|ExtraRetireAgainstLocalSpawn$)`, []string{"./explore/scenarios", "./impl/sched"}},
-	"sched": {`^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|ExtraRetireAgainstLocalSpawn$)`, []string{"./explore/scenarios", "./impl/sched"}},
+	"idle":  {`^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|ExtraRetireAgainstLocalSpawn$)`, []string{"./explore/scenarios", "./impl/sched"}},
+	"sched": {`^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|ExtraRetireAgainstLocalSpawn$)`, []string{"./explore/scenarios", "./impl/sched"}},
 	"park":  {`^TestExplore(RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair)`, []string{"./explore/scenarios", "./impl/sched"}},
 }
 

@@ -35,11 +35,11 @@ var exploreScenarioPackages = []string{"./explore/scenarios", "./impl/sched"}
 // weak-memory mode (-tags explore,weak): the ring, the global queue, the
 // deque, the LIFO slot, the task state machine, the runtime scenarios of
 // the idle protocol's Dekker pairs, and the pairs of impl/sched played
-// alone (monitor/pair-*, retire/pair-*, turn/pair, timer/pair) (25 s on
-// two cores). The rest of the runtime scenarios pass in the weak mode too,
-// but take longer: the monitor's two whole-runtime ones
-// (protocol/monitor-idle*) run 400,000 and 500,000 schedules, five minutes
-// between them. WSCHED_EXPLORE_WEAK=1 runs any of them by hand.
+// alone (monitor/pair-*, retire/pair-*, turn/pair, timer/pair, slot/pair)
+// (30 s on two cores). The rest of the runtime scenarios pass in the weak
+// mode too, but take longer: the monitor's two whole-runtime ones
+// (protocol/monitor-idle*) run 400,000 and 500,000 schedules, five
+// minutes between them. WSCHED_EXPLORE_WEAK=1 runs any of them by hand.
 const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair)"
 
 // longLimit stretches a layer's time limit under -long.
