@@ -61,10 +61,7 @@ func TestExploreMonitorPairPublish(t *testing.T) {
 		rt := newBareRuntime(Config{Workers: 1, LongPoll: time.Millisecond})
 		w := rt.workers[0]
 		m := monitorSleeps(rt)
-		p := explore.Go("publisher", func() {
-			rt.global.Push(&task{})
-			rt.notify()
-		})
+		p := explore.Go("publisher", func() { rt.pushRemote(&task{}) })
 		w.park()
 		p.Join()
 		m.Join()
