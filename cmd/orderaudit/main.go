@@ -46,7 +46,7 @@ var scenarios = map[string]struct {
 	"queue": {`^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Slot)`, []string{"./explore/scenarios"}},
 	"idle":  {`^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|ExtraRetireAgainstLocalSpawn$)`, []string{"./explore/scenarios", "./impl/sched"}},
 	"sched": {`^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|ExtraRetireAgainstLocalSpawn$)`, []string{"./explore/scenarios", "./impl/sched"}},
-	"park":  {`^TestExplore(RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair)`, []string{"./explore/scenarios", "./impl/sched"}},
+	"park":  {`^TestExplore(Futex|MonitorPair|RetirePair|TurnPair|TimerPair)`, []string{"./impl/park", "./impl/sched"}},
 }
 
 // Variant is one weakening of one operation and what the scenarios said.
