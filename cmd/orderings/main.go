@@ -38,7 +38,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "orderings:", err)
 		os.Exit(2)
 	}
-	doc := Render(ops, audit)
+	seeds, err := LoadSeeds(".")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "orderings:", err)
+		os.Exit(2)
+	}
+	if _, stale := seedCells(ops, seeds); len(stale) > 0 {
+		for _, r := range stale {
+			fmt.Fprintf(os.Stderr, "orderings: %s:%d: no operation %s in %s of %s\n", SeedsFile, r.line, r.code, r.fn, r.file)
+		}
+		os.Exit(2)
+	}
+	doc := Render(ops, audit, seeds)
 	if *check {
 		cur, err := os.ReadFile(out)
 		if err != nil || !bytes.Equal(cur, doc) {
@@ -157,7 +168,7 @@ func auditCell(e *auditEntry) (text, class string) {
 	return strings.Join(parts, "; "), class
 }
 
-func Render(ops []orderings.Op, audit map[string]*auditEntry) []byte {
+func Render(ops []orderings.Op, audit map[string]*auditEntry, seeds []seedRow) []byte {
 	var b bytes.Buffer
 	b.WriteString(`# The orderings of impl/
 
@@ -171,8 +182,9 @@ Go all of them are sequentially consistent and compile to what ` + "`sync/atomic
 the claim a port to C, C++, Rust or Zig would rely on. The counters and snapshots of the ` + "`Stat`" + `
 types are not listed: nothing decides anything by them.
 
-The columns: where the operation is, the ordering its name claims, what its comment says it
-publishes or observes, and the catalog mutants whose change covers it (` + "`mutants/`" + `). Most
+The columns: where the operation is, the ordering its name claims, the ordering the seeds name
+for its counterpart where they name one (` + "`docs/orderings-seeds.tsv`" + `, by hand; the seeds' Zig writes
+` + "`.monotonic`" + ` for relaxed), what its comment says it publishes or observes, and the catalog mutants whose change covers it (` + "`mutants/`" + `). Most
 mutants move, remove or replace the operation under sequential consistency; the ordering mutants
 (the weak layer: ` + "`deque-take-no-fence`, `ring-tail-relaxed`" + `, ...) weaken its ordering, and
 the explorer's weak-memory mode, which runs the code with each ordering as named, kills them
@@ -217,11 +229,12 @@ preemptions, two stale reads, the budgets), which is evidence, not proof, that i
 	}
 	fmt.Fprintf(&b, "\nAudit (packages audited: %s): %d needed (every one-step weakening killed), %d stronger than needed within the bounds (one survives), %d undecided (a run timed out), %d relaxed (nothing weaker), %d not reached by a weak-mode scenario, %d not audited.\n",
 		strings.Join(audited, ", "), classes["needed"], classes["stronger"], classes["undecided"], classes["weakest"], classes["unreached"], classes["unaudited"])
+	seedCol, _ := seedCells(ops, seeds)
 	file := ""
 	for i, o := range ops {
 		if o.File != file {
 			file = o.File
-			fmt.Fprintf(&b, "\n## %s\n\n| line | function | operation | ordering | publishes / observes | mutants | audit: one step weaker |\n| ---: | --- | --- | --- | --- | --- | --- |\n", strings.TrimPrefix(file, "impl/"))
+			fmt.Fprintf(&b, "\n## %s\n\n| line | function | operation | ordering | seeds | publishes / observes | mutants | audit: one step weaker |\n| ---: | --- | --- | --- | --- | --- | --- | --- |\n", strings.TrimPrefix(file, "impl/"))
 		}
 		ord := o.Ordering
 		if o.Failure != "" {
@@ -232,7 +245,11 @@ preemptions, two stale reads, the budgets), which is evidence, not proof, that i
 			muts = "`" + strings.Join(o.Mutants, "`, `") + "`"
 		}
 		at, _ := auditCell(audit[keys[i]])
-		fmt.Fprintf(&b, "| %d | `%s` | `%s` | %s | %s | %s | %s |\n", o.Line, o.Func, cell(o.Code), ord, cell(o.Comment), muts, cell(at))
+		seed := seedCol[i]
+		if seed == "" {
+			seed = "-"
+		}
+		fmt.Fprintf(&b, "| %d | `%s` | `%s` | %s | %s | %s | %s | %s |\n", o.Line, o.Func, cell(o.Code), ord, cell(seed), cell(o.Comment), muts, cell(at))
 	}
 	return b.Bytes()
 }
