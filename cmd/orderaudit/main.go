@@ -110,12 +110,12 @@ func main() {
 		var prev []Entry
 		if json.Unmarshal(b, &prev) == nil {
 			for _, e := range prev {
-				old[fmt.Sprintf("%s:%d", e.File, e.Line)] = e
+				old[entryKey(e)] = e
 			}
 		}
 	}
 	for _, e := range entries {
-		old[fmt.Sprintf("%s:%d", e.File, e.Line)] = e
+		old[entryKey(e)] = e
 	}
 	var all []Entry
 	for _, e := range old {
@@ -131,6 +131,12 @@ func main() {
 	check(err)
 	check(os.WriteFile(*out, append(b, '\n'), 0o644))
 	fmt.Printf("wrote %s (%d operations)\n", *out, len(all))
+}
+
+// entryKey identifies an entry when results are merged: two operations
+// can share a line (a load of each side of a comparison).
+func entryKey(e Entry) string {
+	return fmt.Sprintf("%s:%d:%s", e.File, e.Line, e.Code)
 }
 
 func methodName(op orderings.Op) string {
