@@ -33,7 +33,6 @@ import (
 // races the sweep for the same tasks.
 func shutdownPair(pollBlocks bool) {
 	rt := newBareRuntime(Config{Workers: 1, LongPoll: time.Second})
-	rt.live.StoreRelaxed(2) // the worker and the monitor, as New counts them
 	w := rt.workers[0]
 	inSlot, inRing := &task{}, &task{} // born scheduled
 	rt.spawned.Add(2)                  // counted as spawned, so that Shutdown's final count holds

@@ -67,6 +67,22 @@ type Runtime struct {
 
 // New starts a runtime with cfg.Workers workers.
 func New(cfg Config) (*Runtime, error) {
+	rt, err := build(cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range rt.workers {
+		sync.Go("worker", w.index, w.run)
+	}
+	sync.Go("monitor", 0, rt.runMonitor)
+	return rt, nil
+}
+
+// build makes a runtime with its workers, queues, monitor and counts,
+// ready to start, with none of its goroutines running: New starts them,
+// and the explorer's scenarios of one protocol play them instead
+// (explore_bare_test.go).
+func build(cfg Config) (*Runtime, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -90,10 +106,6 @@ func New(cfg Config) (*Runtime, error) {
 	rt.mon.init(rt)
 	rt.extras.init(rt)
 	rt.live.StoreRelaxed(int32(cfg.Workers) + 1) // the workers and the monitor, before they start
-	for _, w := range rt.workers {
-		sync.Go("worker", w.index, w.run)
-	}
-	sync.Go("monitor", 0, rt.runMonitor)
 	return rt, nil
 }
 
