@@ -44,10 +44,14 @@ var scenarios = map[string]struct {
 }{
 	"deque": {`^TestExploreDeque`, []string{"./explore/scenarios"}},
 	"queue": {`^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Slot)`, []string{"./explore/scenarios"}},
-	"idle":  {`^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|ExtraRetireAgainstLocalSpawn$)`, []string{"./explore/scenarios", "./impl/sched"}},
-	"sched": {`^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|ExtraRetireAgainstLocalSpawn$)`, []string{"./explore/scenarios", "./impl/sched"}},
+	"idle":  {runtimeScenarios, []string{"./explore/scenarios", "./impl/sched"}},
+	"sched": {runtimeScenarios, []string{"./explore/scenarios", "./impl/sched"}},
 	"park":  {`^TestExplore(Futex|MonitorPair|RetirePair|TurnPair|TimerPair)`, []string{"./impl/park", "./impl/sched"}},
 }
+
+// runtimeScenarios reach impl/idle and impl/sched: the runtime scenarios of
+// the weak layer, the pairs of impl/sched, and extra-retire-local.
+const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|ExtraRetireAgainstLocalSpawn$)`
 
 // Variant is one weakening of one operation and what the scenarios said.
 type Variant struct {
