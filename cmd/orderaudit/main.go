@@ -6,6 +6,7 @@
 // reaches the operation; the report says which.
 //
 //	go run ./cmd/orderaudit -pkg deque,queue       # writes docs/orderings-audit.json
+//	go run ./cmd/orderaudit -pkg sched -func '^extraWorkers\.surplus$'   # one function's operations
 //	go run ./cmd/orderings                         # folds it into docs/orderings.md
 //
 // One step weaker: a load or a fence SeqCst -> Acquire (a fence AcqRel),
@@ -47,6 +48,8 @@ var scenarios = map[string]struct {
 	"idle":  {runtimeScenarios, []string{"./explore/scenarios", "./impl/sched"}},
 	"sched": {runtimeScenarios, []string{"./explore/scenarios", "./impl/sched"}},
 	"park":  {`^TestExplore(Futex|MonitorPair|RetirePair|TurnPair|TimerPair)`, []string{"./impl/park", "./impl/sched"}},
+	// The pool's pairs; the deque's operations are audited with deque.
+	"forkjoin": {`^TestExploreForkJoinPair`, []string{"./impl/forkjoin"}},
 }
 
 // runtimeScenarios reach impl/idle and impl/sched: the runtime scenarios of
@@ -76,10 +79,15 @@ type Entry struct {
 }
 
 func main() {
-	pkgFlag := flag.String("pkg", "deque,queue", "the impl/ packages whose operations to audit (comma-separated: deque, queue, idle, sched, park)")
+	pkgFlag := flag.String("pkg", "deque,queue", "the impl/ packages whose operations to audit (comma-separated: deque, queue, idle, sched, park, forkjoin)")
 	out := flag.String("o", "docs/orderings-audit.json", "where to write the results")
 	limit := flag.Duration("timeout", 4*time.Minute, "the most one variant's scenarios may run")
+	only := flag.String("func", "", "audit only the operations of the functions whose name matches this regexp (Worker.check, extraWorkers.surplus); the others keep their earlier results")
 	flag.Parse()
+	var funcRe *regexp.Regexp
+	if *only != "" {
+		funcRe = regexp.MustCompile(*only)
+	}
 	ops, err := orderings.Collect(".")
 	check(err)
 	var entries []Entry
@@ -90,7 +98,7 @@ func main() {
 		}
 		covered := coverage(sc.run, sc.pkgs)
 		for _, op := range ops {
-			if !strings.HasPrefix(op.File, "impl/"+pkg+"/") {
+			if !strings.HasPrefix(op.File, "impl/"+pkg+"/") || funcRe != nil && !funcRe.MatchString(op.Func) {
 				continue
 			}
 			method := methodName(op)

@@ -29,20 +29,22 @@ var longEnv = []string{"WSCHED_LONG=1"}
 // exploreScenarioPackages hold the explorer's TestExplore scenarios: the
 // scenarios of the whole runtime and its parts, and the white-box ones in
 // their packages (impl/sched: the task state machine and the protocols
-// played alone; impl/park: the futex parker).
-var exploreScenarioPackages = []string{"./explore/scenarios", "./impl/sched", "./impl/park"}
+// played alone; impl/park: the futex parker; impl/forkjoin: the pool's
+// protocols played alone).
+var exploreScenarioPackages = []string{"./explore/scenarios", "./impl/sched", "./impl/park", "./impl/forkjoin"}
 
 // weakScenarios are the scenarios the weak layer runs in the explorer's
 // weak-memory mode (-tags explore,weak): the ring, the global queue, the
 // deque, the LIFO slot, the task state machine, the runtime scenarios of
 // the idle protocol's Dekker pairs, the pairs of impl/sched played alone
-// (monitor/pair-*, retire/pair-*, turn/pair, timer/pair, slot/pair) and
-// the futex parker (park/futex*) (30 s on two cores). The rest of the
+// (monitor/pair-*, retire/pair-*, turn/pair, timer/pair, slot/pair), the
+// futex parker (park/futex*) and the fork-join pool's pairs
+// (forkjoin/pair-*) (30 s on two cores). The rest of the
 // runtime scenarios pass in the weak mode too, but take longer: the
 // monitor's two whole-runtime ones (protocol/monitor-idle*) run 400,000
 // and 500,000 schedules, five minutes between them. WSCHED_EXPLORE_WEAK=1
 // runs any of them by hand.
-const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|Futex)"
+const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|Futex|ForkJoinPair)"
 
 // longLimit stretches a layer's time limit under -long.
 const longLimit = 4

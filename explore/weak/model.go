@@ -80,6 +80,10 @@ type threadState struct {
 	// pending joins the views carried by every store the thread read
 	// with a relaxed load (or a relaxed RMW); an acquire fence takes it.
 	pending view
+	// yielded holds, per location, the position of the latest store when
+	// the thread last yielded (nil: it has not yielded); Yield raises the
+	// frontier to it at the thread's next yield.
+	yielded []int
 	done    bool
 }
 

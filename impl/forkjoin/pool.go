@@ -50,6 +50,20 @@ type Pool struct {
 // New starts a pool. It returns ErrWorkers or ErrSleepTimeout for a bad
 // configuration.
 func New(cfg Config) (*Pool, error) {
+	p, err := build(cfg)
+	if err != nil {
+		return nil, err
+	}
+	p.stopped.Add(len(p.workers))
+	for _, w := range p.workers {
+		sync.Go("fj worker", w.index, w.main)
+	}
+	return p, nil
+}
+
+// build makes the pool New starts: its workers, deques and sleep state,
+// with no goroutine running yet.
+func build(cfg Config) (*Pool, error) {
 	if cfg.Workers < 1 || cfg.Workers > MaxWorkers {
 		return nil, ErrWorkers
 	}
@@ -72,10 +86,6 @@ func New(cfg Config) (*Pool, error) {
 			panic(err) // DefaultCapacity is a power of two
 		}
 		p.workers[i] = &Worker{pool: p, index: i, deque: d, rng: uint64(i)*0x9E3779B97F4A7C15 + 1}
-	}
-	p.stopped.Add(len(p.workers))
-	for _, w := range p.workers {
-		sync.Go("fj worker", w.index, w.main)
 	}
 	return p, nil
 }

@@ -165,6 +165,20 @@ func (s *sleep) announceSleepy() uint32 {
 // the injector). It cancels any standing sleepy announcement, then wakes one
 // sleeping worker if there is one.
 func (s *sleep) newJobs() {
+	// A seq_cst fence between the job's publication and the load of the
+	// counters. The deque publishes with a release fence and a relaxed
+	// store of bottom; a seq_cst load after a relaxed store does not
+	// order the two (store buffering), so without the fence the load can
+	// read the counters from before a worker's sleepy announcement while
+	// that worker's last search, after its own seq_cst fence in Steal,
+	// still reads the old bottom: the worker registers as a sleeper (the
+	// JEC did not move) and the publisher, seeing no sleeper, wakes
+	// nobody. The weak-memory mode finds it (forkjoin/pair-steal,
+	// schedule 12 with the fence removed; docs/explore.md, "The fork-join
+	// pool's publication fence"). With the fence, the two fences and the
+	// counters' seq_cst order admit no such execution. In Go a fence is no
+	// instruction (impl/internal/atomic, fence.go).
+	atomic.FenceSeqCst()
 	var c counters
 	for {
 		c = s.load()

@@ -1,0 +1,152 @@
+//go:build explore
+
+package forkjoin
+
+import (
+	"testing"
+
+	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/impl/internal/atomic"
+)
+
+// The fork-join pool's protocols one at a time ("pairs"; go test -tags
+// explore -run TestExploreForkJoinPair ./impl/forkjoin, and with -tags
+// explore,weak in the weak-memory mode). Each builds a pool as New does
+// (build) but starts none of its goroutines: the scenario plays the
+// workers with the real functions of the race, each on a scenario
+// goroutine. Idle workers sleep until woken (no timeout) and get sleepy
+// after one round (rounds_explore.go), so a lost wakeup is a deadlock a
+// few steps in. The whole-pool scenarios (explore/scenarios,
+// forkjoin_test.go) reach the same code through Run and Join, but are
+// too big to be exhaustive, the more so in the weak-memory mode.
+
+// newBarePool builds an n-worker pool whose goroutines never start.
+func newBarePool(n int) *Pool {
+	p, err := build(Config{Workers: n, NoSleepTimeout: true})
+	if err != nil {
+		explore.Failf("build: %v", err)
+	}
+	return p
+}
+
+// searchUntilFound plays w's idle loop (waitUntil's, without running what
+// it finds) on a latch nobody sets: search, and when nothing is found go
+// one stage further towards sleep, until a job turns up.
+func searchUntilFound(w *Worker) *job {
+	var idle idleState
+	for {
+		if j := w.findWork(); j != nil {
+			return j
+		}
+		w.pool.sleep.noWorkFound(&idle, &w.terminate, w)
+	}
+}
+
+// A job published on a deque (a Join's second half, a Scope's spawn:
+// Worker.push) while another worker searches, gets sleepy and falls
+// asleep. The idle protocol's promise: the searcher finds the job, or the
+// publisher's newJobs stops it from sleeping, or wakes it. Lost, the
+// searcher sleeps for ever and the scenario deadlocks.
+//
+// Bound 4, not 3: the publication must fall between the searcher's last
+// search and its registration, and the searcher yields twice before that
+// (each round of its idle loop), each yield letting the publisher take a
+// step and the return to the searcher costing a preemption. A searcher
+// that registers without checking the JEC (mutant
+// forkjoin-no-sleepy-announce) needs all four.
+func TestExploreForkJoinPairSteal(t *testing.T) {
+	explore.Check(t, "forkjoin/pair-steal", explore.Options{Preemptions: 4}, func() {
+		p := newBarePool(2)
+		want := &job{}
+		var got *job
+		thief := explore.Go("thief", func() { got = searchUntilFound(p.workers[1]) })
+		p.workers[0].push(want)
+		thief.Join()
+		if got != want {
+			explore.Failf("the thief found %p, want %p", got, want)
+		}
+	})
+}
+
+// A job injected from outside the pool (Run: injector push, then newJobs)
+// while the pool's one worker searches and falls asleep. Besides the
+// jobs event counter, the sleeper's last look at the injector after it
+// registers is on this path.
+func TestExploreForkJoinPairInject(t *testing.T) {
+	explore.Check(t, "forkjoin/pair-inject", explore.Options{Preemptions: 3}, func() {
+		p := newBarePool(1)
+		want := &job{}
+		var got *job
+		worker := explore.Go("worker", func() { got = searchUntilFound(p.workers[0]) })
+		p.injector.push(want)
+		p.sleep.newJobs()
+		worker.Join()
+		if got != want {
+			explore.Failf("the worker found %p, want %p", got, want)
+		}
+	})
+}
+
+// A Join's second half, stolen and finished by another worker (its
+// completion: set the latch, wake the owner if it sleeps on it), while
+// the owner waits for it, searching and falling asleep on the latch. The
+// half's result is a plain cell: the owner must see it once the latch is
+// set (the weak-memory mode reports a data race otherwise), and must not
+// sleep through the set.
+func TestExploreForkJoinPairLatch(t *testing.T) {
+	explore.Check(t, "forkjoin/pair-latch", explore.Options{Preemptions: 3}, func() {
+		p := newBarePool(1)
+		owner := p.workers[0]
+		half := &job{owner: owner}
+		var result atomic.Cell[int]
+		one := 1
+		thief := explore.Go("thief", func() {
+			result.Store(&one)
+			half.complete(p)
+		})
+		owner.waitUntil(&half.latch)
+		if r := result.Load(); r == nil || *r != 1 {
+			explore.Failf("the owner saw the result %v after the latch", r)
+		}
+		thief.Join()
+	})
+}
+
+// A Scope's last parts finishing on two workers (jobDone: count down,
+// the part that reaches zero sets the latch and wakes the owner) while
+// the owner, its body done, waits on the scope's latch. Each part writes
+// a plain cell; the owner must see both once the latch is set.
+func TestExploreForkJoinPairScope(t *testing.T) {
+	explore.Check(t, "forkjoin/pair-scope", explore.Options{Preemptions: 3}, func() {
+		p := newBarePool(1)
+		owner := p.workers[0]
+		st := &scopeState{owner: owner}
+		st.pending.StoreRelaxed(3) // the body and two spawned parts
+		var a, b atomic.Cell[int]
+		one, two := 1, 2
+		pa := explore.Go("part a", func() { a.Store(&one); st.jobDone(p, nil) })
+		pb := explore.Go("part b", func() { b.Store(&two); st.jobDone(p, nil) })
+		st.jobDone(p, nil) // the body
+		owner.waitUntil(&st.latch)
+		if ra, rb := a.Load(), b.Load(); ra == nil || rb == nil {
+			explore.Failf("the owner saw the parts' results %v, %v after the latch", ra, rb)
+		}
+		pa.Join()
+		pb.Join()
+	})
+}
+
+// Close against a worker's main loop going idle and to sleep on its
+// terminate latch: Close sets the latch and wakes the worker if it sleeps
+// there; the worker must stop (main returns), or Close waits for ever.
+func TestExploreForkJoinPairClose(t *testing.T) {
+	explore.Check(t, "forkjoin/pair-close", explore.Options{Preemptions: 3}, func() {
+		p := newBarePool(1)
+		p.stopped.Add(1)
+		w := explore.Go("worker", p.workers[0].main)
+		if err := p.Close(); err != nil {
+			explore.Failf("Close: %v", err)
+		}
+		w.Join()
+	})
+}
