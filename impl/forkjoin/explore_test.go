@@ -4,6 +4,7 @@ package forkjoin
 
 import (
 	"testing"
+	"time"
 
 	"github.com/wsched/wsched/explore"
 	"github.com/wsched/wsched/impl/internal/atomic"
@@ -68,23 +69,46 @@ func TestExploreForkJoinPairSteal(t *testing.T) {
 	})
 }
 
-// A job injected from outside the pool (Run: injector push, then newJobs)
-// while the pool's one worker searches and falls asleep. Besides the
-// jobs event counter, the sleeper's last look at the injector after it
-// registers is on this path.
+// A Run from outside the pool (the real Pool.Run: its registration under
+// the pool's mutex, the injector push, newJobs, the wait for the job) while
+// the pool's one worker searches, gets sleepy and falls asleep, then runs
+// what it found. Besides the jobs event counter, the sleeper's last look
+// at the injector after it registers is on this path.
+//
+// Bound 4, as pair-steal: the push falling between the worker's
+// registration and its last look at the injector (it then un-registers)
+// comes after the worker's two yields.
 func TestExploreForkJoinPairInject(t *testing.T) {
-	explore.Check(t, "forkjoin/pair-inject", explore.Options{Preemptions: 3}, func() {
-		p := newBarePool(1)
-		want := &job{}
-		var got *job
-		worker := explore.Go("worker", func() { got = searchUntilFound(p.workers[0]) })
-		p.injector.push(want)
-		p.sleep.newJobs()
-		worker.Join()
-		if got != want {
-			explore.Failf("the worker found %p, want %p", got, want)
-		}
-	})
+	explore.Check(t, "forkjoin/pair-inject", explore.Options{Preemptions: 4}, func() { injectPair(0) })
+}
+
+// The same with a sleep timeout: the worker may also wake by itself and
+// un-count itself as a sleeper (block) while the publisher reads the
+// counters, and the publisher's wake may come between the timeout and
+// the worker's lock. Bound 4 too: the early timeout costs one.
+func TestExploreForkJoinPairInjectTimed(t *testing.T) {
+	explore.Check(t, "forkjoin/pair-inject-timed", explore.Options{Preemptions: 4}, func() { injectPair(time.Millisecond) })
+}
+
+func injectPair(timeout time.Duration) {
+	cfg := Config{Workers: 1, NoSleepTimeout: true}
+	if timeout > 0 {
+		cfg = Config{Workers: 1, SleepTimeout: timeout}
+	}
+	p, err := build(cfg)
+	if err != nil {
+		explore.Failf("build: %v", err)
+	}
+	w := p.workers[0]
+	worker := explore.Go("worker", func() { w.execute(searchUntilFound(w)) })
+	ran := 0
+	if err := p.Run(func(*Worker) { ran++ }); err != nil || ran != 1 {
+		explore.Failf("Run: %v, ran %d times", err, ran)
+	}
+	worker.Join()
+	if c := p.sleep.load(); c.sleepers() != 0 {
+		explore.Failf("%d sleepers counted after the worker left", c.sleepers())
+	}
 }
 
 // A Join's second half, stolen and finished by another worker (its
