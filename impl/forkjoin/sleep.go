@@ -114,10 +114,10 @@ func (s *sleep) init(n int, timeout time.Duration) {
 }
 
 func (s *sleep) load() counters {
-	// Ordering: seq_cst. newJobs's load must not be ordered before the
-	// publication of the job (a StoreLoad pair with the sleeper's
-	// registration CAS and its search), and the sleeper's load feeds a CAS
-	// that must see the latest JEC anyway.
+	// Ordering: seq_cst. newJobs's fence, not this load, orders newJobs
+	// after the job's publication (a relaxed store of bottom); with it,
+	// the audit finds acquire enough here. Kept seq_cst: the counters'
+	// accesses in one order, as the argument at the top of this file has them.
 	return counters(s.counters.LoadSeqCst())
 }
 
