@@ -3,8 +3,10 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -104,6 +106,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	case dfs && res.Failure == nil:
 		how += fmt.Sprintf(", NOT exhaustive even without preemptions: the budget of %d schedules ran out", opt.withDefaults().MaxSchedules)
 	}
+	if res.Mode == "dfs" && res.Failure == nil && res.Estimate > 0 {
+		how += fmt.Sprintf(" (%d run at %d preemption(s), of about %s there: %s)", res.RoundSchedules, res.Bound, magnitude(res.Estimate), left(res.Estimate, res.RoundSchedules))
+	}
 	if f := res.Failure; f != nil {
 		t.Fatalf("explore %s: FAILED (%s): %s\n%s\nfound at schedule %d, %d preemptions; %s\nschedule:\n%s\nreplay: %s='%s=%s' go test -tags explore -run '^%s$' %s",
 			name, how, f.Kind, f.Message, f.Schedule, f.Preemptions, stackNote(f), f.Trace, ReplayEnv, name, f.Token, testName(t), packageDir())
@@ -184,4 +189,27 @@ func compareClasses(t testing.TB, name string, opt Options, body func()) {
 	if !pres.Exhaustive || !rres.Exhaustive {
 		t.Logf("%s: a search was cut by its budget; the comparison covers what the plain one ran", name)
 	}
+}
+
+// magnitude writes an estimate rounded to two significant digits:
+// "870,000".
+func magnitude(x float64) string {
+	if x < 1 {
+		return "0"
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x))-1)
+	n := int64(math.Round(x/p) * p)
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// left says how much of the bound the budget left, by the estimate.
+func left(est float64, ran int) string {
+	if float64(ran) >= est {
+		return "the estimate is below what ran: too rough to say how many are left"
+	}
+	return fmt.Sprintf("about %s left, by Knuth's estimator over %d random schedules", magnitude(est-float64(ran)), estimateProbes)
 }

@@ -104,7 +104,12 @@ type Result struct {
 	// repeat a class already run (every goroutine that could go was in
 	// the sleep set); they are counted in Schedules too.
 	Redundant int
-	Failure   *Failure
+	// When the budget cut the depth-first search: the schedules it ran
+	// at the last bound, and Knuth's estimate of how many there are at
+	// that bound (estimate.go; an order of magnitude).
+	RoundSchedules int
+	Estimate       float64
+	Failure        *Failure
 	// Trace is a replayed schedule's trace, when it passed (a failure
 	// carries its own).
 	Trace   string
@@ -298,6 +303,7 @@ func (e *explorer) dfs() Result {
 	e.res.Mode = "dfs"
 	for b := 0; b <= e.opt.Preemptions; b++ {
 		e.res.Bound = b
+		round := e.res.Schedules
 		var prefix []int
 		for {
 			r := e.runOnce(&dfsGuide{prefix: prefix}, false)
@@ -309,6 +315,12 @@ func (e *explorer) dfs() Result {
 				break
 			}
 			if e.res.Schedules >= e.opt.MaxSchedules {
+				e.res.RoundSchedules = e.res.Schedules - round
+				est, fr := e.estimate(b)
+				if fr != nil {
+					return e.fail(fr)
+				}
+				e.res.Estimate = est
 				return e.res
 			}
 		}
