@@ -39,12 +39,7 @@ type knuthGuide struct {
 	costly []int
 }
 
-func (g *knuthGuide) next() uint64 {
-	g.rng ^= g.rng << 13
-	g.rng ^= g.rng >> 7
-	g.rng ^= g.rng << 17
-	return g.rng
-}
+func (g *knuthGuide) next() uint64 { return xorshift(&g.rng) }
 
 func (g *knuthGuide) choose(r *run, d *decision) int {
 	g.free, g.costly = g.free[:0], g.costly[:0]

@@ -382,11 +382,15 @@ type pctGuide struct {
 // goroutine's priority drops to prio (1..depth-1, below every initial one).
 type pctChange struct{ step, prio int }
 
-func (g *pctGuide) next() uint64 {
-	g.rng ^= g.rng << 13
-	g.rng ^= g.rng >> 7
-	g.rng ^= g.rng << 17
-	return g.rng
+func (g *pctGuide) next() uint64 { return xorshift(&g.rng) }
+
+// xorshift advances a xorshift64 state and returns it: the explorer's
+// random schedules (PCT, the estimate's walks), reproducible from a seed.
+func xorshift(s *uint64) uint64 {
+	*s ^= *s << 13
+	*s ^= *s >> 7
+	*s ^= *s << 17
+	return *s
 }
 
 func (g *pctGuide) choose(r *run, d *decision) int {
