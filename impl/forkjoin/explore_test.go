@@ -21,9 +21,9 @@ import (
 // forkjoin_test.go) reach the same code through Run and Join, but are
 // too big to be exhaustive, the more so in the weak-memory mode.
 
-// newBarePool builds an n-worker pool whose goroutines never start.
-func newBarePool(n int) *Pool {
-	p, err := build(Config{Workers: n, NoSleepTimeout: true})
+// newBarePool builds the pool cfg describes; its goroutines never start.
+func newBarePool(cfg Config) *Pool {
+	p, err := build(cfg)
 	if err != nil {
 		explore.Failf("build: %v", err)
 	}
@@ -57,7 +57,7 @@ func searchUntilFound(w *Worker) *job {
 // forkjoin-no-sleepy-announce) needs all four.
 func TestExploreForkJoinPairSteal(t *testing.T) {
 	explore.Check(t, "forkjoin/pair-steal", explore.Options{Preemptions: 4}, func() {
-		p := newBarePool(2)
+		p := newBarePool(Config{Workers: 2, NoSleepTimeout: true})
 		want := &job{}
 		var got *job
 		thief := explore.Go("thief", func() { got = searchUntilFound(p.workers[1]) })
@@ -95,10 +95,7 @@ func injectPair(timeout time.Duration) {
 	if timeout > 0 {
 		cfg = Config{Workers: 1, SleepTimeout: timeout}
 	}
-	p, err := build(cfg)
-	if err != nil {
-		explore.Failf("build: %v", err)
-	}
+	p := newBarePool(cfg)
 	w := p.workers[0]
 	worker := explore.Go("worker", func() { w.execute(searchUntilFound(w)) })
 	ran := 0
@@ -119,7 +116,7 @@ func injectPair(timeout time.Duration) {
 // sleep through the set.
 func TestExploreForkJoinPairLatch(t *testing.T) {
 	explore.Check(t, "forkjoin/pair-latch", explore.Options{Preemptions: 3}, func() {
-		p := newBarePool(1)
+		p := newBarePool(Config{Workers: 1, NoSleepTimeout: true})
 		owner := p.workers[0]
 		half := &job{owner: owner}
 		var result atomic.Cell[int]
@@ -142,7 +139,7 @@ func TestExploreForkJoinPairLatch(t *testing.T) {
 // a plain cell; the owner must see both once the latch is set.
 func TestExploreForkJoinPairScope(t *testing.T) {
 	explore.Check(t, "forkjoin/pair-scope", explore.Options{Preemptions: 3}, func() {
-		p := newBarePool(1)
+		p := newBarePool(Config{Workers: 1, NoSleepTimeout: true})
 		owner := p.workers[0]
 		st := &scopeState{owner: owner}
 		st.pending.StoreRelaxed(3) // the body and two spawned parts
@@ -165,7 +162,7 @@ func TestExploreForkJoinPairScope(t *testing.T) {
 // there; the worker must stop (main returns), or Close waits for ever.
 func TestExploreForkJoinPairClose(t *testing.T) {
 	explore.Check(t, "forkjoin/pair-close", explore.Options{Preemptions: 3}, func() {
-		p := newBarePool(1)
+		p := newBarePool(Config{Workers: 1, NoSleepTimeout: true})
 		p.stopped.Add(1)
 		w := explore.Go("worker", p.workers[0].main)
 		if err := p.Close(); err != nil {
