@@ -44,7 +44,7 @@ var exploreScenarioPackages = []string{"./explore/scenarios", "./impl/sched", ".
 // monitor's two whole-runtime ones (protocol/monitor-idle*) run 400,000
 // and 500,000 schedules, five minutes between them. WSCHED_EXPLORE_WEAK=1
 // runs any of them by hand.
-const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|Futex|ForkJoinPair)"
+const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|Futex|ForkJoinPair)"
 
 // longLimit stretches a layer's time limit under -long.
 const longLimit = 4
