@@ -124,7 +124,9 @@ func spawnOneAndShutdown(rt *sched.Runtime) {
 // claim in between is taken for a timeout and its searching credit is
 // never given back (the ledger's check at the last exit sees it).
 func TestExploreRemoteSpawnOneWorkerTimedPark(t *testing.T) {
-	explore.Check(t, "runtime/remote-spawn-one-worker-timed-park", explore.Options{MaxSchedules: 50_000}, func() {
+	// The budget is for WSCHED_LONG (ten times it, one bound more):
+	// exhaustive at 3 in 692,937 schedules, about 25 s.
+	explore.Check(t, "runtime/remote-spawn-one-worker-timed-park", explore.Options{MaxSchedules: 100_000}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, ParkTimeout: time.Millisecond, LongPoll: -1})
 		// Half the park timeout of virtual time, so that the worker is
 		// parked (with its timeout pending) when the spawn comes: its
@@ -314,7 +316,7 @@ func TestExploreGoTree(t *testing.T) {
 // A task that panics: the panic reaches its handle, the worker goes on
 // and runs the next task.
 func TestExplorePanicReachesHandle(t *testing.T) {
-	explore.Check(t, "runtime/panic", explore.Options{}, func() {
+	explore.Check(t, "runtime/panic", explore.Options{MaxSchedules: 50_000}, func() {
 		rt := newRuntime(1)
 		h1, _ := rt.Spawn(sched.Func(func() { panic("boom") }))
 		var c counter
@@ -401,7 +403,7 @@ func TestExploreShutdownRacesSpawn(t *testing.T) {
 // Shutdown races a Go from another goroutine: refused, or run once, or
 // cancelled, and accounted for either way.
 func TestExploreShutdownRacesGo(t *testing.T) {
-	explore.Check(t, "runtime/shutdown-races-go", explore.Options{MaxSchedules: 300_000}, func() {
+	explore.Check(t, "runtime/shutdown-races-go", explore.Options{MaxSchedules: 500_000}, func() {
 		rt := newRuntime(2)
 		var ran counter
 		g := explore.Go("goer", func() {
@@ -455,7 +457,7 @@ func TestExploreShutdownCancelsWaiting(t *testing.T) {
 // Every func runs exactly once: a record is never in two places at once.
 func TestExploreGoRecycling(t *testing.T) {
 	for _, workers := range []int{1, 2} {
-		opt := explore.Options{MaxSchedules: 100_000}
+		opt := explore.Options{MaxSchedules: 250_000}
 		if workers == 2 {
 			opt.Preemptions = 1
 		}
