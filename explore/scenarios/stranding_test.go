@@ -183,8 +183,18 @@ func TestExploreTimerDuringBlockedPoll(t *testing.T) {
 // context's error, naming the running poll; the task queued behind it is
 // cancelled (its Wait returns), nothing is lost; once the poll returns the
 // runtime finishes, and Shutdown returns nil.
+//
+// The blocked poll usually runs on worker 0, but not always: if worker 0
+// has not begun its loop when the monitor looks (twice), the monitor takes
+// it for stuck with a task queued and starts an extra worker, which takes
+// the task. Shutdown then names the extra worker, and worker 0, free, may
+// take the second task before it sees Shutdown and run it: then that task
+// was not queued when Shutdown cancelled the queues, and its Wait returns
+// nil. (Both found at 2 preemptions, schedules 21,733 and 26,521, once the
+// scenario, until then exhaustive at 1, was searched at 2; it asserted
+// worker 0 and a cancelled second task, which hold at 1.)
 func TestExploreShutdownWithBlockedPoll(t *testing.T) {
-	explore.Check(t, "stranding/shutdown", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
+	explore.Check(t, "stranding/shutdown", explore.Options{MaxSchedules: 200_000}, func() {
 		rt := newMonitoredRuntime(1)
 		var started, release explore.Event
 		ha, _ := rt.Spawn(sched.Func(func() {
@@ -192,7 +202,8 @@ func TestExploreShutdownWithBlockedPoll(t *testing.T) {
 			release.Wait()
 		}))
 		started.Wait()
-		hb, _ := rt.Spawn(sched.Func(func() {}))
+		ranB := 0
+		hb, _ := rt.Spawn(sched.Func(func() { ranB++ }))
 		ctx, cancel := context.WithCancel(context.Background())
 		explore.Go("canceller", func() {
 			explore.BlockTimeout(func() bool { return false }, 1_000_000, "1 ms") // virtual time: give Shutdown a moment
@@ -201,11 +212,13 @@ func TestExploreShutdownWithBlockedPoll(t *testing.T) {
 		_ = ctx
 		err := rt.Shutdown(ctx)
 		var sr *sched.StillRunningError
-		if !errors.As(err, &sr) || !errors.Is(err, context.Canceled) || len(sr.Polls) != 1 || sr.Polls[0].Worker != 0 {
-			explore.Failf("Shutdown with a blocked poll = %v, want a StillRunningError for worker 0 wrapping context.Canceled", err)
+		if !errors.As(err, &sr) || !errors.Is(err, context.Canceled) || len(sr.Polls) != 1 || (sr.Polls[0].Worker != 0) == !sr.Polls[0].Extra {
+			explore.Failf("Shutdown with a blocked poll = %v, want a StillRunningError naming one poll, on worker 0 or an extra worker, wrapping context.Canceled", err)
 		}
-		if err := hb.Wait(context.Background()); !errors.Is(err, sched.ErrCancelled) {
-			explore.Failf("Wait of the task queued behind the blocked poll = %v, want ErrCancelled", err)
+		switch err := hb.Wait(context.Background()); {
+		case err == nil && ranB == 1, errors.Is(err, sched.ErrCancelled) && ranB == 0:
+		default:
+			explore.Failf("Wait of the task queued behind the blocked poll = %v after %d run(s), want ErrCancelled and no run, or nil and one", err, ranB)
 		}
 		release.Set()
 		if err := ha.Wait(context.Background()); err != nil {
