@@ -75,9 +75,12 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	}
 	if os.Getenv(ClassesEnv) != "" && opt.Replay == "" && opt.PCT == 0 {
 		if opt.Weak {
-			// The reduced search does not run in the weak-memory
-			// mode (Options.Weak): there is nothing to compare.
-			t.Logf("explore %s: not compared, the weak-memory mode runs the plain search only", name)
+			// A trace (Classes) is the order of conflicting steps;
+			// in the weak-memory mode an execution is also which
+			// store each load read, which it does not name. The
+			// two searches are compared there on outcomes
+			// (por_weak_test.go) and on the ordering mutants.
+			t.Logf("explore %s: not compared: in the weak-memory mode a trace does not name the stores the loads read", name)
 			return Result{}
 		}
 		compareClasses(t, name, opt, body)

@@ -93,7 +93,12 @@ func Gosched() {
 	}
 	if r.mem != nil {
 		// A spin loop that yields sees newer stores from now on, so it
-		// ends (the model's Yield: loom's rule).
+		// ends (the model's Yield: loom's rule). What it will see is
+		// what is latest now, of every location: for the reduced
+		// search, this step reads them all.
+		if r.por != nil {
+			r.por.touch(r, access{0, false})
+		}
 		r.mem.m.Yield(weak.Thread(t.id))
 	}
 	t.yielded = true

@@ -70,6 +70,14 @@ func threadLoc(id int) uintptr { return uintptr(id + 1) }
 // timeout firing write it.
 const clockLoc = 1<<12 - 1
 
+// scLoc is the weak-memory model's seq_cst frontier (weak/sc.go): a
+// seq_cst fence writes it (it raises the frontier of every location, and
+// its thread's views from it), a seq_cst load, store or read-modify-write
+// reads it (its own location's frontier, which a fence may have raised).
+// Two seq_cst accesses to different locations commute; a seq_cst fence
+// commutes with no seq_cst operation of another goroutine.
+const scLoc = clockLoc - 1
+
 const maxNamedLoc = 1 << 12
 
 // stepSummary is what one step touched.
@@ -695,9 +703,18 @@ type porSearch struct {
 }
 
 type porNode struct {
-	enabled   uint64
-	cur       int
-	timer     int
+	enabled uint64
+	cur     int
+	timer   int
+	// reads, when > 0, makes this the weak-memory mode's decision of
+	// which store a load reads (weakmode.go): every one is run (bt is
+	// all of them), as the plain search runs them, and none costs a
+	// preemption. Which store a load may read depends only on the steps
+	// before it that conflict with it (the stores to its location, what
+	// its goroutine synchronised with, the seq_cst frontier: scLoc), so
+	// the choice is the load's own, like a value read from input, and
+	// the reduction of the steps around it stands.
+	reads     int
 	preBefore int // preemptions before this decision on the path
 	chosen    int
 	bt, done  uint64
@@ -736,7 +753,7 @@ func (n *porNode) over(c, bound int) bool {
 }
 
 func (n *porNode) costs(c int) bool {
-	d := decision{enabled: n.enabled, cur: n.cur, timer: n.timer}
+	d := decision{enabled: n.enabled, cur: n.cur, timer: n.timer, reads: n.reads}
 	return d.costs(c)
 }
 
@@ -765,6 +782,15 @@ type porGuide struct{ s *porSearch }
 
 func (g *porGuide) choose(r *run, d *decision) int {
 	s, i := g.s, len(r.decisions)
+	if d.reads > 0 {
+		// Which store a load reads: every choice is run.
+		if i < len(s.prefix) {
+			return s.prefix[i]
+		}
+		all := uint64(1)<<d.reads - 1
+		s.nodes = append(s.nodes[:i], porNode{enabled: all, bt: all, done: 1, cur: -1, timer: -1, reads: d.reads, preBefore: r.preempts})
+		return 0
+	}
 	if i < len(s.prefix) {
 		c := s.prefix[i]
 		if s.sleep {

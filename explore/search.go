@@ -54,9 +54,9 @@ type Options struct {
 	// Weak runs every schedule in the weak-memory mode (weakmode.go): the
 	// atomics are as strong as the orderings their names give, a load may
 	// read an older store, and plain cells are checked for data races.
-	// Each choice of an older store is a decision of the search. Not with
-	// Reduce: the reduced search does not know the model's dependences
-	// yet, and Weak runs the plain one.
+	// Each choice of an older store is a decision of the search; with
+	// Reduce, the reduced search runs every choice of every load it runs
+	// (por.go, porNode.reads).
 	Weak bool
 	// MaxStale bounds the stale reads (reads of a store other than the
 	// latest) of one schedule in the weak-memory mode; default 2 (message
@@ -143,7 +143,7 @@ func Explore(opt Options, body func()) Result {
 		res = e.replay(opt.Replay)
 	case opt.PCT > 0:
 		res = e.pct()
-	case opt.Reduce && !opt.Weak:
+	case opt.Reduce:
 		res = e.reduced()
 	default:
 		res = e.dfs()

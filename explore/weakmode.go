@@ -122,6 +122,7 @@ func WeakLoad(a uintptr, o Ordering, latest any) any {
 	if r == nil {
 		return latest
 	}
+	r.touchSC(o)
 	l := r.mem.loc(a, latest)
 	cands := r.mem.m.Candidates(r.thread(), l, o)
 	pick := r.chooseStore(cands)
@@ -131,6 +132,7 @@ func WeakLoad(a uintptr, o Ordering, latest any) any {
 // WeakStore is a store of v with ordering o; before is what memory held.
 func WeakStore(a uintptr, o Ordering, before, v any) {
 	if r := weakRun(); r != nil {
+		r.touchSC(o)
 		r.mem.m.Store(r.thread(), r.mem.loc(a, before), o, v)
 	}
 }
@@ -140,6 +142,7 @@ func WeakStore(a uintptr, o Ordering, before, v any) {
 // makes it so), so it returns nothing.
 func WeakRMW(a uintptr, o Ordering, old, new any) {
 	if r := weakRun(); r != nil {
+		r.touchSC(o)
 		r.mem.m.RMW(r.thread(), r.mem.loc(a, old), o, func(weak.Value) weak.Value { return new })
 	}
 }
@@ -156,6 +159,8 @@ func WeakCompareAndSwap(a uintptr, before, old, new any, swapped bool, success, 
 	}
 	// The model's latest store is what memory held (loc makes it so),
 	// so the model's compare-and-swap succeeds exactly when memory's did.
+	r.touchSC(success)
+	r.touchSC(failure)
 	l := r.mem.loc(a, before)
 	pick := 0
 	if !swapped {
@@ -167,7 +172,20 @@ func WeakCompareAndSwap(a uintptr, before, old, new any, swapped bool, success, 
 // WeakFence is a fence of ordering o.
 func WeakFence(o Ordering) {
 	if r := weakRun(); r != nil {
+		if o == SeqCst && r.por != nil {
+			r.por.touch(r, access{scLoc, true})
+		}
 		r.mem.m.Fence(r.thread(), o)
+	}
+}
+
+// touchSC tells the reduced search that the running step reads the
+// seq_cst frontier if o is seq_cst (scLoc, por.go). Fences are no
+// scheduling points, so the step of a fence and the step of a seq_cst
+// access are ordered by these touches.
+func (r *run) touchSC(o Ordering) {
+	if o == SeqCst && r.por != nil {
+		r.por.touch(r, access{scLoc, false})
 	}
 }
 

@@ -67,7 +67,7 @@ func thief(name string, l *ledger, victim *queue.Ring[item], rounds int) *explor
 // The owner pushes and pops in two rounds while a thief steals three
 // times; six items, each taken once (Tokio's loom "basic").
 func TestExploreRingBasic(t *testing.T) {
-	explore.Check(t, "ring/basic", explore.Options{}, func() {
+	explore.Check(t, "ring/basic", explore.Options{MaxSchedules: 200_000}, func() {
 		l, g, r := newLedger(), queue.NewGlobal[item](), queue.NewRing[item]()
 		its := items(6)
 		th := thief("thief", l, r, 3)

@@ -85,7 +85,7 @@ func (m *stateMachine) work(want int, yield func(poll int) bool) {
 // done. The task sees both messages and finishes; it is never in the
 // queue twice.
 func TestExploreTaskTwoWakes(t *testing.T) {
-	explore.Check(t, "task/two-wakes", explore.Options{Preemptions: 3}, func() {
+	explore.Check(t, "task/two-wakes", explore.Options{Preemptions: 3, MaxSchedules: 200_000}, func() {
 		m := newStateMachine()
 		a, b := explore.Go("waker 1", m.wake), explore.Go("waker 2", m.wake)
 		m.work(2, func(int) bool { return false })

@@ -16,9 +16,19 @@ import (
 // forbid. (explore/weak's litmus suite checks the model itself against
 // RC11; these check that the explorer and the operations drive it.)
 
+// Each program is explored twice, by the plain search and by the reduced
+// one (explore.Options.Reduce), which must agree: a weak outcome one finds
+// the other finds, and both end.
 func weak(t *testing.T, body func()) explore.Result {
 	t.Helper()
-	return explore.Explore(explore.Options{Weak: true, Preemptions: 2}, body)
+	res := explore.Explore(explore.Options{Weak: true, Preemptions: 2}, body)
+	red := explore.Explore(explore.Options{Weak: true, Preemptions: 2, Reduce: true}, body)
+	if (res.Failure != nil) != (red.Failure != nil) || res.Exhaustive != red.Exhaustive {
+		t.Fatalf("the reduced search disagrees with the plain one: plain found %v (exhaustive %v, %d schedules), reduced %v (exhaustive %v, %d schedules)",
+			res.Failure != nil, res.Exhaustive, res.Schedules, red.Failure != nil, red.Exhaustive, red.Schedules)
+	}
+	t.Logf("plain %d schedules, reduced %d", res.Schedules, red.Schedules)
+	return res
 }
 
 // mp is message passing: data, then a flag; the reader that sees the flag
