@@ -174,14 +174,20 @@ func TestReducedWithABoundMissesNoTraceOfGeneratedPrograms(t *testing.T) {
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		gs := genProgram(t)
-		for b := 0; b <= 2; b++ {
-			pb := b
-			if b == 0 {
-				pb = -1 // Options says 0 is the default, 2
-			}
-			compareOnProgram(t, gs, fmt.Sprintf("bound %d", b),
-				Options{Preemptions: pb, MaxSchedules: 20000},
-				Options{Reduce: true, Preemptions: pb, MaxSchedules: 40000})
-		}
+		eachBound(func(what string, plain, reduced Options) { compareOnProgram(t, gs, what, plain, reduced) })
 	})
+}
+
+// eachBound calls compare at bounds 0, 1 and 2 with the options of the
+// plain search and of the reduced one.
+func eachBound(compare func(what string, plain, reduced Options)) {
+	for b := 0; b <= 2; b++ {
+		pb := b
+		if b == 0 {
+			pb = -1 // Options says 0 is the default, 2
+		}
+		compare(fmt.Sprintf("bound %d", b),
+			Options{Preemptions: pb, MaxSchedules: 20000},
+			Options{Reduce: true, Preemptions: pb, MaxSchedules: 40000})
+	}
 }
