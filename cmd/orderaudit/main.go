@@ -58,13 +58,16 @@ const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorP
 
 // Variant is one weakening of one operation and what the scenarios said.
 type Variant struct {
-	Name        string  `json:"name"`   // the weaker method name, or "(removed)"
-	Result      string  `json:"result"` // "killed", "survived", "timeout"
-	Scenario    string  `json:"scenario,omitempty"`
-	Schedule    int     `json:"schedule,omitempty"`
-	Preemptions int     `json:"preemptions,omitempty"`
-	Kind        string  `json:"kind,omitempty"` // assertion, deadlock, data race, ...
-	Seconds     float64 `json:"seconds"`
+	Name        string `json:"name"`   // the weaker method name, or "(removed)"
+	Result      string `json:"result"` // "killed", "survived", "timeout"
+	Scenario    string `json:"scenario,omitempty"`
+	Schedule    int    `json:"schedule,omitempty"`
+	Preemptions int    `json:"preemptions,omitempty"`
+	Kind        string `json:"kind,omitempty"` // assertion, deadlock, data race, ...
+	// Search is "reduced" when the scenarios ran the reduced search
+	// (-reduce): its schedules are not the plain search's.
+	Search  string  `json:"search,omitempty"`
+	Seconds float64 `json:"seconds"`
 }
 
 // Entry is one operation's audit.
@@ -83,6 +86,7 @@ func main() {
 	out := flag.String("o", "docs/orderings-audit.json", "where to write the results")
 	limit := flag.Duration("timeout", 4*time.Minute, "the most one variant's scenarios may run")
 	only := flag.String("func", "", "audit only the operations of the functions whose name matches this regexp (Worker.check, extraWorkers.surplus); the others keep their earlier results")
+	flag.BoolVar(&reduce, "reduce", false, "run the scenarios with the reduced search (WSCHED_EXPLORE_REDUCE=1), as the weak layer does: fewer schedules, and scenarios the plain search cuts end")
 	flag.Parse()
 	var funcRe *regexp.Regexp
 	if *only != "" {
@@ -196,9 +200,12 @@ func weaker(op orderings.Op) []string {
 }
 
 var (
-	failedRe = regexp.MustCompile(`explore (\S+): FAILED \(dfs, (\d+) schedules.*\): (.*)$`)
+	failedRe = regexp.MustCompile(`explore (\S+): FAILED \((?:dfs|dpor), (\d+) schedules.*\): (.*)$`)
 	foundRe  = regexp.MustCompile(`found at schedule (\d+), (\d+) preemptions`)
 )
+
+// reduce is the -reduce flag.
+var reduce bool
 
 // try applies one weakening to a copy of the module and runs the
 // scenarios there.
@@ -235,6 +242,10 @@ func try(op orderings.Op, name, run string, pkgs []string, limit time.Duration) 
 	args := append([]string{"test", "-tags", "explore,weak", "-count=1", "-v", "-run", run}, pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
+	if reduce {
+		cmd.Env = append(os.Environ(), "WSCHED_EXPLORE_REDUCE=1")
+		v.Search = "reduced"
+	}
 	start := time.Now()
 	outb, err := cmd.CombinedOutput()
 	v.Seconds = time.Since(start).Seconds()

@@ -86,6 +86,7 @@ type auditEntry struct {
 		Schedule    int    `json:"schedule"`
 		Preemptions int    `json:"preemptions"`
 		Kind        string `json:"kind"`
+		Search      string `json:"search"`
 	} `json:"variants"`
 }
 
@@ -154,7 +155,11 @@ func auditCell(e *auditEntry) (text, class string) {
 		}
 		switch v.Result {
 		case "killed":
-			parts = append(parts, fmt.Sprintf("%s killed: %s, schedule %d, %d preemption(s), %s", name, v.Scenario, v.Schedule, v.Preemptions, v.Kind))
+			search := ""
+			if v.Search != "" {
+				search = " (" + v.Search + " search)"
+			}
+			parts = append(parts, fmt.Sprintf("%s killed: %s, schedule %d%s, %d preemption(s), %s", name, v.Scenario, v.Schedule, search, v.Preemptions, v.Kind))
 		case "survived":
 			parts = append(parts, name+" survives")
 			class = "stronger"
