@@ -103,10 +103,11 @@ func layers(tlaJar string) []layer {
 			// times, through WSCHED_LONG). No -race: the explorer runs one
 			// goroutine at a time, ordering every access.
 			// The scenarios take about ten minutes on two cores: go
-			// test's default timeout, hence -timeout.
-			cmds:  [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=15m", "-run", "^TestExplore"}, exploreScenarioPackages...)},
+			// test's default timeout, hence -timeout (20 minutes, as
+			// CI's explore step).
+			cmds:  [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=20m", "-run", "^TestExplore"}, exploreScenarioPackages...)},
 			long:  [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=0", "-run", "^TestExplore"}, exploreScenarioPackages...)},
-			limit: 15 * time.Minute,
+			limit: 20 * time.Minute,
 		},
 		{
 			name:  "weak",
