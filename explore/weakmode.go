@@ -122,7 +122,7 @@ func WeakLoad(a uintptr, o Ordering, latest any) any {
 	if r == nil {
 		return latest
 	}
-	r.touchSC(o)
+	r.touchSC(o, false)
 	l := r.mem.loc(a, latest)
 	cands := r.mem.m.Candidates(r.thread(), l, o)
 	pick := r.chooseStore(cands)
@@ -132,7 +132,7 @@ func WeakLoad(a uintptr, o Ordering, latest any) any {
 // WeakStore is a store of v with ordering o; before is what memory held.
 func WeakStore(a uintptr, o Ordering, before, v any) {
 	if r := weakRun(); r != nil {
-		r.touchSC(o)
+		r.touchSC(o, false)
 		r.mem.m.Store(r.thread(), r.mem.loc(a, before), o, v)
 	}
 }
@@ -142,7 +142,7 @@ func WeakStore(a uintptr, o Ordering, before, v any) {
 // makes it so), so it returns nothing.
 func WeakRMW(a uintptr, o Ordering, old, new any) {
 	if r := weakRun(); r != nil {
-		r.touchSC(o)
+		r.touchSC(o, false)
 		r.mem.m.RMW(r.thread(), r.mem.loc(a, old), o, func(weak.Value) weak.Value { return new })
 	}
 }
@@ -159,8 +159,7 @@ func WeakCompareAndSwap(a uintptr, before, old, new any, swapped bool, success, 
 	}
 	// The model's latest store is what memory held (loc makes it so),
 	// so the model's compare-and-swap succeeds exactly when memory's did.
-	r.touchSC(success)
-	r.touchSC(failure)
+	r.touchSC(max(success, failure), false) // SeqCst is the strongest
 	l := r.mem.loc(a, before)
 	pick := 0
 	if !swapped {
@@ -172,20 +171,19 @@ func WeakCompareAndSwap(a uintptr, before, old, new any, swapped bool, success, 
 // WeakFence is a fence of ordering o.
 func WeakFence(o Ordering) {
 	if r := weakRun(); r != nil {
-		if o == SeqCst && r.por != nil {
-			r.por.touch(r, access{scLoc, true})
-		}
+		r.touchSC(o, true)
 		r.mem.m.Fence(r.thread(), o)
 	}
 }
 
 // touchSC tells the reduced search that the running step reads the
-// seq_cst frontier if o is seq_cst (scLoc, por.go). Fences are no
-// scheduling points, so the step of a fence and the step of a seq_cst
-// access are ordered by these touches.
-func (r *run) touchSC(o Ordering) {
+// seq_cst frontier (a seq_cst access), or writes it (a seq_cst fence), if
+// o is seq_cst (scLoc, por.go). Fences are no scheduling points, so the
+// step of a fence and the step of a seq_cst access are ordered by these
+// touches.
+func (r *run) touchSC(o Ordering, write bool) {
 	if o == SeqCst && r.por != nil {
-		r.por.touch(r, access{scLoc, false})
+		r.por.touch(r, access{scLoc, write})
 	}
 }
 
