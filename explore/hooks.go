@@ -17,6 +17,21 @@ import (
 // before taking its controlled path.
 func Active() bool { return current.Load() != nil }
 
+// GoroutineID names the calling goroutine while a schedule runs: a
+// negative number no other goroutine of the process is given, the same
+// for every call from one goroutine. ok is false outside a run. Only the
+// thread whose turn it is runs (r.cur, kept even while a failed schedule
+// is torn down), so the number is that thread's; internal/goid asks here
+// first, because the runtime's own number costs a stack trace (about a
+// microsecond, and a worker asks as it starts, in every schedule).
+func GoroutineID() (id int64, ok bool) {
+	r := current.Load()
+	if r == nil || r.cur == nil {
+		return 0, false
+	}
+	return -r.cur.serial, true
+}
+
 // Tracing reports whether the running schedule records a trace, so that a
 // caller formats the values it passes to Note only when they are shown.
 func Tracing() bool {

@@ -44,11 +44,13 @@ const (
 
 // thread is one goroutine under the explorer's control.
 type thread struct {
-	id    int
-	name  string
-	wake  chan struct{} // one token: "your turn"
-	gone  chan struct{} // closed once the goroutine ended (abort waits for it)
-	state threadState
+	id   int
+	name string
+	// serial numbers every thread the process ever ran, for GoroutineID.
+	serial int64
+	wake   chan struct{} // one token: "your turn"
+	gone   chan struct{} // closed once the goroutine ended (abort waits for it)
+	state  threadState
 	// starting is set until the thread reaches its first scheduling
 	// point; there it hands back to spawner (see above).
 	starting bool
@@ -174,6 +176,9 @@ type run struct {
 // it, so it is an atomic (a plain load on most machines).
 var current atomic.Pointer[run]
 
+// threadSerial is the last thread's serial number.
+var threadSerial atomic.Int64
+
 func newRun(g guide, maxSteps int, tracing bool) *run {
 	return &run{guide: g, maxSteps: maxSteps, tracing: tracing, finished: make(chan struct{})}
 }
@@ -183,7 +188,7 @@ func (r *run) spawn(name string, f func()) *thread {
 	if len(r.threads) == 64 {
 		r.failNow(r.cur, kindAssert, "more than 64 goroutines in one scenario")
 	}
-	t := &thread{id: len(r.threads), name: name, wake: make(chan struct{}, 1), gone: make(chan struct{}), starting: r.cur != nil, spawner: r.cur}
+	t := &thread{id: len(r.threads), serial: threadSerial.Add(1), name: name, wake: make(chan struct{}, 1), gone: make(chan struct{}), starting: r.cur != nil, spawner: r.cur}
 	r.threads = append(r.threads, t)
 	r.live++
 	if r.por != nil {

@@ -7,12 +7,18 @@
 // Go keeps goroutine identity private on purpose; wsched uses it only to
 // say which rule a caller broke (a Context used from a goroutine other
 // than the one running its poll), never to decide anything else.
+//
+// Under the explore build tag, a goroutine the explorer runs is named by
+// the explorer instead (explore.GoroutineID, a negative number): the same
+// promise, one goroutine one number, without the stack trace that would
+// otherwise cost a sixth of a whole-runtime scenario's time.
 package goid
 
 import "runtime"
 
-// Current returns the calling goroutine's number.
-func Current() int64 {
+// fromStack returns the calling goroutine's number, read from the first
+// line of its stack trace.
+func fromStack() int64 {
 	var buf [32]byte
 	n := runtime.Stack(buf[:], false)
 	// "goroutine 18 [running]:..."

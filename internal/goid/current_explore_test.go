@@ -1,0 +1,33 @@
+//go:build explore
+
+package goid
+
+import (
+	"testing"
+
+	"github.com/wsched/wsched/explore"
+)
+
+// Under the explorer, the numbers come from it: one goroutine keeps its
+// number, two goroutines never share one, and none is a runtime number
+// (those are positive), so a worker recorded in one schedule is never
+// taken for a goroutine of another. Outside a run, the runtime's number.
+func TestExploreGoroutineNumbers(t *testing.T) {
+	seen := map[int64]bool{}
+	explore.Check(t, "goid/numbers", explore.Options{}, func() {
+		main := Current()
+		var child int64
+		explore.Go("child", func() {
+			child = Current()
+			explore.Assert(Current() == child, "a goroutine's number changed: %d then %d", child, Current())
+		}).Join()
+		explore.Assert(main < 0 && child < 0, "explorer numbers %d and %d: want negative", main, child)
+		explore.Assert(main != child, "two goroutines share the number %d", main)
+		explore.Assert(Current() == main, "main's number changed: %d then %d", main, Current())
+		explore.Assert(!seen[main] && !seen[child], "a number of an earlier schedule came back: %d or %d", main, child)
+		seen[main], seen[child] = true, true
+	})
+	if id := Current(); id <= 0 {
+		t.Fatalf("outside a run Current() = %d, want the runtime's (positive) number", id)
+	}
+}
