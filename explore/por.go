@@ -180,11 +180,12 @@ type porRun struct {
 	stopped bool
 }
 
-func newPorRun(s *porSearch) *porRun {
-	if s != nil && s.spare != nil {
-		// The last run's record, emptied: its memory is reused.
-		p := s.spare
-		s.spare = nil
+// newPorRun returns an empty record for a run of search s (nil for a
+// plain search that records, as Classes does); spare, if not nil, is an
+// earlier run's record, emptied so that its memory is reused.
+func newPorRun(s *porSearch, spare *porRun) *porRun {
+	if spare != nil {
+		p := spare
 		clear(p.locs)
 		*p = porRun{s: s, events: p.events[:0], last: p.last[:0], thClock: p.thClock[:0],
 			parent: p.parent[:0], locs: p.locs, states: p.states[:0], arena: p.arena[:0],

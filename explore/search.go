@@ -160,6 +160,7 @@ type explorer struct {
 	// search too), and look at each run when it ends.
 	record bool
 	onRun  func(*run)
+	spare  *porRun // a recording plain search's last record, for the next
 }
 
 // runOnce runs body once under g.
@@ -172,9 +173,11 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		r.mem = newMemory(weak.Config{History: e.opt.History, MaxStale: e.opt.MaxStale})
 	}
 	if pg, ok := g.(*porGuide); ok {
-		r.por = newPorRun(pg.s)
+		r.por = newPorRun(pg.s, pg.s.spare)
+		pg.s.spare = nil
 	} else if e.record {
-		r.por = newPorRun(nil)
+		r.por = newPorRun(nil, e.spare)
+		e.spare = nil
 	}
 	current.Store(r)
 	main := r.spawn("main", e.body)
@@ -184,6 +187,9 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	current.Store(nil)
 	if e.onRun != nil {
 		e.onRun(r)
+	}
+	if e.record && r.por != nil && r.por.s == nil && r.failure == nil {
+		e.spare = r.por // looked at (onRun): the next run may reuse it
 	}
 	e.res.Schedules++
 	e.res.Steps += int64(r.steps)
