@@ -73,7 +73,11 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 			opt.MaxSchedules *= 10
 		}
 	}
-	if os.Getenv(ClassesEnv) != "" && opt.Replay == "" && opt.PCT == 0 {
+	compare := os.Getenv(ClassesEnv) != "" && opt.Replay == "" && opt.PCT == 0
+	if opt.Replay == "" {
+		claim(t, name, opt, compare)
+	}
+	if compare {
 		if opt.Weak {
 			// A trace (Classes) is the order of conflicting steps;
 			// in the weak-memory mode an execution is also which

@@ -1,6 +1,9 @@
 package main
 
-import "time"
+import (
+	"runtime"
+	"time"
+)
 
 // A layer is one kind of check. Layers run in the order of the table: the
 // cheap ones first, so a broken build is reported before the stress suite
@@ -16,6 +19,9 @@ type layer struct {
 	// skipWhen returns a reason to skip the layer, or "" to run it.
 	skipWhen func() string
 	limit    time.Duration
+	// processes, above 1, runs that many copies of each command at once,
+	// sharing the explorer's scenarios between them (runShared).
+	processes int
 }
 
 // longEnv is added to every command's environment under -long. The tests
@@ -30,8 +36,9 @@ var longEnv = []string{"WSCHED_LONG=1"}
 // scenarios of the whole runtime and its parts, and the white-box ones in
 // their packages (impl/sched: the task state machine and the protocols
 // played alone; impl/park: the futex parker; impl/forkjoin: the pool's
-// protocols played alone).
-var exploreScenarioPackages = []string{"./explore/scenarios", "./impl/sched", "./impl/park", "./impl/forkjoin"}
+// protocols played alone; internal/goid: the goroutine numbers the
+// explorer hands out).
+var exploreScenarioPackages = []string{"./explore/scenarios", "./impl/sched", "./impl/park", "./impl/forkjoin", "./internal/goid"}
 
 // weakScenarios are the scenarios the weak layer runs in the explorer's
 // weak-memory mode (-tags explore,weak): the ring, the global queue, the
@@ -45,6 +52,11 @@ var exploreScenarioPackages = []string{"./explore/scenarios", "./impl/sched", ".
 // and 500,000 schedules, five minutes between them. WSCHED_EXPLORE_WEAK=1
 // runs any of them by hand.
 const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|Futex|ForkJoinPair)"
+
+// explorerProcesses is how many test processes the explorer's layers run
+// at once: one per core, up to four. The explorer runs one goroutine at a
+// time (GOMAXPROCS 1 while it searches), so one process uses one core.
+func explorerProcesses() int { return min(max(runtime.NumCPU(), 1), 4) }
 
 // longLimit stretches a layer's time limit under -long.
 const longLimit = 4
@@ -105,9 +117,10 @@ func layers(tlaJar string) []layer {
 			// The scenarios take about ten minutes on two cores: go
 			// test's default timeout, hence -timeout (20 minutes, as
 			// CI's explore step).
-			cmds:  [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=20m", "-run", "^TestExplore"}, exploreScenarioPackages...)},
-			long:  [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=0", "-run", "^TestExplore"}, exploreScenarioPackages...)},
-			limit: 20 * time.Minute,
+			cmds:      [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=20m", "-run", "^TestExplore"}, exploreScenarioPackages...)},
+			long:      [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=0", "-run", "^TestExplore"}, exploreScenarioPackages...)},
+			limit:     20 * time.Minute,
+			processes: explorerProcesses(),
 		},
 		{
 			name:  "weak",
@@ -121,9 +134,10 @@ func layers(tlaJar string) []layer {
 			// of every load it runs, and in the weak mode ends where
 			// the plain search is cut (docs/explore.md, "The reduced
 			// search in the weak-memory mode").
-			cmds:  [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-run", weakScenarios}, exploreScenarioPackages...)},
-			long:  [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-timeout=0", "-run", weakScenarios}, exploreScenarioPackages...)},
-			limit: 5 * time.Minute,
+			cmds:      [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-run", weakScenarios}, exploreScenarioPackages...)},
+			long:      [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-timeout=0", "-run", weakScenarios}, exploreScenarioPackages...)},
+			limit:     5 * time.Minute,
+			processes: explorerProcesses(),
 		},
 		{
 			name:  "porcupine",

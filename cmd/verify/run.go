@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -30,7 +31,8 @@ type result struct {
 	took     time.Duration
 	why      string // for a skip, or a failure that is not a test failure
 	packages int
-	passed   int // top-level tests
+	passed   int      // top-level tests
+	passedBy []string // their names (a layer of several processes counts each once)
 	failed   []string
 	skipped  []string
 	metrics  metrics
@@ -59,6 +61,12 @@ var evidencePattern = regexp.MustCompile(`[^\s"'=]+(\.html|\.trace|\.dump|_TTrac
 //
 //	To reproduce, specify -run="TestX" -rapid.failfile="testdata/rapid/TestX/TestX-2026....fail" (or -rapid.seed=123)
 var rapidFailPattern = regexp.MustCompile(`-run="([^"]*)" -rapid\.failfile="([^"]+)"(?: \(or -rapid\.seed=(\d+)\))?|-run="([^"]*)" -rapid\.seed=(\d+)`)
+
+// exploreOutcome is the line explore.Check logs when a scenario ended: its
+// search, schedules, time and whether it was exhaustive (or, if not, how
+// many schedules are left). Verify shows each, as CI's log did when it
+// ran go test -v.
+var exploreOutcome = regexp.MustCompile(`explore \S+: (dfs|dpor|pct|replay), .*`)
 
 // stressDumpMarker is the first line of sched.Metrics.String(), which the
 // stress watchdog and accounting checks print when they fail.
@@ -92,8 +100,14 @@ func run(l layer, long bool, logDir string) result {
 	start := time.Now()
 	for i, argv := range cmds {
 		logPath := filepath.Join(logDir, fmt.Sprintf("%s-%d.log", l.name, i))
-		r.logs = append(r.logs, logPath)
-		ok, why := runOne(argv, env, limit, logPath, &r)
+		var ok bool
+		var why string
+		if l.processes > 1 {
+			ok, why = runShared(l, i, argv, env, limit, logDir, &r)
+		} else {
+			r.logs = append(r.logs, logPath)
+			ok, why = runOne(argv, env, limit, logPath, &r)
+		}
 		if !ok {
 			r.status = statusFail
 			if why != "" {
@@ -173,6 +187,78 @@ func runOne(argv, env []string, limit time.Duration, logPath string, r *result) 
 	return true, ""
 }
 
+// runShared runs l.processes copies of one explorer command at once,
+// sharing a fresh claims directory (explore.ClaimsEnv): each scenario runs
+// in one of them, whichever reaches it first, so the layer keeps that many
+// cores busy. The copies' results are merged: a test passed if it passed
+// in a copy and failed in none; a scenario's METRIC line comes from the
+// copy that ran it.
+func runShared(l layer, i int, argv, env []string, limit time.Duration, logDir string, r *result) (bool, string) {
+	dir := filepath.Join(logDir, fmt.Sprintf("%s-%d-claims", l.name, i))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, err.Error()
+	}
+	fmt.Printf("      (%d processes, each scenario in one of them: %s=%s)\n", l.processes, claimsEnv, dir)
+	env = append(env[:len(env):len(env)], claimsEnv+"="+dir)
+	parts := make([]result, l.processes)
+	oks := make([]bool, l.processes)
+	whys := make([]string, l.processes)
+	var wg sync.WaitGroup
+	for p := range parts {
+		parts[p] = result{layer: l, logDir: logDir}
+		logPath := filepath.Join(logDir, fmt.Sprintf("%s-%d-%d.log", l.name, i, p))
+		r.logs = append(r.logs, logPath)
+		wg.Go(func() { oks[p], whys[p] = runOne(argv, env, limit, logPath, &parts[p]) })
+	}
+	wg.Wait()
+	passed, failed := map[string]bool{}, map[string]bool{}
+	ok, why := true, ""
+	for p, part := range parts {
+		if !oks[p] {
+			ok, why = false, whys[p]
+		}
+		for _, n := range part.passedBy {
+			passed[n] = true
+		}
+		for _, n := range part.failed {
+			failed[n] = true
+		}
+		r.packages = max(r.packages, part.packages)
+		for k, v := range part.metrics {
+			r.metrics.add(k, v)
+		}
+		r.evidence = append(r.evidence, part.evidence...)
+	}
+	for n := range failed {
+		r.failed = append(r.failed, n)
+		delete(passed, n)
+	}
+	for n := range passed {
+		r.passedBy = append(r.passedBy, n)
+	}
+	r.passed += len(passed)
+	skipped := map[string]bool{}
+	for _, part := range parts {
+		for _, n := range part.skipped {
+			if !passed[n] && !failed[n] && !skipped[n] {
+				skipped[n] = true
+				r.skipped = append(r.skipped, n)
+			}
+		}
+	}
+	sort.Strings(r.failed)
+	sort.Strings(r.skipped)
+	return ok, why
+}
+
+// claimsEnv is explore.ClaimsEnv (verify does not import the explorer);
+// claimedElsewhere is in the skip message of a scenario another process
+// ran, which verify does not repeat.
+const (
+	claimsEnv        = "WSCHED_EXPLORE_CLAIMS"
+	claimedElsewhere = "run by another process"
+)
+
 func isJSON(argv []string) bool {
 	for _, a := range argv {
 		if a == "-json" {
@@ -209,6 +295,9 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 		switch ev.Action {
 		case "output":
 			r.metrics.scan(ev.Output)
+			if m := exploreOutcome.FindString(ev.Output); m != "" {
+				fmt.Printf("      | %s\n", m)
+			}
 			// Kept per test (and per package, for output outside any
 			// test): evidence is taken only from what failed, not from
 			// the logs of passing tests that mention such files.
@@ -241,15 +330,20 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 			switch ev.Action {
 			case "pass":
 				r.passed++
+				r.passedBy = append(r.passedBy, name)
 			case "fail":
 				r.failed = append(r.failed, name)
 				if b := outputs[key]; b != nil {
-					fmt.Printf("      --- FAIL %s\n%s", name, indent(tail(b.String(), 40)))
+					// Up to 400 lines: an explorer failure's schedule
+					// and replay command, a stress dump's metrics, in
+					// the log of a machine (CI) whose log directory is
+					// gone after the run.
+					fmt.Printf("      --- FAIL %s\n%s", name, indent(tail(b.String(), 400)))
 					saveFailure(r, name, b.String())
 				}
 			case "skip":
 				r.skipped = append(r.skipped, name)
-				if b := outputs[key]; b != nil {
+				if b := outputs[key]; b != nil && !strings.Contains(b.String(), claimedElsewhere) {
 					fmt.Printf("      --- SKIP %s: %s\n", name, strings.TrimSpace(tail(b.String(), 3)))
 				}
 			}

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/wsched/wsched/explore"
 )
 
 // events builds a go test -json stream.
@@ -209,5 +212,47 @@ func TestDepGraphAffected(t *testing.T) {
 	}
 	if got := g.affected(m+"/impl/deque", layerPackages("porcupine")); len(got) != 0 {
 		t.Errorf("porcupine packages seeing impl/deque: %q", got)
+	}
+}
+
+// verify names the explorer's claims variable without importing it.
+func TestClaimsEnvIsTheExplorers(t *testing.T) {
+	if claimsEnv != explore.ClaimsEnv {
+		t.Fatalf("claimsEnv = %q, explore.ClaimsEnv = %q", claimsEnv, explore.ClaimsEnv)
+	}
+}
+
+// A layer of several processes: each scenario runs in whichever process
+// claims it first (here a mkdir, as explore.claim's exclusive create);
+// the merged result counts each test once, as passed, with its metrics
+// once, and a claim skip is no skip.
+func TestSharedProcessesMergeIntoOneResult(t *testing.T) {
+	var script strings.Builder
+	for _, test := range []string{"TestA", "TestB", "TestC"} {
+		fmt.Fprintf(&script, `if mkdir "$%s/%s" 2>/dev/null; then printf '%%s\n' '%s' '%s'; else printf '%%s\n' '%s' '%s'; fi; `,
+			claimsEnv, test,
+			ev("output", pkgQ, test, "    x_test.go:1: METRIC explore_scenarios=1 explore_schedules=7\n"),
+			ev("pass", pkgQ, test, ""),
+			ev("output", pkgQ, test, "    x_test.go:1: explore x: "+claimedElsewhere+"\n"),
+			ev("skip", pkgQ, test, ""))
+	}
+	script.WriteString(`printf '%s\n' '` + ev("skip", pkgQ, "TestD", "") + `' '` + ev("pass", pkgQ, "", "") + `'`)
+	l := layer{name: "explore", processes: 3}
+	r := result{layer: l, status: statusPass}
+	ok, why := runShared(l, 0, []string{"sh", "-c", script.String(), "-json"}, os.Environ(), time.Minute, t.TempDir(), &r)
+	if !ok {
+		t.Fatalf("runShared failed: %s", why)
+	}
+	if r.passed != 3 || len(r.failed) != 0 || r.packages != 1 {
+		t.Errorf("passed %d, failed %v, packages %d: want 3, none, 1", r.passed, r.failed, r.packages)
+	}
+	if len(r.skipped) != 1 || r.skipped[0] != "impl/queue.TestD" {
+		t.Errorf("skipped %v: want only TestD, which no process ran", r.skipped)
+	}
+	if r.metrics["explore_scenarios"] != 3 || r.metrics["explore_schedules"] != 21 {
+		t.Errorf("metrics %v: want each scenario's once", r.metrics)
+	}
+	if len(r.logs) != 3 {
+		t.Errorf("logs %v: want one per process", r.logs)
 	}
 }
