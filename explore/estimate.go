@@ -41,7 +41,7 @@ type knuthGuide struct {
 
 func (g *knuthGuide) next() uint64 { return xorshift(&g.rng) }
 
-func (g *knuthGuide) choose(r *run, d *decision) int {
+func (g *knuthGuide) choose(r *run, d decision) int {
 	g.free, g.costly = g.free[:0], g.costly[:0]
 	for _, a := range d.alternatives() {
 		switch {

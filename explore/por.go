@@ -781,7 +781,7 @@ func (n *porNode) sleepAt(c int) []sleeper {
 // or, with sleep sets, the first one not asleep.
 type porGuide struct{ s *porSearch }
 
-func (g *porGuide) choose(r *run, d *decision) int {
+func (g *porGuide) choose(r *run, d decision) int {
 	s, i := g.s, len(r.decisions)
 	if d.reads > 0 {
 		// Which store a load reads: every choice is run.

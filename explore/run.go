@@ -137,7 +137,7 @@ func (d *decision) alternatives() []int {
 
 // guide picks the thread at each decision.
 type guide interface {
-	choose(r *run, d *decision) int
+	choose(r *run, d decision) int
 }
 
 type run struct {
@@ -364,7 +364,7 @@ func (r *run) schedule(t *thread) *thread {
 		}
 		return r.threads[c]
 	}
-	c := r.guide.choose(r, &d)
+	c := r.guide.choose(r, d) // by value: a pointer would put d on the heap, at every decision
 	if c < 0 || c >= len(r.threads) || en&(1<<c) == 0 {
 		r.failNow(t, kindDiverged, fmt.Sprintf("the schedule does not fit this execution: decision %d wants goroutine %d, but only %s can go (a replay token from another version of the code, or nondeterminism in the scenario: time, map order, a goroutine outside the explorer)", len(r.decisions), c, r.names(en)))
 	}

@@ -161,6 +161,12 @@ type explorer struct {
 	record bool
 	onRun  func(*run)
 	spare  *porRun // a recording plain search's last record, for the next
+	// decisions is the last run's decisions, whose memory the next run
+	// reuses: whoever looks at a run does so before the next one starts.
+	decisions []decision
+	// prefix is nextPrefix's memory: the prefix it returns, and the
+	// preemption counts it builds on the way.
+	prefix, preempts []int
 }
 
 // runOnce runs body once under g.
@@ -169,6 +175,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		panic("explore: Explore called while another exploration runs")
 	}
 	r := newRun(g, e.opt.MaxSteps, tracing)
+	r.decisions = e.decisions[:0]
 	if e.opt.Weak {
 		r.mem = newMemory(weak.Config{History: e.opt.History, MaxStale: e.opt.MaxStale})
 	}
@@ -191,6 +198,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	if e.record && r.por != nil && r.por.s == nil && r.failure == nil {
 		e.spare = r.por // looked at (onRun): the next run may reuse it
 	}
+	e.decisions = r.decisions
 	e.res.Schedules++
 	e.res.Steps += int64(r.steps)
 	e.res.MaxSteps = max(e.res.MaxSteps, r.steps)
@@ -263,7 +271,7 @@ func tokenChoices(tok string) map[int]int {
 // goroutine, every other decision the default.
 type replayGuide struct{ choices map[int]int }
 
-func (g *replayGuide) choose(r *run, d *decision) int {
+func (g *replayGuide) choose(r *run, d decision) int {
 	if c, ok := g.choices[len(r.decisions)]; ok {
 		return c
 	}
@@ -293,7 +301,7 @@ func (e *explorer) replay(tok string) Result {
 // dfsGuide replays a prefix of choices, then takes the defaults.
 type dfsGuide struct{ prefix []int }
 
-func (g *dfsGuide) choose(r *run, d *decision) int {
+func (g *dfsGuide) choose(r *run, d decision) int {
 	if i := len(r.decisions); i < len(g.prefix) {
 		return g.prefix[i]
 	}
@@ -316,7 +324,7 @@ func (e *explorer) dfs() Result {
 			if r.failure != nil {
 				return e.fail(r)
 			}
-			prefix = nextPrefix(r.decisions, b)
+			prefix = e.nextPrefix(r.decisions, b)
 			if prefix == nil {
 				break
 			}
@@ -338,8 +346,11 @@ func (e *explorer) dfs() Result {
 // nextPrefix backtracks: at the last decision that has an untried choice
 // within the bound, take that choice. Choices are tried in the order of
 // decision.alternatives, so each schedule is run once per round.
-func nextPrefix(ds []decision, bound int) []int {
-	pre := make([]int, len(ds)+1)
+//
+// The prefix returned is in e's memory: it is good until the next call.
+func (e *explorer) nextPrefix(ds []decision, bound int) []int {
+	pre := append(e.preempts[:0], make([]int, len(ds)+1)...)
+	e.preempts = pre
 	n := 0
 	for i := range ds {
 		if ds[i].preempt {
@@ -362,7 +373,8 @@ func nextPrefix(ds []decision, bound int) []int {
 			if cost > bound {
 				continue
 			}
-			p := make([]int, i+1)
+			p := append(e.prefix[:0], make([]int, i+1)...)
+			e.prefix = p
 			for j := range i {
 				p[j] = ds[j].chosen
 			}
@@ -399,7 +411,7 @@ func xorshift(s *uint64) uint64 {
 	return *s
 }
 
-func (g *pctGuide) choose(r *run, d *decision) int {
+func (g *pctGuide) choose(r *run, d decision) int {
 	for len(g.changes) > 0 && g.changes[0].step <= r.steps {
 		g.prio[r.cur.id] = g.changes[0].prio
 		g.changes = g.changes[1:]

@@ -257,7 +257,7 @@ func (r *run) chooseStore(cands []weak.Candidate) int {
 		return 0
 	}
 	d := decision{cur: -1, timer: -1, reads: len(cands)}
-	c := r.guide.choose(r, &d)
+	c := r.guide.choose(r, d)
 	if c < 0 || c >= len(cands) {
 		r.failNow(r.cur, kindDiverged, fmt.Sprintf("the schedule does not fit this execution: decision %d wants store %d of a read that has %d to choose from (a replay token from another version of the code)", len(r.decisions), c, len(cands)))
 	}
