@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"runtime"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 
 	"github.com/wsched/wsched/explore/weak"
@@ -199,7 +200,7 @@ func (r *run) spawn(name string, f func()) *thread {
 			panic(fmt.Sprintf("explore: the memory model numbered goroutine %d as %d", t.id, child))
 		}
 	}
-	go func() {
+	goThread(func() {
 		defer close(t.gone)
 		<-t.wake
 		defer r.exit(t)
@@ -216,7 +217,7 @@ func (r *run) spawn(name string, f func()) *thread {
 			}
 		}()
 		f()
-	}()
+	})
 	if t.starting {
 		// Run it to its first scheduling point; it hands back (started).
 		sp := r.cur
@@ -225,6 +226,42 @@ func (r *run) spawn(name string, f func()) *thread {
 		r.waitTurn(sp)
 	}
 	return t
+}
+
+// idleGoroutines are goroutines that ran a thread to its end and wait,
+// each on its channel, for the next one: a thread of the next schedule
+// runs on one of them instead of a new goroutine. A new goroutine starts
+// with a small stack and grows it, a copy of every frame each time, as the
+// instrumented code calls the explorer from deep inside the scheduler; a
+// goroutine of the pool has grown its stack already (stack copies were a
+// sixth of a whole-runtime scenario's time). A thread torn down with
+// Goexit ends its goroutine, which is then not reused.
+var idleGoroutines struct {
+	sync.Mutex
+	chans []chan func()
+}
+
+// goThread runs body on an idle goroutine, or a new one.
+func goThread(body func()) {
+	idleGoroutines.Lock()
+	if n := len(idleGoroutines.chans); n > 0 {
+		ch := idleGoroutines.chans[n-1]
+		idleGoroutines.chans = idleGoroutines.chans[:n-1]
+		idleGoroutines.Unlock()
+		ch <- body
+		return
+	}
+	idleGoroutines.Unlock()
+	ch := make(chan func(), 1)
+	go func() {
+		for body := range ch {
+			body()
+			idleGoroutines.Lock()
+			idleGoroutines.chans = append(idleGoroutines.chans, ch)
+			idleGoroutines.Unlock()
+		}
+	}()
+	ch <- body
 }
 
 // started is a new thread's first scheduling point: it hands back to its
