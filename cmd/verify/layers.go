@@ -114,9 +114,10 @@ func layers(tlaJar string) []layer {
 			// by default; -long raises it by one and the budgets ten
 			// times, through WSCHED_LONG). No -race: the explorer runs one
 			// goroutine at a time, ordering every access.
-			// The scenarios take about ten minutes on two cores: go
-			// test's default timeout, hence -timeout (20 minutes, as
-			// CI's explore step).
+			// The scenarios take about two and a half minutes on two
+			// cores, one process per core (about four in one process);
+			// -timeout and the limit of 20 minutes leave room for a
+			// slow machine and for one core.
 			cmds:      [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=20m", "-run", "^TestExplore"}, exploreScenarioPackages...)},
 			long:      [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=0", "-run", "^TestExplore"}, exploreScenarioPackages...)},
 			limit:     20 * time.Minute,

@@ -25,7 +25,7 @@ func newPool(n int) *forkjoin.Pool {
 // on the latch while the thief may be running the half (the latch setter
 // must wake it if it sleeps).
 func TestExploreForkJoinJoin(t *testing.T) {
-	explore.Check(t, "forkjoin/join", explore.Options{MaxSchedules: 300_000}, func() {
+	explore.Check(t, "forkjoin/join", explore.Options{MaxSchedules: 500_000}, func() {
 		p := newPool(2)
 		ran := map[string]int{}
 		err := p.Run(func(w *forkjoin.Worker) {
@@ -65,7 +65,7 @@ func TestExploreForkJoinRunWhileSleeping(t *testing.T) {
 // asleep as the half is published. If the jobs event counter does not
 // stop it, or the publisher does not wake it, both workers wait for ever.
 func TestExploreForkJoinStolenHalfMustRun(t *testing.T) {
-	explore.Check(t, "forkjoin/stolen-half", explore.Options{MaxSchedules: 300_000}, func() {
+	explore.Check(t, "forkjoin/stolen-half", explore.Options{MaxSchedules: 500_000}, func() {
 		p := newPool(2)
 		var bRan explore.Event
 		err := p.Run(func(w *forkjoin.Worker) {

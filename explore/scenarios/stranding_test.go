@@ -134,7 +134,7 @@ func TestExploreLIFOBehindBlockedPollAfterIdle(t *testing.T) {
 // the task from the stuck worker's ring and runs it, and retires once it
 // finds nothing more.
 func TestExploreExtraWorkerForStuckWorker(t *testing.T) {
-	explore.Check(t, "stranding/extra-worker", explore.Options{MaxSchedules: 200_000}, func() {
+	explore.Check(t, "stranding/extra-worker", explore.Options{MaxSchedules: 500_000}, func() {
 		rt := newMonitoredRuntime(1)
 		var ran explore.Event
 		h, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
