@@ -51,6 +51,16 @@
 // is a decision of the search, and plain cells (atomic.Cell) are checked
 // for data races by happens-before, as loom does for Rust.
 //
+// Cores. One goroutine runs at a time, so a search uses one core. Test
+// processes that share a directory named by WSCHED_EXPLORE_CLAIMS
+// (ClaimsEnv, claims.go) share the scenarios: each runs in the process
+// that claims it first, and cmd/verify runs one process per core that way.
+// Under the explore tag the scheduler's goroutine numbers come from the
+// explorer (GoroutineID), and threads run on a pool of goroutines whose
+// stacks have grown already: a schedule's cost is the code under test,
+// not the Go runtime's bookkeeping (docs/explore.md, "The explore step's
+// time").
+//
 // What it is not: a checker of every weak behaviour (no load buffering,
 // stale reads bounded; docs/explore.md says what the mode leaves out). It
 // sees only instrumented operations: a goroutine that blocks on a plain
