@@ -14,16 +14,17 @@ import (
 // ClaimsEnv names a directory shared by several test processes that run
 // the same scenarios at once, to use more than one core: the explorer runs
 // one goroutine at a time, so one process keeps one core busy. Each Check
-// claims its scenario there before running it, by creating a file with the
-// scenario's name; the first process to get there runs it, and in every
-// other one the test skips (t.Skip): the code after a Check reads what its
+// claims its scenario there before running it, by creating a file named
+// after it; the first process to get there runs it, and in every other
+// one the test skips (t.Skip): the code after a Check reads what its
 // schedules gathered, and a test that checks several scenarios goes on to
-// the next ones in the process that ran the first. Each process goes through the
-// tests in the same order and takes the next scenario nobody has yet, so
-// the scenarios spread over the processes as they finish, the longest
-// ones included. cmd/verify's explore and weak layers run two processes
-// with a fresh directory each time. The directory must be empty at the
-// start: a claim left from an earlier run keeps its scenario from running.
+// the next ones in the process that ran the first. Each process goes
+// through the tests in the same order and takes the next scenario nobody
+// has yet, so the scenarios spread over the processes as they finish, the
+// longest ones included. cmd/verify's explore and weak layers run one
+// process per core (up to four) with a fresh directory each time. The
+// directory must be empty at the start: a claim left from an earlier run
+// keeps its scenario from running.
 const ClaimsEnv = "WSCHED_EXPLORE_CLAIMS"
 
 // claims holds the keys this process reached: each may be reached once.
