@@ -699,8 +699,7 @@ type porSearch struct {
 	sleep   bool // use sleep sets (only without a bound)
 	nodes   []porNode
 	prefix  []int
-	spare   *porRun // the last run's record, for the next
-	stopped int     // runs stopped by the sleep set
+	stopped int // runs stopped by the sleep set
 }
 
 type porNode struct {
@@ -894,7 +893,6 @@ func (e *explorer) porRound(s *porSearch) bool {
 			e.fail(r)
 			return false
 		}
-		s.spare = r.por
 		s.prefix = s.next()
 		if s.prefix == nil {
 			return true

@@ -160,7 +160,7 @@ type explorer struct {
 	// search too), and look at each run when it ends.
 	record bool
 	onRun  func(*run)
-	spare  *porRun // a recording plain search's last record, for the next
+	spare  *porRun // the last run's record (reduced or recording search), for the next
 	// decisions is the last run's decisions, whose memory the next run
 	// reuses: whoever looks at a run does so before the next one starts.
 	decisions []decision
@@ -179,12 +179,12 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	if e.opt.Weak {
 		r.mem = newMemory(weak.Config{History: e.opt.History, MaxStale: e.opt.MaxStale})
 	}
+	var s *porSearch
 	if pg, ok := g.(*porGuide); ok {
-		r.por = newPorRun(pg.s, pg.s.spare)
-		pg.s.spare = nil
-	} else if e.record {
-		r.por = newPorRun(nil, e.spare)
-		e.spare = nil
+		s = pg.s
+	}
+	if s != nil || e.record {
+		r.por, e.spare = newPorRun(s, e.spare), nil
 	}
 	current.Store(r)
 	main := r.spawn("main", e.body)
@@ -195,7 +195,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	if e.onRun != nil {
 		e.onRun(r)
 	}
-	if e.record && r.por != nil && r.por.s == nil && r.failure == nil {
+	if r.por != nil && r.failure == nil {
 		e.spare = r.por // looked at (onRun): the next run may reuse it
 	}
 	e.decisions = r.decisions
