@@ -1,10 +1,12 @@
-package weak
+package weak_test
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wsched/wsched/explore/weak"
 )
 
 // The litmus suite: each test's outcomes, over every interleaving and
@@ -16,10 +18,10 @@ import (
 // A forbidden outcome produced is a model bug.
 
 const (
-	rlx = Relaxed
-	acq = Acquire
-	rel = Release
-	sc  = SeqCst
+	rlx = weak.Relaxed
+	acq = weak.Acquire
+	rel = weak.Release
+	sc  = weak.SeqCst
 )
 
 var (
@@ -290,21 +292,21 @@ var litmusTests = []litmus{
 	// Data races on a plain cell d, flag f.
 	{
 		name:      "Race+rlx",
-		threads:   [][]op{{wr("d"), st("f", 1, rlx)}, {ld("a", "f", rlx), rd("d").when("a", 1)}},
+		threads:   [][]op{{wr("d"), st("f", 1, rlx)}, {ld("a", "f", rlx), rd("d").When("a", 1)}},
 		allowed:   []string{"a=0", "a=1 race"},
 		forbidden: []string{"a=1"},
 		why:       "a relaxed flag orders nothing: the write of d does not happen before the read",
 	},
 	{
 		name:      "Race+rel+acq",
-		threads:   [][]op{{wr("d"), st("f", 1, rel)}, {ld("a", "f", acq), rd("d").when("a", 1)}},
+		threads:   [][]op{{wr("d"), st("f", 1, rel)}, {ld("a", "f", acq), rd("d").When("a", 1)}},
 		allowed:   []string{"a=0", "a=1"},
 		forbidden: []string{"a=1 race"},
 		why:       "the acquire of the released flag orders the write of d before the read",
 	},
 	{
 		name:      "Race+fences",
-		threads:   [][]op{{wr("d"), fence(rel), st("f", 1, rlx)}, {ld("a", "f", rlx), fence(acq), rd("d").when("a", 1)}},
+		threads:   [][]op{{wr("d"), fence(rel), st("f", 1, rlx)}, {ld("a", "f", rlx), fence(acq), rd("d").When("a", 1)}},
 		allowed:   []string{"a=0", "a=1"},
 		forbidden: []string{"a=1 race"},
 		why:       "fence-fence synchronisation orders the write of d before the read",
