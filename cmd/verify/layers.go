@@ -141,6 +141,18 @@ func layers(tlaJar string) []layer {
 			processes: explorerProcesses(),
 		},
 		{
+			name:  "learn",
+			title: "the lessons of docs/learn: every command, every exercise's kill",
+			// docs/learn's test with WSCHED_LEARN=all: each lesson's
+			// commands run, their outputs compared with the lesson's,
+			// and each exercise's mutant killed at the schedule and
+			// preemptions its answer gives (about a minute; without the
+			// variable, go test ./... runs only the quick part).
+			cmds:  [][]string{{"WSCHED_LEARN=all", "go", "test", "-count=1", "-json", "-run", "^TestLessons", "./docs/learn"}},
+			long:  [][]string{{"WSCHED_LEARN=all", "go", "test", "-count=1", "-json", "-timeout=0", "-run", "^TestLessons", "./docs/learn"}},
+			limit: 10 * time.Minute,
+		},
+		{
 			name:  "porcupine",
 			title: "linearizability (porcupine)",
 			cmds:  [][]string{{"go", "test", "-race", "-count=1", "-json", "./linearizability"}},

@@ -9,7 +9,8 @@
 //
 // The layers are: vet and build; the package tests with rapid; the
 // explorer, which runs small scenarios of the real impl/ code under every
-// interleaving up to a preemption bound; the porcupine linearizability
+// interleaving up to a preemption bound, and again in its weak-memory mode;
+// the lessons of docs/learn, every command run; the porcupine linearizability
 // checks; the stress suite under the race detector; the
 // stress and porcupine checks again with the chaos yield points compiled in;
 // and TLC on the TLA+ specs when TLA2TOOLS_JAR points at tla2tools.jar (the
@@ -53,7 +54,7 @@ import (
 )
 
 func main() {
-	only := flag.String("only", "", "run one layer: build, unit, explore, weak, porcupine, stress, chaos, tlc")
+	only := flag.String("only", "", "run one layer: build, unit, explore, weak, learn, porcupine, stress, chaos, tlc")
 	long := flag.Bool("long", false, "run each layer for longer")
 	mutants := flag.Bool("mutants", false, "run the mutant catalog and print the kill matrix")
 	fast := flag.Bool("fast", false, "with -mutants: run only each mutant's caught-by commands")

@@ -87,8 +87,9 @@
 //     spurious failure of a weak CAS (Go's CAS is strong).
 //
 // Every one of these only removes outcomes: the model never produces an
-// outcome RC11 forbids. The litmus tests (litmus_test.go) enumerate every
-// interleaving and every choice of store of small programs and compare the
-// outcomes with the sets RC11 allows, asserting the missing ones above
-// absent so that a change of the model shows.
+// outcome RC11 forbids. The litmus tests (litmus_test.go, run by package
+// explore/litmus) enumerate every interleaving and every choice of store
+// of small programs and compare the outcomes with the sets RC11 allows,
+// asserting the missing ones above absent so that a change of the model
+// shows.
 package weak
