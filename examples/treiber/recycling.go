@@ -2,7 +2,11 @@ package treiber
 
 // Recycling is Stack with a free list: Pop puts the node it took on the
 // free list and Push reuses one from there before it allocates. It has a
-// bug (docs/learn/09-your-own-structure.md); the explorer finds it.
+// bug (docs/learn/09-your-own-structure.md); the explorer finds it. (The
+// same bug has a second face the explorer does not show, since it runs one
+// goroutine at a time: a Push that reuses a node writes its plain fields
+// while a Pop that loaded it may be reading them, a data race the race
+// detector reports in a real run.)
 type Recycling[T any] struct {
 	head Pointer[node[T]]
 	free Stack[*node[T]]
