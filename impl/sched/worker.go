@@ -75,9 +75,12 @@ type worker struct {
 	// Go's sysmontick is on its P).
 	watched watchRecord
 	// goid is the worker goroutine's number: Shutdown tells a call from
-	// a task by it, and a build with the race detector a Context used
-	// from another goroutine (pollcheck_race.go).
+	// a task by it.
 	goid atomic.StatInt64
+	// pollGoroutine is what a build with the race detector tells a
+	// Context used from another goroutine by (pollcheck_race.go; empty
+	// without it).
+	pollGoroutine pollGoroutine
 
 	// Owner-only state.
 	// polling is the task being polled (nil between polls and for a Go
@@ -145,11 +148,13 @@ func (w *worker) reset() {
 	w.checkSearching("reset")
 }
 
-// recordGoroutine notes the worker goroutine's number, at the start of
-// its loop (and of the loop of the goroutine that replaces it after a
-// Goexit): a stack trace read, once per goroutine.
+// recordGoroutine notes the worker goroutine's number (a stack trace
+// read, once per goroutine) and, in a build with the race detector, its
+// handle, at the start of its loop (and of the loop of the goroutine that
+// replaces it after a Goexit).
 func (w *worker) recordGoroutine() {
-	w.goid.Store(goid.Current()) // read by checks on this goroutine, and by Shutdown for a match with its caller; relaxed
+	w.goid.Store(goid.Current()) // read by Shutdown for a match with its caller; relaxed
+	w.pollGoroutine.record()
 }
 
 // run is the worker goroutine: ticks until shutdown, parking after a tick
