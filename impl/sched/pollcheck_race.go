@@ -15,7 +15,7 @@ import (
 //
 // The comparison costs a register read and a load, whatever the depth of
 // the caller's stack: each worker goroutine records its goid.Handle as it
-// starts (pollGoroutine.record), and a method compares its caller's with
+// starts (recordGoroutine), and a method compares its caller's with
 // the poller's. A handle names its goroutine only while that goroutine
 // lives, which is enough here: the poller's goroutine is running the
 // poll, so it is alive for the whole comparison, and no other goroutine
@@ -29,16 +29,19 @@ type pollGoroutine struct {
 	handle atomic.Uint64
 }
 
-// record notes the calling goroutine as the worker's.
-func (p *pollGoroutine) record() {
+// recordGoroutine notes the worker goroutine's number (a stack trace
+// read, once per goroutine) and its handle, at the start of its loop (and
+// of the loop of the goroutine that replaces it after a Goexit).
+func (w *worker) recordGoroutine() {
+	w.goid.Store(goid.Current()) // read by Shutdown for a match with its caller; relaxed
 	// Relaxed: read by this goroutine's own checks, and by another's only
-	// to find it different (a goroutine that never ran the loop).
-	p.handle.StoreRelaxed(uint64(goid.Handle()))
+	// to find it different.
+	w.pollGoroutine.handle.StoreRelaxed(uint64(goid.Handle()))
 }
 
 // checkPollGoroutine panics if the caller is not w's goroutine.
 func checkPollGoroutine(w *worker, op string) {
-	if uint64(goid.Handle()) != w.pollGoroutine.handle.LoadRelaxed() { // relaxed: see record
+	if uint64(goid.Handle()) != w.pollGoroutine.handle.LoadRelaxed() { // relaxed: see recordGoroutine
 		panic("sched: Context." + op + " called from a goroutine other than the one running its poll: a Context is valid only during Task.Poll, on the goroutine running it; from other goroutines use a Waker, Runtime.Go or Runtime.Spawn")
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/wsched/wsched/impl/fastrand"
 	"github.com/wsched/wsched/impl/park"
 	"github.com/wsched/wsched/impl/queue"
-	"github.com/wsched/wsched/internal/goid"
 )
 
 // Worker states, for metrics (a snapshot) and for Shutdown, which waits
@@ -146,15 +145,6 @@ func (w *worker) reset() {
 	w.slab = nil
 	w.setState(workerStarting) // before the goroutine starts; published by its start
 	w.checkSearching("reset")
-}
-
-// recordGoroutine notes the worker goroutine's number (a stack trace
-// read, once per goroutine) and, in a build with the race detector, its
-// handle, at the start of its loop (and of the loop of the goroutine that
-// replaces it after a Goexit).
-func (w *worker) recordGoroutine() {
-	w.goid.Store(goid.Current()) // read by Shutdown for a match with its caller; relaxed
-	w.pollGoroutine.record()
 }
 
 // run is the worker goroutine: ticks until shutdown, parking after a tick
