@@ -31,8 +31,11 @@ import "runtime/metrics"
 // waits for a processor, extra workers already compete for them, and
 // the next ones are paced: each after twice the previous gap (from
 // LongPoll up to maxPaceLongPolls LongPolls), the pacing starting over
-// when a start comes at once or a whole gap has gone by without a start
-// being asked for. Pacing, not refusing: the counts are the process's,
+// when a start comes at once (extra workers retire when they find
+// nothing, so a new episode of stuck workers begins with none running).
+// The gap does not shrink while the monitor itself waits for a
+// processor between looks: a starved monitor looks seldom, and each look
+// must not count as a new episode. Pacing, not refusing: the counts are the process's,
 // and goroutines that are not the runtime's may keep every processor
 // busy while a worker is truly blocked with tasks behind it; those tasks
 // still get a worker, later.
@@ -66,9 +69,6 @@ func (p *extraPacing) allowExtra(m *monitor, now int64, stuck int) bool {
 	}
 	if now < p.next {
 		return false
-	}
-	if now-p.next > p.gap {
-		p.gap = 0 // a whole gap without a start asked for: start over
 	}
 	p.gap = min(max(2*p.gap, m.longPoll), maxPaceLongPolls*m.longPoll)
 	p.next = now + p.gap
