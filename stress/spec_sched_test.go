@@ -84,10 +84,13 @@ func (e *specEnv) hang(format string, args ...any) {
 }
 
 // idle reports a consistent snapshot in which no task is being polled and
-// none is queued.
+// none is queued: every worker parked and no extra worker running. (An
+// extra worker, which the monitor starts when every worker's poll has
+// lasted LongPoll, as any poll may on a loaded machine, runs tasks while
+// the workers park; it is in the snapshot's Extra, not in Workers.)
 func (e *specEnv) idle() bool {
 	m := e.rt.Metrics()
-	if m.GlobalQueueLen != 0 {
+	if m.GlobalQueueLen != 0 || m.ExtraRunning != 0 {
 		return false
 	}
 	for _, w := range m.Workers {
@@ -95,7 +98,53 @@ func (e *specEnv) idle() bool {
 			return false
 		}
 	}
+	for _, w := range m.Extra {
+		if w.State != "exited" {
+			return false
+		}
+	}
 	return true
+}
+
+// The idle check's premise, with an extra worker: worker 0 blocks in one
+// poll past LongPoll while a second task waits, so the monitor starts an
+// extra worker, which polls the second task and blocks there; then the
+// first poll returns and worker 0 parks. The snapshot then has every
+// worker parked and the queue empty, yet a task is being polled: idle
+// must say no (it once looked at Workers alone, and a scenario whose
+// driver ran on an extra worker under load reported a lost wake).
+func TestSpecIdleCountsExtraWorkers(t *testing.T) {
+	e := newSpecEnv(t, 1)
+	releaseFirst, releaseSecond := make(chan struct{}), make(chan struct{})
+	onExtra := make(chan int, 1)
+	first := e.spawn(func(*spec.Context) spec.Poll { <-releaseFirst; return spec.Ready })
+	second := e.spawn(func(cx *spec.Context) spec.Poll {
+		onExtra <- cx.Worker()
+		<-releaseSecond
+		return spec.Ready
+	})
+	select {
+	case w := <-onExtra:
+		if w != 1 {
+			t.Fatalf("the second task ran on worker %d, want the extra worker 1", w)
+		}
+	case <-e.ctx.Done():
+		e.hang("the extra worker to poll the second task")
+	}
+	close(releaseFirst)
+	e.waitAll([]*spec.JoinHandle{first}, "the first task")
+	for e.rt.Metrics().Workers[0].State != "parked" {
+		if e.ctx.Err() != nil {
+			e.hang("worker 0 to park")
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	if e.idle() {
+		t.Errorf("idle with the extra worker inside a poll:\n%s", e.rt.Metrics())
+	}
+	close(releaseSecond)
+	e.waitAll([]*spec.JoinHandle{second}, "the second task")
+	e.shutdown()
 }
 
 // waitAll requires every handle to return nil. Only for phases in which no

@@ -110,7 +110,13 @@ func TestSchedTimerIntoParkedRuntime(t *testing.T) {
 
 func schedTimerIntoParkedRuntime(t *testing.T, cfg sched.Config) {
 	e := newSchedEnv(t, cfg)
-	allParked := func() bool { return e.rt.Metrics().Parked == e.workers }
+	// Every worker parked and no extra worker running (one the monitor
+	// started, for a poll that looked long on a loaded machine, may
+	// still tick): nothing but the timer runs the sleeper.
+	allParked := func() bool {
+		m := e.rt.Metrics()
+		return m.Parked == e.workers && m.ExtraRunning == 0
+	}
 	for r := range 100 {
 		e.until(allParked, fmt.Sprintf("every worker parked before round %d", r))
 		d := []time.Duration{time.Millisecond, 2 * time.Millisecond}[r%2]

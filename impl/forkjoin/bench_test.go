@@ -1,6 +1,7 @@
 package forkjoin_test
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 
@@ -105,4 +106,35 @@ func BenchmarkJoinEmpty(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkJoinNested: a chain of Joins nested depth deep on a 2-worker
+// pool (each level joins the next level with an empty function), the
+// shape of a recursive divide-and-conquer program. ns/level should not
+// grow with depth, in the plain build and under -race alike (a check
+// whose cost grows with the stack made it quadratic there).
+func BenchmarkJoinNested(b *testing.B) {
+	for _, depth := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
+			p, err := forkjoin.New(forkjoin.Config{Workers: 2})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			for b.Loop() {
+				if err := p.Run(func(w *forkjoin.Worker) { joinChain(w, depth) }); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(depth), "ns/level")
+		})
+	}
+}
+
+// joinChain joins joinChain(depth-1) with an empty function.
+func joinChain(w *forkjoin.Worker, depth int) {
+	if depth == 0 {
+		return
+	}
+	_ = w.Join(func(w *forkjoin.Worker) { joinChain(w, depth-1) }, func(*forkjoin.Worker) {})
 }

@@ -3,18 +3,21 @@ package forkjoin
 import "github.com/wsched/wsched/internal/goid"
 
 // Telling misuse apart needs to know which goroutine calls: a Worker is
-// its goroutine's, and Go exposes no goroutine identity but the number in
-// a stack trace (about a microsecond to read). So each worker goroutine
-// records its number once, as it starts; Run and Close (no hot path)
-// compare their caller's with each worker's to refuse a call from inside
-// a job; and a build with the race detector compares on every Join, Scope
-// and Spawn (misuse_race.go), which is where a captured outer Worker or
-// Scope is caught. Without the race detector, those three check only
-// what costs a load (a closed pool, a worker that runs no job).
+// its goroutine's. So each worker goroutine records, once, as it starts,
+// its number (goid.Current, read from a stack trace) and, in a build with
+// the race detector, its handle (goid.Handle, a register read). Run and
+// Close (no hot path) compare their caller's number with each worker's to
+// refuse a call from inside a job: a number is never reused, so a worker
+// goroutine that has exited is never taken for the caller. A build with
+// the race detector compares handles on every Join, Scope and Spawn
+// (misuse_race.go), which is where a captured outer Worker or Scope is
+// caught. Without the race detector, those three check only what costs a
+// load (a closed pool, a worker that runs no job).
 
-// recordGoroutine notes the worker goroutine's number.
+// recordGoroutine notes the worker goroutine's number and handle.
 func (w *Worker) recordGoroutine() {
 	w.goid.Store(goid.Current()) // relaxed: see the goid field
+	w.jobGoroutine.record()
 }
 
 // insideJob reports whether the caller is one of p's worker goroutines:

@@ -35,9 +35,11 @@ type Worker struct {
 	// clears it when the call returns after all. Worker-private.
 	unwound bool
 	// goid is the worker goroutine's number: Run and Close tell a call
-	// from inside a job by it, and a race-detector build a Worker used
-	// from another goroutine (misuse.go). Ordering: relaxed.
+	// from inside a job by it (misuse.go). Ordering: relaxed.
 	goid atomic.StatInt64
+	// jobGoroutine is what a race-detector build tells a Worker used
+	// from another goroutine by (misuse_race.go; empty without it).
+	jobGoroutine jobGoroutine
 
 	// Diagnostics, read by Snapshot. Ordering: relaxed.
 	state  atomic.StatInt32

@@ -20,7 +20,8 @@ import (
 //     (workAvailable) and nobody searches for them, the stuck worker is
 //     helped: a parked worker is woken to take them, or, when none is
 //     parked and no worker runs healthily, an extra worker is started
-//     (extra.go).
+//     (extra.go), paced when the stuck workers may all be merely waiting
+//     for a processor (starvation.go).
 //
 // It costs the hot path one atomic add per tick (the tick count). It
 // costs an idle runtime nothing: when every worker is parked and no extra
@@ -81,6 +82,7 @@ func (m *monitor) helps() bool { return m.longPoll > 0 }
 func (rt *Runtime) runMonitor() {
 	m := &rt.mon
 	running := true
+	var pacing extraPacing // starvation.go
 	// Observes shutdown; acquire.
 	for {
 		m.sleep(rt.now(), running)
@@ -89,7 +91,7 @@ func (rt *Runtime) runMonitor() {
 		}
 		now := rt.now()
 		m.fireTimers(now)
-		running = m.watch(now)
+		running = m.watch(now, &pacing)
 	}
 	m.shutdown()
 	rt.exited()
@@ -165,10 +167,10 @@ func (m *monitor) fireTimers(now int64) {
 // watch looks at every worker once: it flags the ones stuck in a tick
 // longer than LongPoll, and helps if any is. It reports whether any worker
 // runs (is not parked).
-func (m *monitor) watch(now int64) (running bool) {
+func (m *monitor) watch(now int64, pacing *extraPacing) (running bool) {
 	rt := m.rt
 	parked := rt.idle.Bitmap()
-	stuck, healthy := false, false
+	stuck, healthy := 0, false
 	for _, w := range rt.allWorkers() {
 		if m.resting(w, parked) {
 			m.rest(w, now)
@@ -176,13 +178,13 @@ func (m *monitor) watch(now int64) (running bool) {
 		}
 		running = true
 		if m.check(w, now) {
-			stuck = true
+			stuck++
 		} else {
 			healthy = true
 		}
 	}
-	if stuck {
-		m.help(healthy)
+	if stuck > 0 {
+		m.help(now, stuck, healthy, pacing)
 	}
 	return running
 }
@@ -250,8 +252,9 @@ func (m *monitor) unflag(w *worker) {
 // at the latest at its next global-queue turn (findWork), and on a machine
 // whose workers are all busy an extra goroutine would only compete for the
 // processors. One per look: the next look, LongPoll/2 later, helps again
-// if work still waits.
-func (m *monitor) help(healthy bool) {
+// if work still waits; and paced (starvation.go) when the stuck workers,
+// stuck of them in this look, may all be merely waiting for a processor.
+func (m *monitor) help(now int64, stuck int, healthy bool, pacing *extraPacing) {
 	rt := m.rt
 	if !rt.workAvailable(nil) {
 		return // a long poll with nothing behind it: let it run
@@ -264,7 +267,7 @@ func (m *monitor) help(healthy bool) {
 		rt.workers[i].parker.Unpark()
 		return
 	}
-	if !healthy {
+	if !healthy && pacing.allowExtra(m, now, stuck) {
 		rt.extras.start()
 	}
 }

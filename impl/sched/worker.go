@@ -9,7 +9,6 @@ import (
 	"github.com/wsched/wsched/impl/fastrand"
 	"github.com/wsched/wsched/impl/park"
 	"github.com/wsched/wsched/impl/queue"
-	"github.com/wsched/wsched/internal/goid"
 )
 
 // Worker states, for metrics (a snapshot) and for Shutdown, which waits
@@ -75,9 +74,12 @@ type worker struct {
 	// Go's sysmontick is on its P).
 	watched watchRecord
 	// goid is the worker goroutine's number: Shutdown tells a call from
-	// a task by it, and a build with the race detector a Context used
-	// from another goroutine (pollcheck_race.go).
+	// a task by it.
 	goid atomic.StatInt64
+	// pollGoroutine is what a build with the race detector tells a
+	// Context used from another goroutine by (pollcheck_race.go; empty
+	// without it).
+	pollGoroutine pollGoroutine
 
 	// Owner-only state.
 	// polling is the task being polled (nil between polls and for a Go
@@ -143,13 +145,6 @@ func (w *worker) reset() {
 	w.slab = nil
 	w.setState(workerStarting) // before the goroutine starts; published by its start
 	w.checkSearching("reset")
-}
-
-// recordGoroutine notes the worker goroutine's number, at the start of
-// its loop (and of the loop of the goroutine that replaces it after a
-// Goexit): a stack trace read, once per goroutine.
-func (w *worker) recordGoroutine() {
-	w.goid.Store(goid.Current()) // read by checks on this goroutine, and by Shutdown for a match with its caller; relaxed
 }
 
 // run is the worker goroutine: ticks until shutdown, parking after a tick

@@ -1,8 +1,11 @@
-// Package goid tells which goroutine is running: the number Go prints in
-// a goroutine's stack trace ("goroutine 18 [running]"). It reads that
-// number from runtime.Stack, a call of about a microsecond, so it is for
-// checks that a build can afford (a race-detector build, a reference
-// implementation), never for a hot path.
+// Package goid tells which goroutine is running, two ways. Current
+// returns the number Go prints in a goroutine's stack trace ("goroutine
+// 18 [running]"), never reused, read from runtime.Stack: a call whose
+// cost grows with the depth of the stack (a microsecond shallow, a
+// hundred and more at depth under the race detector), so it is for calls
+// off every hot path (Shutdown, Close). Handle returns a number that is
+// the goroutine's only while it lives, for a register read: what a check
+// made on every call uses (handle.go).
 //
 // Go keeps goroutine identity private on purpose; wsched uses it only to
 // say which rule a caller broke (a Context used from a goroutine other

@@ -61,6 +61,7 @@ type Handle interface {
 type Metrics struct {
 	Workers        int
 	Parked         int    // workers whose State is "parked"
+	ExtraRunning   int    // extra workers running (polling, or about to retire)
 	Polls          uint64 // Metrics.TotalPolls()
 	Spawned        uint64
 	Completed      uint64

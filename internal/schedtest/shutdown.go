@@ -225,8 +225,14 @@ func checkShutdownCancelledIdle(t *testing.T, impl Impl) {
 		h := e.spawnFunc(func() {})
 		e.waitOK(h, "a task before Shutdown")
 		// Idle: every worker parked (one still searching after the
-		// task is in a tick, and may be named).
-		e.until(func() bool { return e.rt.Metrics().Parked == e.workers }, "every worker parked")
+		// task is in a tick, and may be named), and no extra worker
+		// running (the monitor starts one when a poll looks long, as
+		// any may on a loaded machine; it polls, or retires, while
+		// the workers park).
+		e.until(func() bool {
+			m := e.rt.Metrics()
+			return m.Parked == e.workers && m.ExtraRunning == 0
+		}, "every worker parked and no extra worker running")
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		if err := e.rt.Shutdown(ctx); err != nil {

@@ -71,6 +71,7 @@ func (a runtimeAdapter) Metrics() schedtest.Metrics {
 	return schedtest.Metrics{
 		Workers:        len(m.Workers),
 		Parked:         parked,
+		ExtraRunning:   m.ExtraRunning,
 		Polls:          m.TotalPolls(),
 		Spawned:        m.Spawned,
 		Completed:      m.Completed,

@@ -16,8 +16,8 @@ type Context struct {
 	rt        *Runtime
 	t         *task // the task being polled
 	worker    int
-	goroutine int64 // the worker goroutine's number
-	ended     bool  // the poll returned; guarded by rt.mu
+	goroutine uintptr // the worker goroutine's goid.Handle
+	ended     bool    // the poll returned; guarded by rt.mu
 }
 
 // Waker returns the current task's waker. It may be called at any time,
@@ -25,7 +25,9 @@ type Context struct {
 func (cx *Context) Waker() Waker { return Waker{cx.t} }
 
 // check panics, naming op, if cx's poll has returned or the caller is not
-// the goroutine running it.
+// the goroutine running it. The second is a comparison of handles, which
+// name a goroutine only while it lives: the poll has not returned, so the
+// goroutine running it is alive, and no other has its handle.
 func (cx *Context) check(op string) {
 	cx.rt.mu.Lock()
 	ended := cx.ended
@@ -33,7 +35,7 @@ func (cx *Context) check(op string) {
 	if ended {
 		panic("sched: Context." + op + " called after its poll returned: a Context is valid only during Task.Poll, on the goroutine running it; from other goroutines use a Waker, Runtime.Go or Runtime.Spawn")
 	}
-	if goid.Current() != cx.goroutine {
+	if goid.Handle() != cx.goroutine {
 		panic("sched: Context." + op + " called from a goroutine other than the one running its poll: a Context is valid only during Task.Poll, on the goroutine running it; from other goroutines use a Waker, Runtime.Go or Runtime.Spawn")
 	}
 }

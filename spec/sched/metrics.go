@@ -8,7 +8,8 @@ import (
 // Metrics is a snapshot of a runtime's counters.
 //
 // This package fills in Spawned, Completed, Cancelled, Panicked, GlobalQueueLen (the
-// length of its one queue) and, per worker, State and Polls. The other fields
+// length of its one queue), the extra workers (Extra, ExtraRunning, ExtraStarted)
+// and, per worker and extra worker, State and Polls. The other fields
 // describe machinery this package does not have and are always zero.
 type Metrics struct {
 	Workers        []WorkerMetrics
@@ -88,12 +89,20 @@ func (m Metrics) String() string {
 		len(m.Workers), m.GlobalQueueLen, m.Searching, m.Parked, m.ParkedBitmap)
 	fmt.Fprintf(&b, "spawned=%d completed=%d cancelled=%d panicked=%d polls=%d\n",
 		m.Spawned, m.Completed, m.Cancelled, m.Panicked, m.TotalPolls())
+	fmt.Fprintf(&b, "monitor: extra running=%d started=%d\n", m.ExtraRunning, m.ExtraStarted)
 	for i, w := range m.Workers {
-		fmt.Fprintf(&b, "  worker %2d %-9s polls=%d lifo=%d steals=%d stolen=%d overflows=%d "+
-			"global=%d/%d batches parks=%d empty_wakes=%d budget_yields=%d interval=%d ring=%d lifo_full=%t\n",
-			i, w.State, w.Polls, w.LIFOPolls, w.Steals, w.TasksStolen, w.Overflows,
-			w.GlobalPolls, w.GlobalBatches, w.Parks, w.EmptyWakes, w.BudgetYields,
-			w.GlobalInterval, w.RingLen, w.LIFOFull)
+		writeWorker(&b, "worker", i, w)
+	}
+	for i, w := range m.Extra {
+		writeWorker(&b, "extra ", len(m.Workers)+i, w)
 	}
 	return b.String()
+}
+
+func writeWorker(b *strings.Builder, kind string, i int, w WorkerMetrics) {
+	fmt.Fprintf(b, "  %s %2d %-9s polls=%d lifo=%d steals=%d stolen=%d overflows=%d "+
+		"global=%d/%d batches parks=%d empty_wakes=%d budget_yields=%d interval=%d ring=%d lifo_full=%t\n",
+		kind, i, w.State, w.Polls, w.LIFOPolls, w.Steals, w.TasksStolen, w.Overflows,
+		w.GlobalPolls, w.GlobalBatches, w.Parks, w.EmptyWakes, w.BudgetYields,
+		w.GlobalInterval, w.RingLen, w.LIFOFull)
 }

@@ -236,7 +236,7 @@ func (rt *Runtime) stopTimerLocked(t *task) {
 // poll it without the lock, record the outcome, repeat until Shutdown (an
 // extra worker: until the queue is empty).
 func (rt *Runtime) worker(id int) {
-	me := goid.Current()
+	me, handle := goid.Current(), goid.Handle()
 	rt.mu.Lock()
 	rt.workers[id].goroutine = me
 	rt.mu.Unlock()
@@ -265,7 +265,7 @@ func (rt *Runtime) worker(id int) {
 		if t == nil {
 			break
 		}
-		cx = &Context{rt: rt, t: t, worker: id, goroutine: me}
+		cx = &Context{rt: rt, t: t, worker: id, goroutine: handle}
 		rt.workers[id].pollStart = time.Now()
 		rt.mu.Unlock()
 		res, perr := t.poll(cx)

@@ -47,6 +47,9 @@ func main() {
 		skeleton  = flag.Bool("skeleton", false, "write the page without results and exit")
 		profile   = flag.Bool("profile", false, "also CPU-profile each scheduler workload of the production scheduler and add the time breakdown")
 		proftime  = flag.String("profiletime", "2s", "-benchtime of each profiled run")
+		race      = flag.Bool("race", false, "also run the benchmarks with -race and add the race build's section")
+		racein    = flag.String("racein", "", "build the race build's section from this saved go test -race -bench output instead of running")
+		rawRace   = flag.String("rawrace", "results/latest-race.txt", "where to keep the raw output of the -race run (empty: do not keep)")
 	)
 	flag.Parse()
 	if err := checkModuleRoot(); err != nil {
@@ -60,6 +63,7 @@ func main() {
 
 	var output []byte
 	var cmdline string
+	var args []string
 	if *in != "" {
 		b, err := os.ReadFile(*in)
 		if err != nil {
@@ -67,7 +71,7 @@ func main() {
 		}
 		output, cmdline = b, "go test -bench (saved output "+filepath.Base(*in)+")"
 	} else {
-		args := []string{"test", "-run", "^$", "-bench", *bench, "-count", fmt.Sprint(*count), "-timeout", *timeout}
+		args = []string{"test", "-run", "^$", "-bench", *bench, "-count", fmt.Sprint(*count), "-timeout", *timeout}
 		if *benchtime != "" {
 			args = append(args, "-benchtime", *benchtime)
 		}
@@ -75,19 +79,27 @@ func main() {
 			args = append(args, "-tags", *tags)
 		}
 		args = append(args, ".")
-		cmdline = "go " + shellJoin(args)
-		log.Printf("running %s", cmdline)
-		var buf bytes.Buffer
-		cmd := exec.Command("go", args...)
-		cmd.Stdout = io.MultiWriter(os.Stdout, &buf)
-		cmd.Stderr = os.Stderr
-		runErr := cmd.Run()
-		output = buf.Bytes()
-		if *raw != "" {
-			writeFile(*raw, output)
+		output, cmdline = runBench(args, *raw)
+	}
+	var raceGroups []*group
+	var raceCmdline string
+	if *racein != "" || *race {
+		var raceOutput []byte
+		if *racein != "" {
+			b, err := os.ReadFile(*racein)
+			if err != nil {
+				log.Fatal(err)
+			}
+			raceOutput, raceCmdline = b, "go test -race -bench (saved output "+filepath.Base(*racein)+")"
+		} else {
+			if args == nil {
+				log.Fatal("-race runs the benchmarks: with -in, give the race build's output with -racein")
+			}
+			raceOutput, raceCmdline = runBench(append([]string{"test", "-race"}, args[1:]...), *rawRace)
 		}
-		if runErr != nil {
-			log.Fatalf("%s: %v (page not written)", cmdline, runErr)
+		var err error
+		if raceGroups, _, err = parse(bytes.NewReader(raceOutput), "go test -race output"); err != nil {
+			log.Fatal(err)
 		}
 	}
 
@@ -117,8 +129,27 @@ func main() {
 		svgRel = *svgPath
 	}
 	writeFile(*svgPath, []byte(svgChart(groups, runs)))
-	page := resultsMarkdown(groups, hdr, m, cmdline, runs, filepath.ToSlash(svgRel), breakdownMarkdown(bs, *proftime))
+	page := resultsMarkdown(groups, hdr, m, cmdline, runs, filepath.ToSlash(svgRel), raceMarkdown(groups, raceGroups, raceCmdline), breakdownMarkdown(bs, *proftime))
 	writeFile(*mdPath, []byte(page))
+}
+
+// runBench runs go with args, echoing its output, keeps the output at raw (unless empty) and
+// returns it with the command line; it exits if the command fails.
+func runBench(args []string, raw string) ([]byte, string) {
+	cmdline := "go " + shellJoin(args)
+	log.Printf("running %s", cmdline)
+	var buf bytes.Buffer
+	cmd := exec.Command("go", args...)
+	cmd.Stdout = io.MultiWriter(os.Stdout, &buf)
+	cmd.Stderr = os.Stderr
+	runErr := cmd.Run()
+	if raw != "" {
+		writeFile(raw, buf.Bytes())
+	}
+	if runErr != nil {
+		log.Fatalf("%s: %v (page not written)", cmdline, runErr)
+	}
+	return buf.Bytes(), cmdline
 }
 
 // checkModuleRoot makes sure the command runs in the bench module's root, where the

@@ -88,7 +88,7 @@ func TestOutputs(t *testing.T) {
 	if bars != 3 {
 		t.Errorf("SVG has %d bars, want 3", bars)
 	}
-	md := resultsMarkdown(groups, hdr, machine{CPU: "Test CPU", NumCPU: 2}, "go test", 2, "performance.svg", breakdownMarkdown(nil, "2s"))
+	md := resultsMarkdown(groups, hdr, machine{CPU: "Test CPU", NumCPU: 2}, "go test", 2, "performance.svg", "", breakdownMarkdown(nil, "2s"))
 	for _, want := range []string{"### YieldMany", "| impl-channel | 5.50 |", "| ×0.5 |", "Test CPU", "](performance.svg)",
 		// Two runs give no confidence interval, so a faster median is only "within noise".
 		"| YieldMany | goroutines | 11.0 | impl-channel | 5.50 | ×0.5 | within noise | yes |",
@@ -99,6 +99,45 @@ func TestOutputs(t *testing.T) {
 	}
 	if sk := skeletonMarkdown(machine{}); !strings.Contains(sk, "No measurement has been recorded yet") || strings.Contains(sk, "ns/task |") {
 		t.Error("skeleton page claims results")
+	}
+}
+
+// raceSample is sample's YieldMany rerun under -race: goroutines ten times slower (11 to 110
+// ns/task at the median), impl-channel thirty times (5.5 to 165): three times the baseline's
+// race/plain, above the goal.
+const raceSample = `goos: linux
+goarch: amd64
+pkg: github.com/wsched/wsched/bench
+BenchmarkYieldMany/peer=goroutines-2  10  2000000 ns/op  100.0 ns/task  200000 tasks/op  0 B/op  0 allocs/op
+BenchmarkYieldMany/peer=impl-channel-2  10  1000000 ns/op  150.0 ns/task  200000 tasks/op  0 B/op  0 allocs/op
+BenchmarkYieldMany/peer=goroutines-2  10  2000000 ns/op  120.0 ns/task  200000 tasks/op  0 B/op  0 allocs/op
+BenchmarkYieldMany/peer=impl-channel-2  10  1000000 ns/op  180.0 ns/task  200000 tasks/op  0 B/op  0 allocs/op
+PASS
+`
+
+func TestRaceSection(t *testing.T) {
+	plain, _, err := parse(strings.NewReader(sample), "sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	race, _, err := parse(strings.NewReader(raceSample), "race sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := raceMarkdown(plain, race, "go test -race")
+	for _, want := range []string{"## Race build", "### YieldMany (race)",
+		"| goroutines | 110 | ×10.0 | ×1.00 | 2 |",
+		"| impl-channel | 165 | ×30.0 | ×3.00 | 2 |",
+		"Rows above the goal (×2.00 the baseline's race/plain): YieldMany/impl-channel (×3.00)."} {
+		if !strings.Contains(md, want) {
+			t.Errorf("race section lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "SpawnManyLocal") {
+		t.Error("a workload the race run lacks has a race table")
+	}
+	if raceMarkdown(plain, nil, "") != "" {
+		t.Error("a race section without a race run")
 	}
 }
 
