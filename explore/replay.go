@@ -104,9 +104,9 @@ func (e *explorer) replay(tok string) Result {
 			}
 		}
 		sort.Ints(left)
-		why := fmt.Sprintf("the run ended after %d decisions, but the token lists decision %d", len(r.decisions), left[0])
+		why := fmt.Sprintf("the run ended after %d decision(s), but the token lists decision %d", len(r.decisions), left[0])
 		if r.failure != nil {
-			why = fmt.Sprintf("the run failed after %d decisions, before the token's decision %d (it failed with %s: %s)", len(r.decisions), left[0], r.failure.Kind, firstLine(r.failure.Message))
+			why = fmt.Sprintf("the run failed after %d decision(s), before the token's decision %d (it failed with %s: %s)", len(r.decisions), left[0], r.failure.Kind, firstLine(r.failure.Message))
 		}
 		r.failure = &Failure{Kind: kindDiverged, Thread: "main", Message: fmt.Sprintf("replay diverged at step %d: %s", r.numbered, why)}
 	}
