@@ -133,6 +133,7 @@ func (r *run) exportTrace() *traceData {
 	files := map[string][]string{}
 	labels := map[uintptr]string{}
 	locs := map[uintptr]*locInfo{}
+	named := map[string]int{}
 	sw := ""
 	preempt := false
 	for _, s := range r.trace {
@@ -156,6 +157,12 @@ func (r *run) exportTrace() *traceData {
 			li = locs[s.loc]
 			if li == nil {
 				li = newLocInfo(s, len(locs)+1, files)
+				// Two locations the code names alike (the slots of
+				// a ring, r.slots[i&r.mask]) are told apart by
+				// the order they appear in.
+				if named[li.name]++; named[li.name] > 1 {
+					li.name = fmt.Sprintf("%s#%d", li.name, named[li.name])
+				}
 				locs[s.loc] = li
 				d.Locations = append(d.Locations, li.name)
 			}

@@ -1,7 +1,8 @@
 // The counterexample page's behaviour: step through the schedule with the
 // arrow keys or the slider, highlight the current step and its source,
 // show the state of the locations after it, and draw the weak mode's
-// arrows between rows. With the URL fragment #selftest it presses the
+// arrows between rows. #step-N opens it at step N, #stale at the first
+// stale read. With the URL fragment #selftest it presses the
 // arrow keys itself and writes what happened into #selftest, so that a
 // headless browser's dumped DOM shows whether the keys work.
 (function () {
@@ -12,6 +13,7 @@
   var slider = document.getElementById("slider");
   var cur = 1;
   var selftest = location.hash === "#selftest";
+  var noScroll = selftest || location.hash === "#stale";
 
   function esc(s) {
     return String(s).replace(/[&<>"]/g, function (c) {
@@ -79,8 +81,11 @@
     document.getElementById("pos").textContent = "step " + k + " of " + n;
     renderState(k);
     renderSource(k);
-    if (!selftest && rows[k - 1] && rows[k - 1].scrollIntoView) {
-      rows[k - 1].scrollIntoView({ block: "nearest" });
+    if (!noScroll && rows[k - 1]) {
+      var r = rows[k - 1].getBoundingClientRect();
+      if (r.top < 60 || r.bottom > window.innerHeight) {
+        window.scrollTo(0, Math.max(0, window.scrollY + r.top - window.innerHeight / 3));
+      }
     }
   }
 
@@ -112,10 +117,17 @@
       var a = cellOf(p.getAttribute("data-from")), b = cellOf(p.getAttribute("data-to"));
       if (!a || !b) return;
       var ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
-      var x1 = ra.left - box.left + 8, y1 = ra.top - box.top + ra.height / 2;
-      var x2 = rb.left - box.left + 8, y2 = rb.top - box.top + rb.height / 2;
-      var bend = 30 + Math.min(120, Math.abs(y2 - y1) / 6);
-      p.setAttribute("d", "M" + x1 + "," + y1 + " C" + (x1 - bend) + "," + y1 + " " + (x2 - bend) + "," + y2 + " " + x2 + "," + y2);
+      if (ra.height === 0 || rb.height === 0) { // a folded row
+        p.style.display = "none";
+        return;
+      }
+      // From the left edge of one step's cell to the left edge of the
+      // other's, bowing right into the columns, so that no arrow leaves
+      // the table.
+      var x1 = ra.left - box.left + 3, y1 = ra.top - box.top + 9;
+      var x2 = rb.left - box.left + 3, y2 = rb.top - box.top + 9;
+      var bend = 20 + Math.min(140, Math.abs(y2 - y1) / 5);
+      p.setAttribute("d", "M" + x1 + "," + y1 + " C" + (x1 + bend) + "," + y1 + " " + (x2 + bend) + "," + y2 + " " + x2 + "," + y2);
     });
   }
   function cellOf(step) {
@@ -124,7 +136,29 @@
   }
 
   slider.max = n;
-  show(1);
+  // #step-N opens the page at step N; #stale at the first stale read.
+  var first = 1, m = /^#step-(\d+)$/.exec(location.hash);
+  if (m) first = parseInt(m[1], 10);
+  if (location.hash === "#stale") {
+    var s = document.querySelector('tr.step[data-stale="true"]');
+    if (s) first = parseInt(s.getAttribute("data-step"), 10);
+    // Fold the rows well before it, so that it shows without scrolling
+    // (a screenshot of the page shows its top).
+    var rf = s ? parseInt(s.getAttribute("data-reads-from"), 10) : first;
+    var fold = Math.min(first - 6, rf > 0 ? rf - 1 : first), body = document.querySelector("#steps tbody"), hidden = 0;
+    Array.prototype.forEach.call(body.children, function (r) {
+      var k = parseInt(r.getAttribute("data-step") || "-1", 10);
+      if (k >= 0 && k < fold) { r.style.display = "none"; hidden = k; }
+      else if (k < 0 && hidden > 0 && r.nextElementSibling && parseInt(r.nextElementSibling.getAttribute("data-step"), 10) < fold) r.style.display = "none";
+    });
+    if (hidden > 0) {
+      var note = document.createElement("tr");
+      note.className = "init";
+      note.innerHTML = '<td class="n"></td><td colspan="' + data.goroutines.length + '">steps 0 to ' + hidden + " folded (open the page without #stale to see them)</td>";
+      body.insertBefore(note, body.firstChild);
+    }
+  }
+  show(first);
   drawArrows();
   window.addEventListener("resize", drawArrows);
 
