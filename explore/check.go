@@ -14,7 +14,7 @@ import (
 
 // ReplayEnv names the variable that replays one schedule:
 //
-//	WSCHED_EXPLORE_REPLAY='ring/steal-vs-pop=17:2,40:1' go test -tags explore -run TestRing ./explore/scenarios
+//	WSCHED_EXPLORE_REPLAY='ring/basic=sc/17:g2,40:g1' go test -tags explore -run '^TestExploreRingBasic$' ./explore/scenarios
 //
 // The scenario with that name runs only that schedule, with its trace;
 // every other scenario in the run is skipped.
