@@ -30,7 +30,12 @@ var pageFiles embed.FS
 var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMap{
 	"dec": func(i int) int { return i - 1 },
 	// goroutineOf is the goroutine of step n of tr.
-	"goroutineOf": func(tr *traceData, n int) int { return tr.Steps[n-1].G },
+	"goroutineOf": func(tr *traceData, n int) int {
+		if n < 1 {
+			return -1
+		}
+		return tr.Steps[n-1].G
+	},
 	"ints": func(xs []int) string {
 		s := make([]string, len(xs))
 		for i, x := range xs {

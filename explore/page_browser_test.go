@@ -200,6 +200,7 @@ var (
 	stepRow  = regexp.MustCompile(`<tr class="step[^"]*" id="step-(\d+)" data-step="(\d+)" data-goroutine="(\d+)" data-op="([^"]*)"([^>]*)>`)
 	attr     = func(name string) *regexp.Regexp { return regexp.MustCompile(` ` + name + `="([^"]*)"`) }
 	staleArr = regexp.MustCompile(`<path class="arrow reads-from stale" data-from="(\d+)" data-to="(\d+)"[^>]* d="([^"]*)"`)
+	rfArr    = regexp.MustCompile(`<path class="arrow reads-from[^"]*" data-from="(\d+)" data-to="(\d+)"`)
 	swArr    = regexp.MustCompile(`<path class="arrow sw" data-from="(\d+)" data-to="(\d+)"[^>]* d="([^"]*)"`)
 )
 
@@ -243,6 +244,18 @@ func checkDOM(t *testing.T, dom string, tr *pageTrace) {
 	}
 	if len(stale) != tr.stale() {
 		t.Fatalf("%d stale-read arrows, %d stale reads", len(stale), tr.stale())
+	}
+	// A reads-from arrow for every read of the weak mode, drawn or not
+	// (reads of a goroutine's own store or of a first value are hidden
+	// until asked for).
+	reads := 0
+	for _, s := range tr.Steps {
+		if s.ReadsFrom >= 0 {
+			reads++
+		}
+	}
+	if got := len(rfArr.FindAllStringSubmatch(dom, -1)); got != reads {
+		t.Fatalf("%d reads-from arrows, %d reads in the trace", got, reads)
 	}
 	if got := len(swArr.FindAllStringSubmatch(dom, -1)); got != len(tr.SW) {
 		t.Fatalf("%d synchronises-with arrows, %d edges in the trace", got, len(tr.SW))

@@ -99,6 +99,11 @@
     }
     if (e.preventDefault) e.preventDefault();
   });
+  var all = document.getElementById("all-arrows");
+  if (all) all.addEventListener("change", function () {
+    document.body.classList.toggle("all-arrows", all.checked);
+    drawArrows();
+  });
   slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
   document.getElementById("prev").addEventListener("click", function () { show(cur - 1); });
   document.getElementById("next").addEventListener("click", function () { show(cur + 1); });
@@ -118,7 +123,7 @@
       if (!a || !b) return;
       var ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
       if (ra.height === 0 || rb.height === 0) { // a folded row
-        p.style.display = "none";
+        p.setAttribute("data-folded", "true");
         return;
       }
       // From the left edge of one step's cell to the left edge of the
