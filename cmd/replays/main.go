@@ -3,6 +3,7 @@
 //
 //	go run ./cmd/replays                  # every explore and weak cell
 //	go run ./cmd/replays -filter deque    # mutants whose ID contains deque
+//	go run ./cmd/replays -from sched-     # resume at a mutant
 //
 // For each caught-by entry of the explore and weak layers it applies the
 // mutant to a private copy of the module (as cmd/mutant does, with
@@ -33,7 +34,15 @@ import (
 func main() {
 	filter := flag.String("filter", "", "only mutants whose ID contains this")
 	limit := flag.Duration("timeout", 10*time.Minute, "limit for one command")
+	from := flag.String("from", "", "start at this mutant (the catalog is in ID order), to resume a run")
+	shared := flag.Bool("trimpath", true, "build with -trimpath (GOFLAGS), so that the mutated copies share the build cache")
 	flag.Parse()
+	if *shared && !strings.Contains(os.Getenv("GOFLAGS"), "-trimpath") {
+		// Without it every copy of the module, in its own directory,
+		// compiles every package again. It changes nothing a replay
+		// does: the explorer finds the sources from the module root.
+		os.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -trimpath"))
+	}
 	root, err := os.Getwd()
 	if err != nil {
 		fatal(err)
@@ -50,7 +59,7 @@ func main() {
 	var cells, killed, reproduced, differ, noRecord int
 	start := time.Now()
 	for _, m := range cat {
-		if !strings.Contains(m.ID, *filter) {
+		if !strings.Contains(m.ID, *filter) || m.ID < *from {
 			continue
 		}
 		for _, c := range m.CaughtBy {
