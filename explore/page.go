@@ -21,7 +21,8 @@ import (
 // tool may rely on).
 
 // EvidenceEnv names the directory the pages are written to; by default
-// wsched-explore under the system's temporary directory.
+// wsched-explore under the system's temporary directory. cmd/verify
+// points it into its log directory.
 const EvidenceEnv = "WSCHED_EXPLORE_EVIDENCE"
 
 //go:embed page/page.html page/page.css page/page.js
