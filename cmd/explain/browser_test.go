@@ -25,7 +25,7 @@ import (
 // With the fragment #selftest the page presses the arrow keys itself and
 // writes where the highlight went; the dumped DOM must say it moved as
 // the keys say. A screenshot of each page goes to the test's artifact
-// directory (go test -artifacts -outputdir DIR keeps it).
+// directory (go test -artifacts -outputdir DIR keeps it; DIR must exist).
 //
 // Without Chromium the test is skipped, saying so; cmd/verify lists it
 // among the skipped tests. It lives here, beside the command it drives,
