@@ -101,6 +101,26 @@ func NoteAt(loc uintptr, op string, args ...any) {
 	r.addStep(s)
 }
 
+// View registers a view of an object under test for the trace of the
+// running schedule: after every step of a traced run (a replay, or the
+// re-run of a failing schedule), f is called and its result shown with
+// the step, on the counterexample page beside the values of the
+// locations. f must only look, with no scheduling point (a Peek, an
+// Inspect of the explore build). Outside a traced run View does
+// nothing, so a scenario may call it in every schedule.
+func View(name string, f func() string) {
+	r := current.Load()
+	if r == nil || !r.tracing || r.cur == nil || r.cur.exiting {
+		return
+	}
+	r.views = append(r.views, namedView{name, f})
+}
+
+type namedView struct {
+	name string
+	f    func() string
+}
+
 // Gosched yields: the calling goroutine runs again only once another has
 // made progress, or when nobody else can run. A loop that spins with
 // Gosched until another goroutine acts is therefore explored as waiting,

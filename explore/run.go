@@ -175,6 +175,8 @@ type run struct {
 	// wt is what a traced run of the weak mode records for the trace's
 	// reads-from and synchronises-with (weaktrace.go); nil otherwise.
 	wt *weakTrace
+	// views are the scenario's registered views (View).
+	views []namedView
 }
 
 // current is the run in progress, or nil. It is set by the driver before

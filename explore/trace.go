@@ -59,11 +59,16 @@ type step struct {
 	// none named); w what the weak mode knows of it (weaktrace.go).
 	loc uintptr
 	w   *weakStep
+	// views are the scenario's views (View) after the step.
+	views []string
 }
 
 // addStep appends a numbered step (anything but a switch) to the trace.
 func (r *run) addStep(s step) {
 	r.numbered++
+	for _, v := range r.views {
+		s.views = append(s.views, v.name+": "+v.f())
+	}
 	r.trace = append(r.trace, s)
 }
 

@@ -56,6 +56,8 @@ type traceStep struct {
 	At     string `json:"at"`
 	Src    string `json:"src,omitempty"`
 	Switch string `json:"switch,omitempty"` // the switch before the step: "preempted: thief runs"
+	// Views are the scenario's views after the step (View).
+	Views []string `json:"views,omitempty"`
 	// Preempt marks a step that runs because of a preemption.
 	Preempt bool `json:"preempt,omitempty"`
 	// The weak mode: the step that wrote the store a read read (0: the
@@ -150,7 +152,7 @@ func (r *run) exportTrace() *traceData {
 			preempt = s.preempt
 			continue
 		}
-		ts := traceStep{N: len(d.Steps) + 1, G: s.thread, Op: s.op, At: location(s.at), Switch: sw, Preempt: preempt, ReadsFrom: -1}
+		ts := traceStep{N: len(d.Steps) + 1, G: s.thread, Op: s.op, At: location(s.at), Switch: sw, Preempt: preempt, ReadsFrom: -1, Views: s.views}
 		sw, preempt = "", false
 		var li *locInfo
 		if s.loc != 0 {

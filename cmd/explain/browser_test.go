@@ -33,10 +33,10 @@ import (
 // package's test time.
 
 // browserPages are the counterexamples the test loads.
-var browserPages = []struct{ mutant, what string }{
-	{"ring-steal-while-stealing", "ring, plain"},
-	{"deque-take-no-fence", "deque, weak"},
-	{"idle-notify-no-fence", "idle protocol, weak"},
+var browserPages = []struct{ mutant, what, view string }{
+	{"ring-steal-while-stealing", "ring, plain", "ring: head [0|0] (steal|real), tail 0"},
+	{"deque-take-no-fence", "deque, weak", ""},
+	{"idle-notify-no-fence", "idle protocol, weak", ""},
 }
 
 // DocsPNGEnv, set, makes the test write the deque page's screenshot to
@@ -97,6 +97,21 @@ func TestCounterexamplePagesInChromium(t *testing.T) {
 			}
 			dom := dumpDOM(t, browser, "file://"+page)
 			checkDOM(t, dom, &tr)
+			if p.view != "" {
+				// The scenario's view, at the first step that has
+				// one (it is registered once the ring exists).
+				k := 0
+				for _, s := range tr.Steps {
+					if len(s.Views) > 0 {
+						k = s.N
+						break
+					}
+				}
+				at := dumpDOM(t, browser, fmt.Sprintf("file://%s#step-%d", page, k))
+				if k == 0 || !strings.Contains(at, `<div class="view">`+p.view) {
+					t.Fatalf("the scenario's view %q is not on the page at step %d", p.view, k)
+				}
+			}
 			self := dumpDOM(t, browser, "file://"+page+"#selftest")
 			checkSelfTest(t, self, len(tr.Steps))
 			shot := filepath.Join(out, p.mutant+".png")
@@ -117,11 +132,12 @@ type pageTrace struct {
 	Weak       bool     `json:"weak"`
 	Goroutines []string `json:"goroutines"`
 	Steps      []struct {
-		N         int    `json:"n"`
-		G         int    `json:"g"`
-		Op        string `json:"op"`
-		ReadsFrom int    `json:"reads_from"`
-		Stale     bool   `json:"stale"`
+		N         int      `json:"n"`
+		G         int      `json:"g"`
+		Op        string   `json:"op"`
+		ReadsFrom int      `json:"reads_from"`
+		Stale     bool     `json:"stale"`
+		Views     []string `json:"views"`
 	} `json:"steps"`
 	SW []struct{ From, To int } `json:"sw"`
 }

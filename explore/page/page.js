@@ -47,6 +47,11 @@
       h += '<tr data-loc="' + esc(name) + '"' + (st.changed[name] ? ' class="changed"' : "") +
         "><td>" + esc(name) + '</td><td class="value">' + esc(st.vals[name] === undefined ? "?" : st.vals[name]) + "</td></tr>";
     });
+    var s = data.steps[k - 1], views = (s && s.views) || [];
+    var v = "";
+    views.forEach(function (x) { v += '<div class="view">' + esc(x) + "</div>"; });
+    document.getElementById("views-body").innerHTML = v;
+    document.getElementById("views").style.display = views.length ? "" : "none";
     document.getElementById("state-body").innerHTML = h + "</table>";
   }
 
