@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,7 +14,7 @@ import (
 
 // ReplayEnv names the variable that replays one schedule:
 //
-//	WSCHED_EXPLORE_REPLAY='ring/steal-vs-pop=17:2,40:1' go test -tags explore -run TestRing ./explore/scenarios
+//	WSCHED_EXPLORE_REPLAY='ring/basic=sc/17:g2,40:g1' go test -tags explore -run '^TestExploreRingBasic$' ./explore/scenarios
 //
 // The scenario with that name runs only that schedule, with its trace;
 // every other scenario in the run is skipped.
@@ -116,10 +117,25 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if res.Mode == "dfs" && res.Failure == nil && res.Estimate > 0 {
 		how += fmt.Sprintf(" (%d run at %d preemption(s), of about %s there: %s)", res.RoundSchedules, res.Bound, magnitude(res.Estimate), left(res.Estimate, res.RoundSchedules))
 	}
+	rec := newRecord(t, name, opt, res)
 	if f := res.Failure; f != nil {
-		t.Fatalf("explore %s: FAILED (%s): %s\n%s\nfound at schedule %d, %d preemptions; %s\nschedule:\n%s\nreplay: %s='%s=%s' go test -tags explore -run '^%s$' %s",
-			name, how, f.Kind, f.Message, f.Schedule, f.Preemptions, stackNote(f), f.Trace, ReplayEnv, name, f.Token, testName(t), packageDir())
+		rf := &RecordFailure{Kind: string(f.Kind), Message: firstLine(f.Message), Schedule: f.Schedule, Preemptions: f.Preemptions, Token: f.Token, Replay: replayCommand(rec, f.Token)}
+		rec.Failure = rf
+		evidence := ""
+		if f.trace != nil {
+			var err error
+			rf.Evidence, err = writeEvidence(rec, f)
+			if err != nil {
+				evidence = fmt.Sprintf("\nthe counterexample page could not be written: %v", err)
+			} else {
+				evidence = "\npage: " + rf.Evidence.Page + "\ntrace: " + rf.Evidence.Trace
+			}
+		}
+		rec.write(t)
+		t.Fatalf("explore %s: FAILED (%s): %s\n%s\nfound at schedule %d, %d preemptions; %s\nschedule:\n%s\nreplay: %s%s",
+			name, how, f.Kind, f.Message, f.Schedule, f.Preemptions, stackNote(f), f.Trace, rf.Replay, evidence)
 	}
+	rec.write(t)
 	if res.Mode == "replay" {
 		t.Logf("explore %s: replayed schedule passed:\n%s", name, res.Trace)
 	}
@@ -159,10 +175,11 @@ func testName(t testing.TB) string {
 // command.
 func packageDir() string {
 	wd, err := os.Getwd()
-	if err != nil || moduleRoot == "" || !strings.HasPrefix(wd, moduleRoot) {
+	root := moduleDir()
+	if err != nil || root == "" || !strings.HasPrefix(wd, root) {
 		return "."
 	}
-	return "." + strings.TrimPrefix(wd, moduleRoot)
+	return "." + filepath.ToSlash(strings.TrimPrefix(wd, root))
 }
 
 // compareClasses checks that the reduced search reaches every trace the

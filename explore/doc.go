@@ -32,9 +32,16 @@
 // a deadlock (every goroutine blocked and none with a deadline: with park
 // timeouts off, that is how a lost wakeup shows), or more scheduling
 // points than Options.MaxSteps (a livelock). The failure carries the
-// schedule as numbered steps (goroutine, file:line, operation, the values
-// read or written, the source line) and a replay token; Check prints both
-// and the command that replays the schedule.
+// schedule as numbered steps (goroutine, file:line, operation with its
+// ordering, the values read or written, the source line; in the weak mode
+// which store each stale read read and why) and a replay token, which
+// records the memory mode and its parameters (token.go); Check prints both,
+// the command that replays the schedule (build tags and mutant included),
+// and the path of a self-contained HTML page to step through it
+// (page.go). A replay that cannot follow its token fails as diverged,
+// never passes (replay.go). Check also writes a run record of every
+// exploration, a JSON line for the programs that read test logs
+// (record.go).
 //
 // Time. Virtual time starts at 0 in each schedule and moves only at a
 // decision. When every goroutine is blocked or spinning on Gosched, the

@@ -57,8 +57,8 @@ func TestRacyCounterFoundWithTheExpectedSchedule(t *testing.T) {
 	if f == nil {
 		t.Fatalf("lost update not found in %d schedules", res.Schedules)
 	}
-	if f.Kind != kindAssert || f.Schedule != 7 || f.Token != "1:2" || f.Preemptions != 1 {
-		t.Fatalf("found %s at schedule %d, token %q, %d preemptions; want an assertion at schedule 7, token \"1:2\", 1 preemption\n%s",
+	if f.Kind != kindAssert || f.Schedule != 7 || f.Token != "sc/1:g2" || f.Preemptions != 1 {
+		t.Fatalf("found %s at schedule %d, token %q, %d preemptions; want an assertion at schedule 7, token \"sc/1:g2\", 1 preemption\n%s",
 			f.Kind, f.Schedule, f.Token, f.Preemptions, f.Trace)
 	}
 	if !strings.Contains(f.Message, "x = 1 after two increments") {
@@ -101,8 +101,8 @@ func TestCheckThenActFound(t *testing.T) {
 		b.Join()
 		Assert(acted.Load() == 1, "%d goroutines acted", acted.v)
 	})
-	if f := res.Failure; f == nil || f.Kind != kindAssert || f.Preemptions != 1 || f.Token != "1:2" {
-		t.Fatalf("want the double act at one preemption, token 1:2; got %+v after %d schedules", res.Failure, res.Schedules)
+	if f := res.Failure; f == nil || f.Kind != kindAssert || f.Preemptions != 1 || f.Token != "sc/1:g2" {
+		t.Fatalf("want the double act at one preemption, token sc/1:g2; got %+v after %d schedules", res.Failure, res.Schedules)
 	}
 }
 

@@ -82,11 +82,43 @@ func Touch(loc uintptr, write bool) {
 // the trace: op names it ("Load", "CompareAndSwap"), args are the values
 // read or written. Call it only when Tracing reports true.
 func Note(op string, args ...any) {
+	NoteAt(0, op, args...)
+}
+
+// NoteAt is Note for an operation on the shared location loc (an
+// address, as PointAt names it): the trace prints its values as the
+// location's declaration says (a packed word as [high|low], a bitmap in
+// hex) and the page shows the location's value at every step.
+func NoteAt(loc uintptr, op string, args ...any) {
 	r := current.Load()
 	if r == nil || !r.tracing || r.cur.exiting {
 		return
 	}
-	r.trace = append(r.trace, step{thread: r.cur.id, op: op, args: args, at: callerFrame()})
+	s := step{thread: r.cur.id, op: op, args: args, at: callerFrame(), loc: loc}
+	if r.wt != nil {
+		s.w = r.wt.take(r.cur.id)
+	}
+	r.addStep(s)
+}
+
+// View registers a view of an object under test for the trace of the
+// running schedule: after every step of a traced run (a replay, or the
+// re-run of a failing schedule), f is called and its result shown with
+// the step, on the counterexample page beside the values of the
+// locations. f must only look, with no scheduling point (a Peek, an
+// Inspect of the explore build). Outside a traced run View does
+// nothing, so a scenario may call it in every schedule.
+func View(name string, f func() string) {
+	r := current.Load()
+	if r == nil || !r.tracing || r.cur == nil || r.cur.exiting {
+		return
+	}
+	r.views = append(r.views, namedView{name, f})
+}
+
+type namedView struct {
+	name string
+	f    func() string
 }
 
 // Gosched yields: the calling goroutine runs again only once another has
@@ -104,7 +136,7 @@ func Gosched() {
 	}
 	r.steps++
 	if r.tracing {
-		r.trace = append(r.trace, step{thread: t.id, op: "Gosched", at: callerFrame()})
+		r.addStep(step{thread: t.id, op: "Gosched", at: callerFrame()})
 	}
 	if r.mem != nil {
 		// A spin loop that yields sees newer stores from now on, so it

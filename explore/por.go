@@ -964,7 +964,7 @@ func classes(opt Options, body func()) (map[string]int, map[string]string, Resul
 		}
 		k := normalForm(r.por)
 		if got[k]++; got[k] == 1 {
-			tokens[k] = encodeToken(r.decisions)
+			tokens[k] = encodeToken(e.opt, r.decisions)
 		}
 	}
 	var res Result

@@ -18,7 +18,7 @@ func nearestRun(opt Options, body func(), tok string) string {
 	opt = opt.withDefaults()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	e := &explorer{opt: opt, body: body, record: true}
-	tr := e.runOnce(&replayGuide{choices: tokenChoices(tok)}, false)
+	tr := e.runOnce(&replayGuide{tok: mustParseToken(tok)}, false)
 	want := append([]porEvent(nil), tr.por.events...)
 	for i := range want {
 		want[i].acc = append([]access(nil), want[i].acc...)
@@ -78,7 +78,7 @@ func nearestRun(opt Options, body func(), tok string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "the missed trace has %d steps; of %d reduced runs, the nearest (%s) follows it for %d steps",
-		len(want), runs, encodeToken(bestDecs), best)
+		len(want), runs, encodeToken(opt, bestDecs), best)
 	if best < 0 || best >= len(bestEvents) {
 		return b.String()
 	}

@@ -168,6 +168,15 @@ type run struct {
 	// mem is the weak-memory model of the run (weakmode.go); nil under
 	// sequential consistency.
 	mem *memory
+	// numbered counts the trace's numbered steps (every step but a
+	// switch); diverged is why a replay left its token (replay.go).
+	numbered int
+	diverged string
+	// wt is what a traced run of the weak mode records for the trace's
+	// reads-from and synchronises-with (weaktrace.go); nil otherwise.
+	wt *weakTrace
+	// views are the scenario's registered views (View).
+	views []namedView
 }
 
 // current is the run in progress, or nil. It is set by the driver before
@@ -403,7 +412,7 @@ func (r *run) schedule(t *thread) *thread {
 	}
 	c := r.guide.choose(r, d) // by value: a pointer would put d on the heap, at every decision
 	if c < 0 || c >= len(r.threads) || en&(1<<c) == 0 {
-		r.failNow(t, kindDiverged, fmt.Sprintf("the schedule does not fit this execution: decision %d wants goroutine %d, but only %s can go (a replay token from another version of the code, or nondeterminism in the scenario: time, map order, a goroutine outside the explorer)", len(r.decisions), c, r.names(en)))
+		r.diverge(t, fmt.Sprintf("decision %d wants goroutine %d, but only %s can go (a replay token from another version of the code, or nondeterminism in the scenario: time, map order, a goroutine outside the explorer)", len(r.decisions), c, r.names(en)))
 	}
 	d.chosen = c
 	d.preempt = d.costs(c)
@@ -450,7 +459,7 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on
 	waits := !ready()
 	if r.tracing && waits {
 		at := callerFrame()
-		r.trace = append(r.trace, step{thread: t.id, kind: stepWait, op: what, at: at})
+		r.addStep(step{thread: t.id, kind: stepWait, op: what, at: at})
 		what = fmt.Sprintf("%s (%s)", what, location(at))
 	}
 	t.state, t.ready, t.what, t.timedOut = blocked, ready, what, false
@@ -472,7 +481,7 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on
 	ok := !t.timedOut || ready()
 	t.state, t.ready, t.deadline, t.timedOut = runnable, nil, 0, false
 	if r.tracing && waits {
-		r.trace = append(r.trace, step{thread: t.id, kind: stepWake, ok: ok})
+		r.addStep(step{thread: t.id, kind: stepWake, ok: ok})
 	}
 	return ok
 }

@@ -178,6 +178,9 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	r.decisions = e.decisions[:0]
 	if e.opt.Weak {
 		r.mem = newMemory(weak.Config{History: e.opt.History, MaxStale: e.opt.MaxStale})
+		if tracing {
+			r.wt = newWeakTrace()
+		}
 	}
 	var s *porSearch
 	if pg, ok := g.(*porGuide); ok {
@@ -233,69 +236,6 @@ func (e *explorer) wait(r *run) {
 			panic(stuckError{fmt.Sprintf("explore: no goroutine handed over for %v: a goroutine of the scenario is blocked outside the explorer's control (a channel, lock or sleep that is not instrumented). Every goroutine:\n%s", e.opt.Watchdog, buf)})
 		}
 	}
-}
-
-// fail finishes a failed exploration: it replays the failing schedule with
-// a trace, which must fail the same way (the code is deterministic under
-// the explorer, or the report says it is not).
-func (e *explorer) fail(r *run) Result {
-	f := r.failure
-	f.Token = encodeToken(r.decisions)
-	f.Schedule = e.res.Schedules
-	f.Preemptions = r.preempts
-	tr := e.runOnce(&replayGuide{choices: tokenChoices(f.Token)}, true)
-	e.res.Schedules-- // the traced replay is not a new schedule
-	f.Trace = tr.formatTrace()
-	// The traced run's messages name source lines; its kind and the
-	// goroutine that failed must match.
-	if tr.failure == nil || tr.failure.Kind != f.Kind || tr.failure.Thread != f.Thread {
-		got := "passed"
-		if tr.failure != nil {
-			got = "failed with: " + tr.failure.Message
-		}
-		f.Trace += fmt.Sprintf("\nWARNING: the traced replay %s; the scenario is not deterministic under the explorer.\n", got)
-	}
-	e.res.Failure = f
-	return e.res
-}
-
-func tokenChoices(tok string) map[int]int {
-	m, err := ParseToken(tok)
-	if err != nil {
-		panic(err)
-	}
-	return m
-}
-
-// replayGuide follows a token: the listed decisions take the listed
-// goroutine, every other decision the default.
-type replayGuide struct{ choices map[int]int }
-
-func (g *replayGuide) choose(r *run, d decision) int {
-	if c, ok := g.choices[len(r.decisions)]; ok {
-		return c
-	}
-	return d.defaultChoice()
-}
-
-func (e *explorer) replay(tok string) Result {
-	m, err := ParseToken(tok)
-	if err != nil {
-		e.res.Failure = &Failure{Kind: kindDiverged, Message: err.Error()}
-		return e.res
-	}
-	e.res.Mode = "replay"
-	r := e.runOnce(&replayGuide{choices: m}, true)
-	if r.failure != nil {
-		f := r.failure
-		f.Token, f.Schedule, f.Preemptions = tok, 1, r.preempts
-		f.Trace = r.formatTrace()
-		e.res.Failure = f
-		return e.res
-	}
-	e.res.Failure = nil
-	e.res.Trace = r.formatTrace()
-	return e.res
 }
 
 // dfsGuide replays a prefix of choices, then takes the defaults.

@@ -4,11 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime"
-	"strconv"
 	"strings"
-	"time"
 )
 
 // failureKind says how a schedule failed.
@@ -20,7 +17,6 @@ const (
 	kindPanic    failureKind = "panic"
 	kindDeadlock failureKind = "deadlock"
 	kindStep     failureKind = "step budget"
-	kindDiverged failureKind = "schedule diverged"
 )
 
 // Failure is a failed schedule.
@@ -37,6 +33,8 @@ type Failure struct {
 	// Preemptions how many preemptions it has.
 	Schedule    int
 	Preemptions int
+	// trace is the traced schedule as data, for the page (page.go).
+	trace *traceData
 }
 
 func (f *Failure) Error() string { return string(f.Kind) + ": " + f.Message }
@@ -57,6 +55,21 @@ type step struct {
 	preempt bool
 	timer   bool  // the switch is a timeout firing early
 	when    int64 // for a timer: the virtual time it fired at
+	// loc is the address of the atomic or cell an operation is on (0:
+	// none named); w what the weak mode knows of it (weaktrace.go).
+	loc uintptr
+	w   *weakStep
+	// views are the scenario's views (View) after the step.
+	views []string
+}
+
+// addStep appends a numbered step (anything but a switch) to the trace.
+func (r *run) addStep(s step) {
+	r.numbered++
+	for _, v := range r.views {
+		s.views = append(s.views, v.name+": "+v.f())
+	}
+	r.trace = append(r.trace, s)
 }
 
 type stepKind uint8
@@ -76,48 +89,6 @@ func (r *run) noteSwitch(t *thread, to int, preempt bool) {
 	r.trace = append(r.trace, step{thread: t.id, kind: stepSwitch, to: to, preempt: preempt})
 }
 
-// The replay token lists the decisions whose choice differs from the
-// default one (the current goroutine goes on; otherwise the lowest
-// numbered), as decision:goroutine pairs: "17:2,40:1". The empty schedule,
-// all defaults, is "-".
-
-func encodeToken(ds []decision) string {
-	var b strings.Builder
-	for i := range ds {
-		d := &ds[i]
-		if d.chosen == d.defaultChoice() {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "%d:%d", i, d.chosen)
-	}
-	if b.Len() == 0 {
-		return "-"
-	}
-	return b.String()
-}
-
-// ParseToken reads a replay token into its decision:goroutine pairs.
-func ParseToken(tok string) (map[int]int, error) {
-	m := map[int]int{}
-	tok = strings.TrimSpace(tok)
-	if tok == "-" || tok == "" {
-		return m, nil
-	}
-	for _, f := range strings.Split(tok, ",") {
-		a, b, ok := strings.Cut(f, ":")
-		i, err1 := strconv.Atoi(a)
-		g, err2 := strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil || i < 0 || g < 0 {
-			return nil, fmt.Errorf("explore: bad replay token %q: want decision:goroutine pairs separated by commas, or -", tok)
-		}
-		m[i] = g
-	}
-	return m, nil
-}
-
 // moduleRoot is the directory above this package: trace locations are
 // printed relative to it.
 var moduleRoot = func() string {
@@ -127,6 +98,41 @@ var moduleRoot = func() string {
 	}
 	return filepath.Dir(filepath.Dir(file))
 }()
+
+// modulePath is the module's import path: with -trimpath (cmd/verify
+// builds so) a frame's file is named under it, not under moduleRoot.
+const modulePath = "github.com/wsched/wsched"
+
+// moduleDir is the module's directory on disk: moduleRoot, or, in a
+// -trimpath build, the nearest directory above the working directory
+// that holds go.mod.
+func moduleDir() string {
+	if filepath.IsAbs(moduleRoot) {
+		return moduleRoot
+	}
+	wd, err := os.Getwd()
+	for err == nil {
+		if _, e := os.Stat(filepath.Join(wd, "go.mod")); e == nil {
+			return wd
+		}
+		up := filepath.Dir(wd)
+		if up == wd {
+			break
+		}
+		wd = up
+	}
+	return ""
+}
+
+// srcPath is where the source file a frame names is on disk.
+func srcPath(file string) string {
+	if rest, ok := strings.CutPrefix(file, modulePath+"/"); ok && !filepath.IsAbs(file) {
+		if d := moduleDir(); d != "" {
+			return filepath.Join(d, rest)
+		}
+	}
+	return file
+}
 
 // instrumentation names the packages whose frames a location skips: the
 // explorer and the drop-in packages that call it.
@@ -178,14 +184,7 @@ func sourceLine(f runtime.Frame, cache map[string][]string) string {
 	if f.File == "" {
 		return ""
 	}
-	lines, ok := cache[f.File]
-	if !ok {
-		b, err := os.ReadFile(f.File)
-		if err == nil {
-			lines = strings.Split(string(b), "\n")
-		}
-		cache[f.File] = lines
-	}
+	lines := readLines(f.File, cache)
 	if f.Line < 1 || f.Line > len(lines) {
 		return ""
 	}
@@ -197,99 +196,4 @@ func sourceLine(f runtime.Frame, cache map[string][]string) string {
 		s = s[:67] + "..."
 	}
 	return s
-}
-
-// formatTrace prints a traced schedule as numbered steps.
-func (r *run) formatTrace() string {
-	var b strings.Builder
-	cache := map[string][]string{}
-	labels := map[uintptr]string{}
-	width := 4
-	for _, t := range r.threads {
-		width = max(width, len(t.name))
-	}
-	fmt.Fprintf(&b, "goroutines: ")
-	for i, t := range r.threads {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%d=%s", t.id, t.name)
-	}
-	b.WriteString("\n")
-	n := 0
-	for _, s := range r.trace {
-		name := r.threads[s.thread].name
-		if s.kind == stepSwitch {
-			if s.timer {
-				fmt.Fprintf(&b, "       ---- preempted: %s's timeout fires (virtual time %v) ----\n", r.threads[s.to].name, time.Duration(s.when))
-				continue
-			}
-			if s.preempt {
-				fmt.Fprintf(&b, "       ---- preempted: %s runs ----\n", r.threads[s.to].name)
-			} else {
-				fmt.Fprintf(&b, "       ---- %s runs ----\n", r.threads[s.to].name)
-			}
-			continue
-		}
-		var what string
-		switch s.kind {
-		case stepWait:
-			what = "waits for " + s.op
-		case stepWake:
-			what = "wakes: ready"
-			if !s.ok {
-				what = "wakes: timed out"
-			}
-		default:
-			what = s.op + formatArgs(s.args, labels)
-		}
-		n++
-		fmt.Fprintf(&b, "%5d  %-*s  %-34s  %-36s", n, width, name, location(s.at), what)
-		if src := sourceLine(s.at, cache); src != "" && s.kind != stepWake {
-			fmt.Fprintf(&b, "  | %s", src)
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
-// formatArgs prints operation values: small integers in decimal, words
-// that look like packed halves in hex, pointers as p1, p2, ... in order of
-// first appearance, so that the same schedule prints the same trace.
-func formatArgs(args []any, labels map[uintptr]string) string {
-	if len(args) == 0 {
-		return ""
-	}
-	parts := make([]string, len(args))
-	for i, a := range args {
-		parts[i] = formatValue(a, labels)
-	}
-	return " " + strings.Join(parts, " ")
-}
-
-func formatValue(a any, labels map[uintptr]string) string {
-	if s, ok := a.(string); ok {
-		return s
-	}
-	v := reflect.ValueOf(a)
-	switch v.Kind() {
-	case reflect.Invalid:
-		return "nil"
-	case reflect.Pointer, reflect.UnsafePointer:
-		if v.IsNil() {
-			return "nil"
-		}
-		p := v.Pointer()
-		l, ok := labels[p]
-		if !ok {
-			l = fmt.Sprintf("p%d", len(labels)+1)
-			labels[p] = l
-		}
-		return l
-	case reflect.Uint64, reflect.Uint, reflect.Uintptr:
-		if u := v.Uint(); u > 1<<32 {
-			return fmt.Sprintf("[%d|%d]", u>>32, uint32(u))
-		}
-	}
-	return fmt.Sprint(a)
 }

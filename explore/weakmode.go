@@ -126,6 +126,9 @@ func WeakLoad(a uintptr, o Ordering, latest any) any {
 	l := r.mem.loc(a, latest)
 	cands := r.mem.m.Candidates(r.thread(), l, o)
 	pick := r.chooseStore(cands)
+	if r.wt != nil {
+		r.wt.read(r, l, o, cands, pick)
+	}
 	return r.mem.m.Load(r.thread(), l, o, pick)
 }
 
@@ -134,6 +137,9 @@ func WeakStore(a uintptr, o Ordering, before, v any) {
 	if r := weakRun(); r != nil {
 		r.touchSC(o, false)
 		r.mem.m.Store(r.thread(), r.mem.loc(a, before), o, v)
+		if r.wt != nil {
+			r.wt.wrote(r, o, nil)
+		}
 	}
 }
 
@@ -143,7 +149,15 @@ func WeakStore(a uintptr, o Ordering, before, v any) {
 func WeakRMW(a uintptr, o Ordering, old, new any) {
 	if r := weakRun(); r != nil {
 		r.touchSC(o, false)
-		r.mem.m.RMW(r.thread(), r.mem.loc(a, old), o, func(weak.Value) weak.Value { return new })
+		l := r.mem.loc(a, old)
+		var rd *weakStep
+		if r.wt != nil {
+			rd = r.wt.read(r, l, o, r.mem.m.Candidates(r.thread(), l, Relaxed), 0)
+		}
+		r.mem.m.RMW(r.thread(), l, o, func(weak.Value) weak.Value { return new })
+		if r.wt != nil {
+			r.wt.wrote(r, o, rd)
+		}
 	}
 }
 
@@ -162,10 +176,23 @@ func WeakCompareAndSwap(a uintptr, before, old, new any, swapped bool, success, 
 	r.touchSC(max(success, failure), false) // SeqCst is the strongest
 	l := r.mem.loc(a, before)
 	pick := 0
+	var cands []weak.Candidate
 	if !swapped {
-		pick = r.chooseStore(r.mem.m.CASCandidates(r.thread(), l, old, failure))
+		cands = r.mem.m.CASCandidates(r.thread(), l, old, failure)
+		pick = r.chooseStore(cands)
+	}
+	var rd *weakStep
+	if r.wt != nil {
+		if swapped {
+			rd = r.wt.read(r, l, success, r.mem.m.Candidates(r.thread(), l, Relaxed), 0)
+		} else {
+			r.wt.read(r, l, failure, cands, pick)
+		}
 	}
 	r.mem.m.CompareAndSwap(r.thread(), l, old, new, success, failure, pick)
+	if r.wt != nil && swapped {
+		r.wt.wrote(r, success, rd)
+	}
 }
 
 // WeakFence is a fence of ordering o.
@@ -173,6 +200,9 @@ func WeakFence(o Ordering) {
 	if r := weakRun(); r != nil {
 		r.touchSC(o, true)
 		r.mem.m.Fence(r.thread(), o)
+		if r.wt != nil {
+			r.wt.fence(r, o)
+		}
 	}
 }
 
@@ -259,17 +289,9 @@ func (r *run) chooseStore(cands []weak.Candidate) int {
 	d := decision{cur: -1, timer: -1, reads: len(cands)}
 	c := r.guide.choose(r, d)
 	if c < 0 || c >= len(cands) {
-		r.failNow(r.cur, kindDiverged, fmt.Sprintf("the schedule does not fit this execution: decision %d wants store %d of a read that has %d to choose from (a replay token from another version of the code)", len(r.decisions), c, len(cands)))
+		r.diverge(r.cur, fmt.Sprintf("decision %d wants store %d of a read that has %d to choose from (a replay token from another version of the code, or another mode's parameters)", len(r.decisions), c, len(cands)))
 	}
 	d.chosen = c
 	r.decisions = append(r.decisions, d)
-	if r.tracing && c > 0 {
-		x := cands[c]
-		by := "the location's first value"
-		if x.Writer >= 0 {
-			by = "written by " + r.threads[x.Writer].name
-		}
-		r.trace = append(r.trace, step{thread: r.cur.id, op: "reads an older store:", args: []any{x.Value, fmt.Sprintf("(%d stores back, %s)", x.Age, by)}, at: callerFrame()})
-	}
 	return c
 }

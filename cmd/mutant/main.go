@@ -7,7 +7,9 @@
 //
 // With a command it prints KILLED when the command fails on the mutated copy
 // (the check caught the bug) and SURVIVED when it passes, and exits 0 only
-// when the mutant was killed. The working tree is never modified.
+// when the mutant was killed. The command runs with WSCHED_MUTANT set to
+// the mutant's ID, which the explorer writes into a failure's replay
+// command. The working tree is never modified.
 package main
 
 import (
@@ -111,6 +113,9 @@ func main() {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, args[2], args[3:]...)
 	cmd.Dir = dir
+	// The command knows which mutant it runs under: the explorer puts it
+	// in a failure's replay command and its run record.
+	cmd.Env = append(os.Environ(), "WSCHED_MUTANT="+m.ID)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	start := time.Now()
 	err = cmd.Run()

@@ -86,6 +86,7 @@ func main() {
 				opt.limit = 3 * time.Minute
 			}
 		}
+		evidenceBeside(logDir)
 		if !runMutants(root, opt, logDir) {
 			os.Exit(1)
 		}
@@ -114,6 +115,7 @@ func main() {
 		os.Exit(2)
 	}
 	fmt.Printf("verify: full logs in %s\n", logDir)
+	evidenceBeside(logDir)
 
 	start := time.Now()
 	var results []result
@@ -129,5 +131,14 @@ func main() {
 		if r.status == statusFail {
 			os.Exit(1)
 		}
+	}
+}
+
+// evidenceBeside makes the explorer write its counterexample pages into
+// the log directory (explore.EvidenceEnv), beside the logs that name them,
+// unless the caller chose a directory.
+func evidenceBeside(logDir string) {
+	if os.Getenv("WSCHED_EXPLORE_EVIDENCE") == "" {
+		os.Setenv("WSCHED_EXPLORE_EVIDENCE", filepath.Join(logDir, "explore-pages"))
 	}
 }

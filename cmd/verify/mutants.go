@@ -176,7 +176,7 @@ func runOneMutant(root string, m *mutant.Mutant, opt mutantOptions, deps depGrap
 	if opt.fast {
 		for _, c := range m.CaughtBy {
 			argv := c.Args("-trimpath", "-count=1", "-json", fmt.Sprintf("-timeout=%s", goTestTimeout(opt.limit)))
-			cr := runCell(dir, argv, opt.limit, logPath(c.String()))
+			cr := runCell(dir, argv, opt.limit, logPath(c.String()), m.ID)
 			row.entries = append(row.entries, entryResult{c: c, status: cr.status, took: cr.took, failed: cr.failed})
 			fmt.Printf("      %-9s %-13s %6.1fs  %s%s\n", c.Layer, cr.status.word(), cr.took.Seconds(), c, failedSuffix(cr.failed))
 			if prev := row.cells[c.Layer]; prev != cellKilled {
@@ -211,7 +211,7 @@ func runOneMutant(root string, m *mutant.Mutant, opt mutantOptions, deps depGrap
 		}
 		argv = append(argv, "-trimpath", "-count=1", "-json", fmt.Sprintf("-timeout=%s", goTestTimeout(opt.limit)))
 		argv = append(argv, pkgs...)
-		cr := runCell(dir, argv, opt.limit, logPath(l))
+		cr := runCell(dir, argv, opt.limit, logPath(l), m.ID)
 		row.cells[l] = cr.status
 		row.failed[l] = cr.failed
 		fmt.Printf("      %-9s %-13s %6.1fs  %s%s\n", l, cr.status.word(), cr.took.Seconds(), strings.Join(pkgs, " "), failedSuffix(cr.failed))
@@ -266,7 +266,9 @@ type cellResult struct {
 	failed []string
 }
 
-func runCell(dir string, argv []string, limit time.Duration, logPath string) cellResult {
+// runCell runs argv in the mutated copy dir of mutant id; WSCHED_MUTANT
+// names it, for the explorer's replay commands.
+func runCell(dir string, argv []string, limit time.Duration, logPath, id string) cellResult {
 	start := time.Now()
 	logf, err := os.Create(logPath)
 	if err != nil {
@@ -278,7 +280,7 @@ func runCell(dir string, argv []string, limit time.Duration, logPath string) cel
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = os.Environ()
+	cmd.Env = append(os.Environ(), "WSCHED_MUTANT="+id)
 	if os.Getenv("WSCHED_WATCHDOG") == "" {
 		// A mutant that strands a task makes a check wait for its
 		// watchdog; a short one keeps such a kill inside the cell's

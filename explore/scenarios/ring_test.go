@@ -3,6 +3,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/wsched/wsched/explore"
@@ -69,6 +70,8 @@ func thief(name string, l *ledger, victim *queue.Ring[item], rounds int) *explor
 func TestExploreRingBasic(t *testing.T) {
 	explore.Check(t, "ring/basic", explore.Options{MaxSchedules: 200_000}, func() {
 		l, g, r := newLedger(), queue.NewGlobal[item](), queue.NewRing[item]()
+		viewRing("ring", r)
+		viewGlobal(g)
 		its := items(6)
 		th := thief("thief", l, r, 3)
 		next := 0
@@ -93,6 +96,8 @@ func TestExploreRingBasic(t *testing.T) {
 func TestExploreRingStealDuringOverflow(t *testing.T) {
 	explore.Check(t, "ring/steal-overflow", explore.Options{}, func() {
 		l, g, r := newLedger(), queue.NewGlobal[item](), queue.NewRing[item]()
+		viewRing("ring", r)
+		viewGlobal(g)
 		its := items(7)
 		th := thief("thief", l, r, 1)
 		r.Push(its[0], g)
@@ -114,6 +119,8 @@ func TestExploreRingStealDuringOverflow(t *testing.T) {
 func TestExploreRingTwoThieves(t *testing.T) {
 	explore.Check(t, "ring/two-thieves", explore.Options{}, func() {
 		l, g, r := newLedger(), queue.NewGlobal[item](), queue.NewRing[item]()
+		viewRing("ring", r)
+		viewGlobal(g)
 		its := items(5)
 		for _, it := range its {
 			r.Push(it, g)
@@ -152,6 +159,8 @@ func TestExploreRingChainedSteal(t *testing.T) {
 	explore.Check(t, "ring/chained-steal", explore.Options{}, func() {
 		l, g := newLedger(), queue.NewGlobal[item]()
 		r1, r2 := queue.NewRing[item](), queue.NewRing[item]()
+		viewRing("r1", r1)
+		viewRing("r2", r2)
 		its := items(6)
 		for i := range 3 {
 			r1.Push(its[2*i], g)
@@ -212,6 +221,8 @@ func TestExploreRingStealIntoFullDestination(t *testing.T) {
 	explore.Check(t, "ring/steal-into-full", explore.Options{}, func() {
 		l, g := newLedger(), queue.NewGlobal[item]()
 		victim, mine := queue.NewRing[item](), queue.NewRing[item]()
+		viewRing("victim", victim)
+		viewRing("mine", mine)
 		its := items(8)
 		for _, it := range its[:queue.Capacity] {
 			victim.Push(it, g)
@@ -238,6 +249,8 @@ func TestExploreRingStealIntoFullDestination(t *testing.T) {
 func TestExploreRingStealTakesHalfRoundedUp(t *testing.T) {
 	explore.Check(t, "ring/steal-half-rounded-up", explore.Options{}, func() {
 		l, g, r := newLedger(), queue.NewGlobal[item](), queue.NewRing[item]()
+		viewRing("ring", r)
+		viewGlobal(g)
 		its := items(4)
 		steal := func(name string, want int) {
 			explore.Go(name, func() {
@@ -281,4 +294,18 @@ func TestExploreGlobalBatchIsAtomic(t *testing.T) {
 		drainGlobal(l, g)
 		l.exactlyOnce(3)
 	})
+}
+
+// viewRing shows r's head, tail and occupied slots with every step of a
+// counterexample's page (explore.View; nothing outside a traced run).
+func viewRing(name string, r *queue.Ring[item]) {
+	explore.View(name, func() string {
+		s := r.Inspect()
+		return fmt.Sprintf("head [%d|%d] (steal|real), tail %d, %d slot(s) holding a task", s.Steal, s.Real, s.Tail, s.Held)
+	})
+}
+
+// viewGlobal shows the global queue's length.
+func viewGlobal(g *queue.Global[item]) {
+	explore.View("global", func() string { return fmt.Sprintf("%d queued", g.Inspect().Len) })
 }

@@ -41,7 +41,7 @@ func load[V any, A raw[V]](a A, p unsafe.Pointer, o Ordering) V {
 		r = explore.WeakLoad(uintptr(p), o.weak(), r).(V)
 	}
 	if explore.Tracing() {
-		explore.Note(o.op("Load")+" ->", r)
+		explore.NoteAt(uintptr(p), o.op("Load"), "->", r)
 	}
 	return r
 }
@@ -53,7 +53,7 @@ func store[V any, A raw[V]](a A, p unsafe.Pointer, val V, o Ordering) {
 	}
 	a.Store(val)
 	if explore.Tracing() {
-		explore.Note(o.op("Store"), val)
+		explore.NoteAt(uintptr(p), o.op("Store"), val)
 	}
 }
 
@@ -64,7 +64,7 @@ func swap[V any, A raw[V]](a A, p unsafe.Pointer, new V, o Ordering) (old V) {
 		explore.WeakRMW(uintptr(p), o.weak(), old, new)
 	}
 	if explore.Tracing() {
-		explore.Note(o.op("Swap"), new, "->", old)
+		explore.NoteAt(uintptr(p), o.op("Swap"), new, "->", old)
 	}
 	return old
 }
@@ -79,7 +79,7 @@ func compareAndSwap[V any, A raw[V]](a A, p unsafe.Pointer, old, new V, success,
 		explore.WeakCompareAndSwap(uintptr(p), before, old, new, swapped, success.weak(), failure.weak())
 	}
 	if explore.Tracing() {
-		explore.Note(success.op("CompareAndSwap")+failure.String(), old, new, "->", swapped)
+		explore.NoteAt(uintptr(p), success.op("CompareAndSwap")+failure.String(), old, new, "->", swapped)
 	}
 	return swapped
 }
@@ -103,7 +103,7 @@ func add[V integer, A rawInteger[V]](a A, p unsafe.Pointer, delta V, o Ordering)
 		explore.WeakRMW(uintptr(p), o.weak(), new-delta, new)
 	}
 	if explore.Tracing() {
-		explore.Note(o.op("Add"), delta, "->", new)
+		explore.NoteAt(uintptr(p), o.op("Add"), delta, "->", new)
 	}
 	return new
 }
@@ -115,7 +115,7 @@ func and[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) 
 		explore.WeakRMW(uintptr(p), o.weak(), old, old&mask)
 	}
 	if explore.Tracing() {
-		explore.Note(o.op("And"), mask, "->", old)
+		explore.NoteAt(uintptr(p), o.op("And"), mask, "->", old)
 	}
 	return old
 }
@@ -127,7 +127,7 @@ func or[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (
 		explore.WeakRMW(uintptr(p), o.weak(), old, old|mask)
 	}
 	if explore.Tracing() {
-		explore.Note(o.op("Or"), mask, "->", old)
+		explore.NoteAt(uintptr(p), o.op("Or"), mask, "->", old)
 	}
 	return old
 }
@@ -234,31 +234,28 @@ func (x *Pointer[T]) compareAndSwap(old, new *T, success, failure Ordering) bool
 	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
 }
 
-// fence is a fence of the given ordering. Under sequential consistency
-// it does nothing, and it is not a scheduling point: it would only add
-// schedules. In the weak-memory mode it is an operation of the model (its
-// effect is on what the goroutine's later loads and stores carry).
+// fence is a fence of the given ordering. It is not a scheduling point
+// (it would only add schedules), but it is a step of every trace. Under
+// sequential consistency it does nothing else; in the weak-memory mode it
+// is an operation of the model (its effect is on what the goroutine's
+// later loads and stores carry).
 func fence(o Ordering) {
 	if explore.Weak() {
 		explore.WeakFence(o.weak())
-		if explore.Tracing() {
-			explore.Note(o.op("Fence"))
-		}
+	}
+	if explore.Tracing() {
+		explore.Note(o.op("Fence"))
 	}
 }
 
 // weak is o as the explorer's memory model numbers it.
 func (o Ordering) weak() explore.Ordering { return explore.Ordering(o - Relaxed) }
 
-// op is the name of operation op with ordering o for a trace: the bare name
-// under sequential consistency, where the ordering changes nothing, and
-// with the ordering in the weak-memory mode.
-func (o Ordering) op(op string) string {
-	if explore.Weak() {
-		return op + o.String()
-	}
-	return op
-}
+// op is the name of operation op with ordering o for a trace, as the
+// method is called (LoadAcquire), in every mode: under sequential
+// consistency the ordering changes nothing the run does, but it is what
+// the line claims.
+func (o Ordering) op(op string) string { return op + o.String() }
 
 // Peek reads the value without a scheduling point or a trace entry. It
 // exists only in the explore build, for the readiness checks that the
@@ -295,7 +292,7 @@ func (c *Cell[T]) Load() *T {
 	p := c.v.Load()
 	explore.WeakCell(uintptr(unsafe.Pointer(c)), false)
 	if explore.Tracing() {
-		explore.Note("Load ->", p)
+		explore.NoteAt(uintptr(unsafe.Pointer(c)), "Load", "->", p)
 	}
 	return p
 }
@@ -305,7 +302,7 @@ func (c *Cell[T]) Store(v *T) {
 	c.v.Store(v)
 	explore.WeakCell(uintptr(unsafe.Pointer(c)), true)
 	if explore.Tracing() {
-		explore.Note("Store", v)
+		explore.NoteAt(uintptr(unsafe.Pointer(c)), "Store", v)
 	}
 }
 
@@ -317,7 +314,7 @@ func (c *Cell[T]) Take() *T {
 	p := c.v.Swap(nil)
 	explore.WeakCell(uintptr(unsafe.Pointer(c)), true)
 	if explore.Tracing() {
-		explore.Note("Swap", (*T)(nil), "->", p)
+		explore.NoteAt(uintptr(unsafe.Pointer(c)), "Swap", (*T)(nil), "->", p)
 	}
 	return p
 }

@@ -79,7 +79,7 @@ func TestWeakMessagePassing(t *testing.T) {
 			if !c.allowed && !res.Exhaustive {
 				t.Fatalf("not exhaustive: %d schedules", res.Schedules)
 			}
-			if f := res.Failure; f != nil && !strings.Contains(f.Trace, "reads an older store") {
+			if f := res.Failure; f != nil && !strings.Contains(f.Trace, "reads the location's first value, not the latest: skips step") {
 				t.Fatalf("the trace does not show the stale read:\n%s", f.Trace)
 			}
 		})

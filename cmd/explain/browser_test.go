@@ -1,0 +1,305 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The counterexample page in a real browser: headless Chromium, driven by
+// its own command line. For three catalog counterexamples (the ring in
+// the plain mode, the deque in the weak mode, the idle protocol in the
+// weak mode) cmd/explain writes the page; Chromium loads it and dumps the
+// DOM after the page's script ran, which must match the trace file
+// written beside the page: as many step rows, each with its goroutine and
+// operation, and in the weak mode an arrow for every stale read, drawn.
+// With the fragment #selftest the page presses the arrow keys itself and
+// writes where the highlight went; the dumped DOM must say it moved as
+// the keys say. A screenshot of each page goes to the test's artifact
+// directory (go test -artifacts -outputdir DIR keeps it; DIR must exist).
+//
+// Without Chromium the test is skipped, saying so; cmd/verify lists it
+// among the skipped tests. It lives here, beside the command it drives,
+// rather than in package explore, so that its minute is not added to that
+// package's test time.
+
+// browserPages are the counterexamples the test loads.
+var browserPages = []struct{ mutant, what, view string }{
+	{"ring-steal-while-stealing", "ring, plain", "ring: head [0|0] (steal|real), tail 0"},
+	{"deque-take-no-fence", "deque, weak", ""},
+	{"idle-notify-no-fence", "idle protocol, weak", ""},
+}
+
+// DocsPNGEnv, set, makes the test write the deque page's screenshot to
+// docs/explore-page.png (docs/auditing.md shows it).
+const docsPNGEnv = "WSCHED_DOCS_PNG"
+
+// chromium is the browser's path: WSCHED_CHROMIUM, or Debian's and
+// others' usual places; WSCHED_CHROMIUM=off means none.
+func chromium() string {
+	if os.Getenv("WSCHED_CHROMIUM") == "off" {
+		return ""
+	}
+	for _, p := range []string{os.Getenv("WSCHED_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"} {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+func moduleRoot(t *testing.T) string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok || !filepath.IsAbs(file) {
+		t.Skip("SKIPPED: the module's directory is unknown (a -trimpath build)")
+	}
+	return filepath.Dir(filepath.Dir(filepath.Dir(file)))
+}
+
+func TestCounterexamplePagesInChromium(t *testing.T) {
+	browser := chromium()
+	if browser == "" {
+		t.Skip("SKIPPED: Chromium is not installed (apt-get install chromium, or set WSCHED_CHROMIUM to its path): the counterexample pages were NOT checked in a browser")
+	}
+	if testing.Short() {
+		t.Skip("SKIPPED in -short mode: the pages were NOT checked in a browser")
+	}
+	root := moduleRoot(t)
+	out := t.ArtifactDir()
+	explain := filepath.Join(t.TempDir(), "explain")
+	build := exec.Command("go", "build", "-o", explain, "./cmd/explain")
+	build.Dir = root
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building cmd/explain: %v\n%s", err, b)
+	}
+	for _, p := range browserPages {
+		t.Run(p.mutant, func(t *testing.T) {
+			page, tracePath := explainPage(t, root, explain, p.mutant, out)
+			var tr pageTrace
+			b, err := os.ReadFile(tracePath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(b, &tr); err != nil {
+				t.Fatalf("%s: %v", tracePath, err)
+			}
+			dom := dumpDOM(t, browser, "file://"+page)
+			checkDOM(t, dom, &tr)
+			if p.view != "" {
+				// The scenario's view, at the first step that has
+				// one (it is registered once the ring exists).
+				k := 0
+				for _, s := range tr.Steps {
+					if len(s.Views) > 0 {
+						k = s.N
+						break
+					}
+				}
+				at := dumpDOM(t, browser, fmt.Sprintf("file://%s#step-%d", page, k))
+				if k == 0 || !strings.Contains(at, `<div class="view">`+p.view) {
+					t.Fatalf("the scenario's view %q is not on the page at step %d", p.view, k)
+				}
+			}
+			self := dumpDOM(t, browser, "file://"+page+"#selftest")
+			checkSelfTest(t, self, len(tr.Steps))
+			shot := filepath.Join(out, p.mutant+".png")
+			screenshot(t, browser, "file://"+page, shot, "1400,1000")
+			t.Logf("%s (%s): %d steps, %d stale reads, %d synchronises-with edges; DOM matches the trace; keys move the highlight; screenshot %s",
+				p.mutant, p.what, len(tr.Steps), tr.stale(), len(tr.SW), shot)
+			if p.mutant == "deque-take-no-fence" && os.Getenv(docsPNGEnv) != "" {
+				png := filepath.Join(root, "docs", "explore-page.png")
+				screenshot(t, browser, "file://"+page+"#stale", png, "1100,860")
+				t.Logf("wrote %s", png)
+			}
+		})
+	}
+}
+
+// pageTrace is the part of the trace file the test reads.
+type pageTrace struct {
+	Weak       bool     `json:"weak"`
+	Goroutines []string `json:"goroutines"`
+	Steps      []struct {
+		N         int      `json:"n"`
+		G         int      `json:"g"`
+		Op        string   `json:"op"`
+		ReadsFrom int      `json:"reads_from"`
+		Stale     bool     `json:"stale"`
+		Views     []string `json:"views"`
+	} `json:"steps"`
+	SW []struct{ From, To int } `json:"sw"`
+}
+
+func (tr *pageTrace) stale() int {
+	n := 0
+	for _, s := range tr.Steps {
+		if s.Stale {
+			n++
+		}
+	}
+	return n
+}
+
+// explainPage runs cmd/explain for mutant, with the pages written to dir,
+// and returns the page's and the trace's paths.
+func explainPage(t *testing.T, root, explain, mutant, dir string) (page, trace string) {
+	t.Helper()
+	cmd := exec.Command(explain, mutant)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "WSCHED_EXPLORE_EVIDENCE="+dir)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("explain %s: %v\n%s", mutant, err, b)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "page:"); ok {
+			page = strings.TrimSpace(v)
+		}
+		if v, ok := strings.CutPrefix(l, "trace:"); ok {
+			trace = strings.TrimSpace(v)
+		}
+	}
+	if page == "" || trace == "" || !strings.Contains(string(b), "replay: go run ./cmd/mutant "+mutant+" -- env ") {
+		t.Fatalf("explain %s printed no page, trace or replay command:\n%s", mutant, b)
+	}
+	return page, trace
+}
+
+func runChromium(t *testing.T, browser string, args ...string) []byte {
+	t.Helper()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+		"--user-data-dir=" + t.TempDir(), "--virtual-time-budget=5000"}
+	cmd := exec.Command(browser, append(base, args...)...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
+		}
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("chromium %v: no answer in 2 minutes", args)
+	}
+	return []byte(stdout.String())
+}
+
+func dumpDOM(t *testing.T, browser, url string) string {
+	t.Helper()
+	return string(runChromium(t, browser, "--dump-dom", url))
+}
+
+func screenshot(t *testing.T, browser, url, path, size string) {
+	t.Helper()
+	runChromium(t, browser, "--hide-scrollbars", "--window-size="+size, "--screenshot="+path, url)
+	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+		t.Fatalf("no screenshot at %s: %v", path, err)
+	}
+}
+
+var (
+	stepRow  = regexp.MustCompile(`<tr class="step[^"]*" id="step-(\d+)" data-step="(\d+)" data-goroutine="(\d+)" data-op="([^"]*)"([^>]*)>`)
+	attr     = func(name string) *regexp.Regexp { return regexp.MustCompile(` ` + name + `="([^"]*)"`) }
+	staleArr = regexp.MustCompile(`<path class="arrow reads-from stale" data-from="(\d+)" data-to="(\d+)"[^>]* d="([^"]*)"`)
+	rfArr    = regexp.MustCompile(`<path class="arrow reads-from[^"]*" data-from="(\d+)" data-to="(\d+)"`)
+	swArr    = regexp.MustCompile(`<path class="arrow sw" data-from="(\d+)" data-to="(\d+)"[^>]* d="([^"]*)"`)
+)
+
+// checkDOM compares the page as the browser built it with the trace.
+func checkDOM(t *testing.T, dom string, tr *pageTrace) {
+	t.Helper()
+	rows := stepRow.FindAllStringSubmatch(dom, -1)
+	if len(rows) != len(tr.Steps) || len(rows) == 0 {
+		t.Fatalf("%d step rows in the DOM, %d steps in the trace", len(rows), len(tr.Steps))
+	}
+	for i, r := range rows {
+		s := tr.Steps[i]
+		n, _ := strconv.Atoi(r[2])
+		g, _ := strconv.Atoi(r[3])
+		if n != s.N || n != i+1 || g != s.G || r[4] != s.Op {
+			t.Fatalf("row %d: step %d goroutine %d op %q; the trace's step: %+v", i+1, n, g, r[4], s)
+		}
+		rf := attr("data-reads-from").FindStringSubmatch(r[5])
+		switch {
+		case s.ReadsFrom >= 0 && (rf == nil || rf[1] != strconv.Itoa(s.ReadsFrom)):
+			t.Fatalf("step %d reads from step %d, the row says %v", n, s.ReadsFrom, rf)
+		case s.Stale != strings.Contains(r[5], `data-stale="true"`):
+			t.Fatalf("step %d: stale %v in the trace, the row's attributes: %s", n, s.Stale, r[5])
+		}
+	}
+	if !strings.Contains(dom, `class="step current`) || !strings.Contains(dom, `data-current="1"`) {
+		t.Fatal("the script did not run: no step highlighted")
+	}
+	// An arrow for every stale read, with its path drawn by the script.
+	stale := map[string]bool{}
+	for _, m := range staleArr.FindAllStringSubmatch(dom, -1) {
+		if m[3] == "" || !strings.HasPrefix(m[3], "M") {
+			t.Fatalf("the arrow of stale read %s -> %s was not drawn (d=%q)", m[1], m[2], m[3])
+		}
+		stale[m[2]] = true
+	}
+	for _, s := range tr.Steps {
+		if s.Stale && !stale[strconv.Itoa(s.N)] {
+			t.Fatalf("stale read at step %d has no arrow", s.N)
+		}
+	}
+	if len(stale) != tr.stale() {
+		t.Fatalf("%d stale-read arrows, %d stale reads", len(stale), tr.stale())
+	}
+	// A reads-from arrow for every read of the weak mode, drawn or not
+	// (reads of a goroutine's own store or of a first value are hidden
+	// until asked for).
+	reads := 0
+	for _, s := range tr.Steps {
+		if s.ReadsFrom >= 0 {
+			reads++
+		}
+	}
+	if got := len(rfArr.FindAllStringSubmatch(dom, -1)); got != reads {
+		t.Fatalf("%d reads-from arrows, %d reads in the trace", got, reads)
+	}
+	if got := len(swArr.FindAllStringSubmatch(dom, -1)); got != len(tr.SW) {
+		t.Fatalf("%d synchronises-with arrows, %d edges in the trace", got, len(tr.SW))
+	}
+	if tr.Weak && tr.stale() == 0 && len(tr.SW) == 0 {
+		t.Logf("a weak trace without stale reads or synchronises-with edges")
+	}
+}
+
+var selfTest = regexp.MustCompile(`(?s)<pre id="selftest" data-result="(\w+)">(.*?)</pre>`)
+
+// checkSelfTest reads what the page's self-test wrote: the arrow keys,
+// Home and End moved the highlight where they should.
+func checkSelfTest(t *testing.T, dom string, steps int) {
+	t.Helper()
+	m := selfTest.FindStringSubmatch(dom)
+	if m != nil {
+		m[2] = html.UnescapeString(m[2])
+	}
+	if m == nil {
+		t.Fatal("the self-test wrote nothing: the page's script did not run with #selftest")
+	}
+	if m[1] != "pass" {
+		t.Fatalf("the keys did not move the highlight as they should:\n%s", m[2])
+	}
+	if want := fmt.Sprintf("End -> %d", steps); !strings.Contains(m[2], want) {
+		t.Fatalf("self-test %q does not end at step %d", m[2], steps)
+	}
+}

@@ -1,0 +1,197 @@
+// The counterexample page's behaviour: step through the schedule with the
+// arrow keys or the slider, highlight the current step and its source,
+// show the state of the locations after it, and draw the weak mode's
+// arrows between rows. #step-N opens it at step N, #stale at the first
+// stale read. With the URL fragment #selftest it presses the
+// arrow keys itself and writes what happened into #selftest, so that a
+// headless browser's dumped DOM shows whether the keys work.
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("trace-data").textContent);
+  var rows = Array.prototype.slice.call(document.querySelectorAll("tr.step"));
+  var n = rows.length;
+  var slider = document.getElementById("slider");
+  var cur = 1;
+  var selftest = location.hash === "#selftest";
+  var noScroll = selftest || location.hash === "#stale";
+
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c];
+    });
+  }
+
+  // The value of every location after step k: the last value written, or,
+  // before any write, the first value read.
+  function stateAfter(k) {
+    var vals = {}, order = [], changed = {};
+    for (var i = 0; i < k && i < data.steps.length; i++) {
+      var s = data.steps[i];
+      if (!s.loc) continue;
+      var name = data.locations[s.loc - 1];
+      if (!(name in vals)) order.push(name);
+      if (s.value) {
+        vals[name] = s.value;
+        if (i === k - 1) changed[name] = true;
+      } else if (s.read && !(name in vals && vals[name] !== undefined)) {
+        vals[name] = s.read;
+      }
+    }
+    return { vals: vals, order: order, changed: changed };
+  }
+
+  function renderState(k) {
+    var st = stateAfter(k);
+    var h = "<table>";
+    st.order.forEach(function (name) {
+      h += '<tr data-loc="' + esc(name) + '"' + (st.changed[name] ? ' class="changed"' : "") +
+        "><td>" + esc(name) + '</td><td class="value">' + esc(st.vals[name] === undefined ? "?" : st.vals[name]) + "</td></tr>";
+    });
+    var s = data.steps[k - 1], views = (s && s.views) || [];
+    var v = "";
+    views.forEach(function (x) { v += '<div class="view">' + esc(x) + "</div>"; });
+    document.getElementById("views-body").innerHTML = v;
+    document.getElementById("views").style.display = views.length ? "" : "none";
+    document.getElementById("state-body").innerHTML = h + "</table>";
+  }
+
+  function renderSource(k) {
+    var s = data.steps[k - 1];
+    var ctx = data.sources[s.at];
+    var el = document.getElementById("source-body");
+    if (!ctx || !ctx.lines) {
+      el.innerHTML = "<pre>" + esc(s.at) + "</pre>";
+      return;
+    }
+    var line = parseInt(s.at.slice(s.at.lastIndexOf(":") + 1), 10);
+    var h = "<div>" + esc(s.at) + "</div><pre>";
+    ctx.lines.forEach(function (l, i) {
+      var no = ctx.first + i;
+      var text = (no + "    ").slice(0, 5) + l;
+      h += no === line ? '<span class="hl">' + esc(text) + "</span>" : esc(text) + "\n";
+    });
+    el.innerHTML = h + "</pre>";
+  }
+
+  function show(k) {
+    k = Math.max(1, Math.min(n, k));
+    cur = k;
+    rows.forEach(function (r, i) {
+      r.classList.toggle("current", i === k - 1);
+      r.classList.toggle("past", i < k - 1);
+      r.classList.toggle("future", i > k - 1);
+    });
+    slider.value = k;
+    document.body.setAttribute("data-current", k);
+    document.getElementById("pos").textContent = "step " + k + " of " + n;
+    renderState(k);
+    renderSource(k);
+    if (!noScroll && rows[k - 1]) {
+      var r = rows[k - 1].getBoundingClientRect();
+      if (r.top < 60 || r.bottom > window.innerHeight) {
+        window.scrollTo(0, Math.max(0, window.scrollY + r.top - window.innerHeight / 3));
+      }
+    }
+  }
+
+  document.addEventListener("keydown", function (e) {
+    switch (e.key) {
+      case "ArrowRight": case "ArrowDown": show(cur + 1); break;
+      case "ArrowLeft": case "ArrowUp": show(cur - 1); break;
+      case "Home": show(1); break;
+      case "End": show(n); break;
+      default: return;
+    }
+    if (e.preventDefault) e.preventDefault();
+  });
+  var all = document.getElementById("all-arrows");
+  if (all) all.addEventListener("change", function () {
+    document.body.classList.toggle("all-arrows", all.checked);
+    drawArrows();
+  });
+  slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
+  document.getElementById("prev").addEventListener("click", function () { show(cur - 1); });
+  document.getElementById("next").addEventListener("click", function () { show(cur + 1); });
+  rows.forEach(function (r) {
+    r.addEventListener("click", function () { show(parseInt(r.getAttribute("data-step"), 10)); });
+  });
+
+  // The arrows: from the cell of the step that wrote (or released) to the
+  // cell of the step that read (or acquired).
+  function drawArrows() {
+    var svg = document.getElementById("arrows");
+    var box = document.getElementById("trace").getBoundingClientRect();
+    svg.setAttribute("width", box.width);
+    svg.setAttribute("height", document.getElementById("steps").getBoundingClientRect().height);
+    Array.prototype.forEach.call(svg.querySelectorAll("path.arrow"), function (p) {
+      var a = cellOf(p.getAttribute("data-from")), b = cellOf(p.getAttribute("data-to"));
+      if (!a || !b) return;
+      var ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+      if (ra.height === 0 || rb.height === 0) { // a folded row
+        p.setAttribute("data-folded", "true");
+        return;
+      }
+      // From the left edge of one step's cell to the left edge of the
+      // other's, bowing right into the columns, so that no arrow leaves
+      // the table.
+      var x1 = ra.left - box.left + 3, y1 = ra.top - box.top + 9;
+      var x2 = rb.left - box.left + 3, y2 = rb.top - box.top + 9;
+      var bend = 20 + Math.min(140, Math.abs(y2 - y1) / 5);
+      p.setAttribute("d", "M" + x1 + "," + y1 + " C" + (x1 + bend) + "," + y1 + " " + (x2 + bend) + "," + y2 + " " + x2 + "," + y2);
+    });
+  }
+  function cellOf(step) {
+    var r = document.getElementById("step-" + step);
+    return r && r.querySelector("td.cur");
+  }
+
+  slider.max = n;
+  // #step-N opens the page at step N; #stale at the first stale read.
+  var first = 1, m = /^#step-(\d+)$/.exec(location.hash);
+  if (m) first = parseInt(m[1], 10);
+  if (location.hash === "#stale") {
+    var s = document.querySelector('tr.step[data-stale="true"]');
+    if (s) first = parseInt(s.getAttribute("data-step"), 10);
+    // Fold the rows well before it, so that it shows without scrolling
+    // (a screenshot of the page shows its top).
+    var rf = s ? parseInt(s.getAttribute("data-reads-from"), 10) : first;
+    var fold = Math.min(first - 6, rf > 0 ? rf - 1 : first), body = document.querySelector("#steps tbody"), hidden = 0;
+    Array.prototype.forEach.call(body.children, function (r) {
+      var k = parseInt(r.getAttribute("data-step") || "-1", 10);
+      if (k >= 0 && k < fold) { r.style.display = "none"; hidden = k; }
+      else if (k < 0 && hidden > 0 && r.nextElementSibling && parseInt(r.nextElementSibling.getAttribute("data-step"), 10) < fold) r.style.display = "none";
+    });
+    if (hidden > 0) {
+      var note = document.createElement("tr");
+      note.className = "init";
+      note.innerHTML = '<td class="n"></td><td colspan="' + data.goroutines.length + '">steps 0 to ' + hidden + " folded (open the page without #stale to see them)</td>";
+      body.insertBefore(note, body.firstChild);
+    }
+  }
+  show(first);
+  drawArrows();
+  window.addEventListener("resize", drawArrows);
+
+  if (selftest) {
+    var out = [], ok = true;
+    function press(key, want) {
+      document.dispatchEvent(new KeyboardEvent("keydown", { key: key, bubbles: true }));
+      var hl = document.querySelector("tr.step.current");
+      var got = hl ? parseInt(hl.getAttribute("data-step"), 10) : -1;
+      var good = got === want && document.querySelectorAll("tr.step.current").length === 1;
+      ok = ok && good;
+      out.push(key + " -> " + got + " (want " + want + ")" + (good ? "" : " WRONG"));
+    }
+    show(1);
+    var m = Math.min(n, 4);
+    for (var i = 2; i <= m; i++) press("ArrowRight", i);
+    press("ArrowLeft", Math.max(1, m - 1));
+    press("End", n);
+    press("ArrowRight", n);
+    press("Home", 1);
+    press("ArrowLeft", 1);
+    var st = document.getElementById("selftest");
+    st.setAttribute("data-result", ok ? "pass" : "fail");
+    st.textContent = out.join("\n");
+  }
+})();

@@ -1,0 +1,148 @@
+package explore
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// The run record: one JSON object per scenario that Check explored or
+// replayed, for the programs that read test logs (cmd/verify,
+// cmd/orderaudit, cmd/explain). Check writes it as one log line,
+//
+//	EXPLORE_RECORD {"v":1,"scenario":"ring/basic",...}
+//
+// beside the METRIC line, so that go test -json readers find it in the
+// output events, and, when RecordsEnv names a file, appends it there as
+// one line (one write with O_APPEND, so several test processes may share
+// the file). docs/explore.md, "The run record", lists the fields.
+
+// RecordsEnv names the file Check appends its records to.
+const RecordsEnv = "WSCHED_EXPLORE_RECORDS"
+
+// MutantEnv names the catalog mutant the code under test carries, if any:
+// cmd/mutant and cmd/verify -mutants set it for the commands they run, so
+// that a failure's replay command applies the same mutant.
+const MutantEnv = "WSCHED_MUTANT"
+
+// RecordPrefix starts the log line of a record.
+const RecordPrefix = "EXPLORE_RECORD "
+
+// Record is what one Check did. Readers ignore fields they do not know;
+// a writer bumps Version only when a field changes meaning.
+type Record struct {
+	Version      int            `json:"v"`
+	Scenario     string         `json:"scenario"`
+	Test         string         `json:"test"`
+	Package      string         `json:"package"`
+	Mode         string         `json:"mode"` // "dfs", "dpor", "pct", "replay"
+	Weak         bool           `json:"weak"`
+	Tags         string         `json:"tags"`   // the build tags a replay needs
+	Mutant       string         `json:"mutant"` // "" for none
+	Bound        int            `json:"bound"`
+	MaxStale     int            `json:"max_stale"`
+	History      int            `json:"history"`
+	Schedules    int            `json:"schedules"`
+	Steps        int64          `json:"steps"`
+	Exhaustive   bool           `json:"exhaustive"`
+	EstimateLeft float64        `json:"estimate_left"`
+	ElapsedMS    int64          `json:"elapsed_ms"`
+	Failure      *RecordFailure `json:"failure"`
+}
+
+// RecordFailure is a Record's failed schedule.
+type RecordFailure struct {
+	Kind        string   `json:"kind"`    // "panic", "assertion", "deadlock", "step budget", "data race", "diverged"
+	Message     string   `json:"message"` // its first line
+	Schedule    int      `json:"schedule"`
+	Preemptions int      `json:"preemptions"`
+	Token       string   `json:"token"`
+	Replay      string   `json:"replay"` // the shell command that reproduces it, from the module root
+	Evidence    Evidence `json:"evidence"`
+}
+
+// Evidence names the files written for a failure.
+type Evidence struct {
+	Page  string `json:"page,omitempty"`  // the counterexample page (page.go)
+	Trace string `json:"trace,omitempty"` // the trace as JSON
+}
+
+// RecordVersion is the version Check writes.
+const RecordVersion = 1
+
+// newRecord is the record of an exploration of scenario name by t.
+func newRecord(t testing.TB, name string, opt Options, res Result) Record {
+	rec := Record{
+		Version: RecordVersion, Scenario: name, Test: testName(t), Package: packageDir(),
+		Mode: res.Mode, Weak: opt.Weak, Tags: buildTags(opt), Mutant: os.Getenv(MutantEnv),
+		Bound: res.Bound, Schedules: res.Schedules, Steps: res.Steps, Exhaustive: res.Exhaustive,
+		ElapsedMS: res.Elapsed.Milliseconds(),
+	}
+	if opt.Weak {
+		m := modeOf(opt)
+		rec.MaxStale, rec.History = m.MaxStale, m.History
+	}
+	if !res.Exhaustive && res.Estimate > float64(res.RoundSchedules) {
+		rec.EstimateLeft = res.Estimate - float64(res.RoundSchedules)
+	}
+	return rec
+}
+
+func buildTags(opt Options) string {
+	if opt.Weak {
+		return "explore,weak"
+	}
+	return "explore"
+}
+
+// replayCommand is the shell command, run from the module root, that
+// replays token tok of the scenario: the build tags its mode needs, and
+// the mutant the run carried applied by cmd/mutant.
+func replayCommand(rec Record, tok string) string {
+	cmd := fmt.Sprintf("%s='%s=%s' go test -count=1 -tags %s -run '^%s$' %s", ReplayEnv, rec.Scenario, tok, rec.Tags, rec.Test, rec.Package)
+	if rec.Mutant != "" {
+		cmd = fmt.Sprintf("go run ./cmd/mutant %s -- env %s", rec.Mutant, cmd)
+	}
+	return cmd
+}
+
+// write logs rec and appends it to the records file, if one is named.
+func (rec Record) write(t testing.TB) {
+	t.Helper()
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Errorf("explore: run record: %v", err)
+		return
+	}
+	t.Logf("%s%s", RecordPrefix, b)
+	path := os.Getenv(RecordsEnv)
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Errorf("explore: %s: %v", RecordsEnv, err)
+		return
+	}
+	defer f.Close()
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		t.Errorf("explore: %s: %v", RecordsEnv, err)
+	}
+}
+
+// ParseRecord reads a record from a log line (or a line of the records
+// file); ok is false if the line holds none.
+func ParseRecord(line string) (rec Record, ok bool, err error) {
+	i := strings.Index(line, RecordPrefix)
+	if i >= 0 {
+		line = line[i+len(RecordPrefix):]
+	} else if len(line) == 0 || line[0] != '{' {
+		return Record{}, false, nil
+	}
+	if err := json.Unmarshal([]byte(line), &rec); err != nil {
+		return Record{}, false, fmt.Errorf("explore: run record: %v", err)
+	}
+	return rec, true, nil
+}
