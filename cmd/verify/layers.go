@@ -3,6 +3,8 @@ package main
 import (
 	"runtime"
 	"time"
+
+	"github.com/wsched/wsched/internal/scenarioset"
 )
 
 // A layer is one kind of check. Layers run in the order of the table: the
@@ -31,14 +33,6 @@ type layer struct {
 // porcupine checks multiply their rounds by WSCHED_LONG, so their layer
 // sets 10.
 var longEnv = []string{"WSCHED_LONG=1"}
-
-// exploreScenarioPackages hold the explorer's TestExplore scenarios: the
-// scenarios of the whole runtime and its parts, and the white-box ones in
-// their packages (impl/sched: the task state machine and the protocols
-// played alone; impl/park: the futex parker; impl/forkjoin: the pool's
-// protocols played alone; internal/goid: the goroutine numbers the
-// explorer hands out).
-var exploreScenarioPackages = []string{"./explore/scenarios", "./impl/sched", "./impl/park", "./impl/forkjoin", "./internal/goid"}
 
 // weakScenarios are the scenarios the weak layer runs in the explorer's
 // weak-memory mode (-tags explore,weak): the ring, the global queue, the
@@ -117,9 +111,11 @@ func layers(tlaJar string) []layer {
 			// The scenarios take about two and a half minutes on two
 			// cores, one process per core (about four in one process);
 			// -timeout and the limit of 20 minutes leave room for a
-			// slow machine and for one core.
-			cmds:      [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=20m", "-run", "^TestExplore"}, exploreScenarioPackages...)},
-			long:      [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=0", "-run", "^TestExplore"}, exploreScenarioPackages...)},
+			// slow machine and for one core. The packages are
+			// internal/scenarioset's list, whose test checks that it
+			// names every package with a TestExplore function.
+			cmds:      [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=20m", "-run", "^TestExplore"}, scenarioset.Dirs("explore")...)},
+			long:      [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=0", "-run", "^TestExplore"}, scenarioset.Dirs("explore")...)},
 			limit:     20 * time.Minute,
 			processes: explorerProcesses(),
 		},
@@ -135,8 +131,8 @@ func layers(tlaJar string) []layer {
 			// of every load it runs, and in the weak mode ends where
 			// the plain search is cut (docs/explore.md, "The reduced
 			// search in the weak-memory mode").
-			cmds:      [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-run", weakScenarios}, exploreScenarioPackages...)},
-			long:      [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-timeout=0", "-run", weakScenarios}, exploreScenarioPackages...)},
+			cmds:      [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-run", weakScenarios}, scenarioset.Dirs("weak")...)},
+			long:      [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-timeout=0", "-run", weakScenarios}, scenarioset.Dirs("weak")...)},
 			limit:     5 * time.Minute,
 			processes: explorerProcesses(),
 		},

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/wsched/wsched/internal/mutant"
+	"github.com/wsched/wsched/internal/scenarioset"
 )
 
 const modulePath = "github.com/wsched/wsched"
@@ -245,7 +246,7 @@ func layerPackages(l string) []string {
 	case "unit":
 		return []string{"./impl/...", "./spec/...", "./model/...", "./internal/...", "./explore"}
 	case "explore", "weak":
-		return exploreScenarioPackages
+		return scenarioset.Dirs(l)
 	case "porcupine":
 		return []string{"./linearizability"}
 	case "stress":

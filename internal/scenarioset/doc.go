@@ -1,0 +1,13 @@
+// Package scenarioset lists the packages that hold the explorer's
+// TestExplore scenarios, with the check layers that run them and the
+// impl/ packages whose atomic orderings their weak-memory runs reach.
+// cmd/verify builds its explore and weak layers and its mutant matrix from
+// the list; cmd/orderaudit picks the packages it runs for each audited
+// package from it.
+//
+// It is a list, not a runner: it does not know which scenarios a layer
+// selects (cmd/verify's -run patterns do) and it does not import the
+// explorer. Its test finds every package of the module with a TestExplore
+// function and fails if one is missing from the list, or if a listed one
+// has none.
+package scenarioset
