@@ -18,7 +18,11 @@
 //
 // It ends with a table: layer, result, time, and the numbers that make a pass
 // mean something. Tests report those numbers by logging lines of the form
-// "METRIC name=value ..." (see metric.go). On a failure the failing layer is
+// "METRIC name=value ..." (see metric.go). The explorer's scenarios are
+// read from their run records (the "EXPLORE_RECORD {json}" lines
+// explore.Check logs; record.go): a passed scenario is shown as one line,
+// a failed one's counterexample page and replay command are evidence. On a
+// failure the failing layer is
 // named first, with the evidence each check leaves behind: porcupine's HTML
 // view, rapid's fail file, the TLC trace, the stress dump. Every command's
 // full output is kept in a log directory whose path is printed.

@@ -7,9 +7,7 @@ package main
 // caught-by line names.
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -329,18 +327,12 @@ type testSummary struct {
 // summarize reads go test -json output, copying it to log.
 func summarize(in io.Reader, log io.Writer) testSummary {
 	var s testSummary
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		fmt.Fprintln(log, line)
-		var ev testEvent
-		if json.Unmarshal([]byte(line), &ev) != nil || ev.Action == "" {
-			if strings.Contains(line, "[build failed]") || strings.Contains(line, "[setup failed]") {
-				s.buildFailed = true
-			}
-			continue
+	text := func(line string) {
+		if strings.Contains(line, "[build failed]") || strings.Contains(line, "[setup failed]") {
+			s.buildFailed = true
 		}
+	}
+	readTestJSON(in, log, text, func(ev testEvent) {
 		switch ev.Action {
 		case "build-fail":
 			s.buildFailed = true
@@ -360,17 +352,17 @@ func summarize(in io.Reader, log io.Writer) testSummary {
 		case "pass", "fail":
 			if ev.Test == "" {
 				s.pkgFailed = s.pkgFailed || ev.Action == "fail"
-				continue
+				return
 			}
 			if strings.Contains(ev.Test, "/") {
-				continue
+				return
 			}
 			s.ran++
 			if name := short(ev.Package) + "." + ev.Test; ev.Action == "fail" && !slices.Contains(s.failed, name) {
 				s.failed = append(s.failed, name) // once, though -count may fail it again
 			}
 		}
-	}
+	})
 	return s
 }
 
@@ -470,24 +462,20 @@ func printMatrix(w io.Writer, rows []*mutantRow, opt mutantOptions, total time.D
 type depGraph map[string]map[string]bool
 
 func loadDeps(root string) (depGraph, error) {
-	cmd := exec.Command("go", "list", "-test", "-f", "{{.ImportPath}}\t{{join .Deps \" \"}}", "./...")
-	cmd.Dir = root
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
+	pkgs, err := goListTest(root, "./...")
 	if err != nil {
 		return nil, err
 	}
 	g := depGraph{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		path, deps, _ := strings.Cut(line, "\t")
-		pkg := basePackage(path)
+	for _, p := range pkgs {
+		pkg := basePackage(p.path)
 		if pkg == "" {
 			continue
 		}
 		if g[pkg] == nil {
 			g[pkg] = map[string]bool{}
 		}
-		for _, d := range strings.Fields(deps) {
+		for _, d := range p.deps {
 			if d = basePackage(d); d != "" && d != pkg {
 				g[pkg][d] = true
 			}

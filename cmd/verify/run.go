@@ -1,15 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -41,15 +40,9 @@ type result struct {
 	logDir   string // where failing tests' output is saved
 
 	gofmtDirty bool // gofmt -l listed a file
-}
-
-// testEvent is one line of `go test -json`.
-type testEvent struct {
-	Action  string
-	Package string
-	Test    string
-	Elapsed float64
-	Output  string
+	// explorerFiles are the files the explorer's run records named, which
+	// collectEvidence leaves to the records' own description.
+	explorerFiles map[string]bool
 }
 
 // evidencePattern finds the files a failing check points at: porcupine's
@@ -61,12 +54,6 @@ var evidencePattern = regexp.MustCompile(`[^\s"'=]+(\.html|\.trace|\.dump|_TTrac
 //
 //	To reproduce, specify -run="TestX" -rapid.failfile="testdata/rapid/TestX/TestX-2026....fail" (or -rapid.seed=123)
 var rapidFailPattern = regexp.MustCompile(`-run="([^"]*)" -rapid\.failfile="([^"]+)"(?: \(or -rapid\.seed=(\d+)\))?|-run="([^"]*)" -rapid\.seed=(\d+)`)
-
-// exploreOutcome is the line explore.Check logs when a scenario ended: its
-// search, schedules, time and whether it was exhaustive (or, if not, how
-// many schedules are left). Verify shows each, as CI's log did when it
-// ran go test -v.
-var exploreOutcome = regexp.MustCompile(`explore \S+: (dfs|dpor|pct|replay), .*`)
 
 // stressDumpMarker is the first line of sched.Metrics.String(), which the
 // stress watchdog and accounting checks print when they fail.
@@ -268,35 +255,30 @@ func isJSON(argv []string) bool {
 	return false
 }
 
-// consume reads a command's output line by line.
+// consume reads a command's output line by line: go test -json events
+// when asJSON, plain text otherwise.
 func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool) {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	outputs := map[string]*strings.Builder{} // failing test output, by package/test
-	for sc.Scan() {
-		line := sc.Text()
-		fmt.Fprintln(logf, line)
-		if !asJSON {
-			if argv0 == "gofmt" && strings.HasSuffix(line, ".go") {
-				r.gofmtDirty = true
-			}
-			if strings.TrimSpace(line) != "" {
-				fmt.Printf("      | %s\n", line)
-			}
-			collectEvidence(line, r)
-			continue
-		}
-		var ev testEvent
-		if json.Unmarshal([]byte(line), &ev) != nil {
+	text := func(line string) {
+		if asJSON {
 			fmt.Printf("      | %s\n", line) // build errors come as plain text
-			continue
+			return
 		}
+		if argv0 == "gofmt" && strings.HasSuffix(line, ".go") {
+			r.gofmtDirty = true
+		}
+		if strings.TrimSpace(line) != "" {
+			fmt.Printf("      | %s\n", line)
+		}
+		collectEvidence(line, r)
+	}
+	readTestJSON(in, logf, text, func(ev testEvent) {
 		key := ev.Package + " " + ev.Test
 		switch ev.Action {
 		case "output":
 			r.metrics.scan(ev.Output)
-			if m := exploreOutcome.FindString(ev.Output); m != "" {
-				fmt.Printf("      | %s\n", m)
+			if rec, ok := recordIn(ev.Output); ok {
+				r.takeRecord(rec)
 			}
 			// Kept per test (and per package, for output outside any
 			// test): evidence is taken only from what failed, not from
@@ -320,11 +302,11 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 				delete(outputs, key)
 				r.packages++
 				fmt.Printf("      %-4s %s (%.1fs)\n", strings.ToUpper(ev.Action), ev.Package, ev.Elapsed)
-				continue
+				return
 			}
 			if strings.Contains(ev.Test, "/") {
 				delete(outputs, key)
-				continue // subtests count through their parent
+				return // subtests count through their parent
 			}
 			name := short(ev.Package) + "." + ev.Test
 			switch ev.Action {
@@ -349,7 +331,22 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 			}
 			delete(outputs, key)
 		}
+	})
+}
+
+// takeRecord shows a scenario that passed as one line, and takes a failed
+// one's page and replay command as evidence.
+func (r *result) takeRecord(rec runRecord) {
+	if rec.Failure == nil {
+		fmt.Printf("      | %s\n", rec.outcome())
+		return
 	}
+	r.evidence = append(r.evidence, rec.evidence()...)
+	if r.explorerFiles == nil {
+		r.explorerFiles = map[string]bool{}
+	}
+	r.explorerFiles[rec.Failure.Evidence.Page] = true
+	r.explorerFiles[rec.Failure.Evidence.Trace] = true
 }
 
 // saveFailure writes a failing test's whole output beside the logs and
@@ -390,6 +387,9 @@ func collectRapid(pkg, s string, r *result) {
 func collectEvidence(s string, r *result) {
 	for _, m := range evidencePattern.FindAllString(s, -1) {
 		m = strings.Trim(m, `"'(),:`)
+		if r.explorerFiles[m] {
+			continue
+		}
 		if _, err := os.Stat(m); err == nil {
 			r.evidence = append(r.evidence, describeEvidence(m))
 		}
@@ -436,40 +436,24 @@ func describeEvidence(path string) string {
 }
 
 // splitByDep splits the packages matching patterns into those whose test
-// binary links dep and the others, as ./-relative paths.
+// binary links dep and the others, as ./-relative paths. A package without
+// tests is in neither.
 func splitByDep(dep string, patterns ...string) (with, without []string, err error) {
-	args := append([]string{"list", "-test", "-f", "{{.ImportPath}} {{join .Deps \" \"}}"}, patterns...)
-	out, err := exec.Command("go", args...).Output()
+	pkgs, err := goListTest("", patterns...)
 	if err != nil {
 		return nil, nil, err
 	}
-	seen := map[string]bool{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		// The test binary's main package is "p.test"; a package without
-		// tests has none, and is listed by its import path alone.
-		pkg, isTest := strings.CutSuffix(f[0], ".test")
-		if strings.Contains(f[0], "[") || (!isTest && len(f) > 1 && strings.HasSuffix(f[1], "]")) {
+	for _, p := range pkgs {
+		// The test binary's main package is "p.test".
+		pkg, isTest := strings.CutSuffix(p.path, ".test")
+		if !isTest || strings.Contains(pkg, " ") {
 			continue
 		}
 		rel := "./" + strings.TrimPrefix(strings.TrimPrefix(pkg, modulePath), "/")
-		if seen[rel] {
-			continue
-		}
-		links := false
-		for _, d := range f[1:] {
-			links = links || d == dep
-		}
-		if isTest {
-			seen[rel] = true
-			if links {
-				with = append(with, rel)
-			} else {
-				without = append(without, rel)
-			}
+		if slices.Contains(p.deps, dep) {
+			with = append(with, rel)
+		} else {
+			without = append(without, rel)
 		}
 	}
 	sort.Strings(with)

@@ -51,3 +51,34 @@ func TestLongUnitCommandsTestTheirPackages(t *testing.T) {
 		}
 	}
 }
+
+// The one go list reader: the test variants, external tests and test
+// binaries of a package come with their dependencies, and loadDeps folds
+// them into the package.
+func TestGoListTestAndLoadDeps(t *testing.T) {
+	pkgs, err := goListTest("../..", "./impl/queue")
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	paths := map[string]bool{}
+	for _, p := range pkgs {
+		paths[p.path] = true
+	}
+	q := modulePath + "/impl/queue"
+	for _, want := range []string{q, q + " [" + q + ".test]", q + ".test"} {
+		if !paths[want] {
+			t.Errorf("go list -test ./impl/queue lacks %q: %v", want, paths)
+		}
+	}
+	g, err := loadDeps("../..")
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	if !g[modulePath+"/impl/sched"][q] {
+		t.Errorf("impl/sched does not import impl/queue in the graph")
+	}
+	// stress imports the runtime through its tests only.
+	if !g[modulePath+"/stress"][modulePath+"/impl/sched"] {
+		t.Errorf("stress's tests do not import impl/sched in the graph")
+	}
+}
