@@ -18,7 +18,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -27,29 +26,31 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/wsched/wsched/explore"
 	"github.com/wsched/wsched/internal/mutant"
 	"github.com/wsched/wsched/internal/orderings"
+	"github.com/wsched/wsched/internal/scenarioset"
 )
 
 // scenarios says which weak-mode scenarios reach the operations of each
 // package of impl/: the weak layer's (cmd/verify's weakScenarios), split
 // by package, with extra-retire-local added for the task's final state.
-var scenarios = map[string]struct {
-	run  string
-	pkgs []string
-}{
-	"deque": {`^TestExploreDeque`, []string{"./explore/scenarios"}},
-	"queue": {`^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Slot)`, []string{"./explore/scenarios"}},
-	"idle":  {runtimeScenarios, []string{"./explore/scenarios", "./impl/sched"}},
-	"sched": {runtimeScenarios, []string{"./explore/scenarios", "./impl/sched"}},
-	"park":  {`^TestExplore(Futex|MonitorPair|RetirePair|TurnPair|TimerPair)`, []string{"./impl/park", "./impl/sched"}},
+// They run in the packages internal/scenarioset lists as reaching the
+// package (scenarioset.Reaching).
+var scenarios = map[string]string{
+	"deque": `^TestExploreDeque`,
+	"queue": `^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Slot)`,
+	"idle":  runtimeScenarios,
+	"sched": runtimeScenarios,
+	"park":  `^TestExplore(Futex|MonitorPair|RetirePair|TurnPair|TimerPair)`,
 	// The pool's pairs; the deque's operations are audited with deque.
-	"forkjoin": {`^TestExploreForkJoinPair`, []string{"./impl/forkjoin"}},
+	"forkjoin": `^TestExploreForkJoinPair`,
 }
 
 // runtimeScenarios reach impl/idle and impl/sched: the runtime scenarios of
@@ -96,24 +97,25 @@ func main() {
 	check(err)
 	var entries []Entry
 	for _, pkg := range strings.Split(*pkgFlag, ",") {
-		sc, ok := scenarios[pkg]
-		if !ok {
+		run, ok := scenarios[pkg]
+		pkgs := scenarioset.Reaching(pkg)
+		if !ok || len(pkgs) == 0 {
 			check(fmt.Errorf("no weak-mode scenarios are listed for impl/%s", pkg))
 		}
-		covered := coverage(sc.run, sc.pkgs)
+		covered := coverage(run, pkgs)
 		for _, op := range ops {
 			if !strings.HasPrefix(op.File, "impl/"+pkg+"/") || funcRe != nil && !funcRe.MatchString(op.Func) {
 				continue
 			}
 			method := methodName(op)
-			e := Entry{File: op.File, Line: op.Line, Code: op.Code, Method: method, Run: sc.run, Reached: covered[fmt.Sprintf("%s:%d", op.File, op.Line)]}
+			e := Entry{File: op.File, Line: op.Line, Code: op.Code, Method: method, Run: run, Reached: covered[fmt.Sprintf("%s:%d", op.File, op.Line)]}
 			if !e.Reached {
-				fmt.Printf("%s:%d %s: not reached by %s\n", op.File, op.Line, method, sc.run)
+				fmt.Printf("%s:%d %s: not reached by %s\n", op.File, op.Line, method, run)
 				entries = append(entries, e)
 				continue
 			}
 			for _, w := range weaker(op) {
-				v := try(op, w, sc.run, sc.pkgs, *limit)
+				v := try(op, w, run, pkgs, *limit)
 				fmt.Printf("%s:%d %s -> %s: %s %s %d\n", op.File, op.Line, method, v.Name, v.Result, v.Scenario, v.Schedule)
 				e.Variants = append(e.Variants, v)
 			}
@@ -199,11 +201,6 @@ func weaker(op orderings.Op) []string {
 	return out
 }
 
-var (
-	failedRe = regexp.MustCompile(`explore (\S+): FAILED \((?:dfs|dpor), (\d+) schedules.*\): (.*)$`)
-	foundRe  = regexp.MustCompile(`found at schedule (\d+), (\d+) preemptions`)
-)
-
 // reduce is the -reduce flag.
 var reduce bool
 
@@ -239,11 +236,16 @@ func try(op orderings.Op, name, run string, pkgs []string, limit time.Duration) 
 	check(os.WriteFile(path, mutated, 0o644))
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	args := append([]string{"test", "-tags", "explore,weak", "-count=1", "-v", "-run", run}, pkgs...)
+	// Each scenario's run record (explore.Record) goes to a file: the
+	// failure's scenario, kind, schedule and preemptions are read from
+	// there, not from the test's text.
+	recs := filepath.Join(dir, "orderaudit-records.jsonl")
+	args := append([]string{"test", "-tags", "explore,weak", "-count=1", "-run", run}, pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), explore.RecordsEnv+"="+recs)
 	if reduce {
-		cmd.Env = append(os.Environ(), "WSCHED_EXPLORE_REDUCE=1")
+		cmd.Env = append(cmd.Env, explore.ReduceEnv+"=1")
 		v.Search = "reduced"
 	}
 	start := time.Now()
@@ -256,23 +258,50 @@ func try(op orderings.Op, name, run string, pkgs []string, limit time.Duration) 
 		v.Result = "survived"
 	default:
 		v.Result = "killed"
-		sc := bufio.NewScanner(strings.NewReader(string(outb)))
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			l := sc.Text()
-			if m := failedRe.FindStringSubmatch(l); m != nil && v.Scenario == "" {
-				v.Scenario, v.Kind = m[1], m[3]
-			}
-			if m := foundRe.FindStringSubmatch(l); m != nil && v.Schedule == 0 {
-				v.Schedule, _ = strconv.Atoi(m[1])
-				v.Preemptions, _ = strconv.Atoi(m[2])
-			}
-		}
-		if v.Scenario == "" {
+		if rec := firstFailure(readRecords(recs), pkgs); rec != nil {
+			f := rec.Failure
+			v.Scenario, v.Kind, v.Schedule, v.Preemptions = rec.Scenario, f.Kind, f.Schedule, f.Preemptions
+		} else {
 			v.Kind = "build or test failure: " + firstLine(string(outb))
 		}
 	}
 	return v
+}
+
+// readRecords reads a records file; a line that holds no record is
+// skipped.
+func readRecords(path string) []explore.Record {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var out []explore.Record
+	for _, line := range strings.Split(string(b), "\n") {
+		if r, ok, err := explore.ParseRecord(line); ok && err == nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// firstFailure is the first failed scenario: of the first package, in the
+// order go test was given them, that has one, the first to fail there (a
+// package's tests run one at a time; packages run side by side, so their
+// records interleave in the file).
+func firstFailure(recs []explore.Record, pkgs []string) *explore.Record {
+	var best *explore.Record
+	rank := func(r *explore.Record) int {
+		if i := slices.Index(pkgs, r.Package); i >= 0 {
+			return i
+		}
+		return len(pkgs)
+	}
+	for i := range recs {
+		if r := &recs[i]; r.Failure != nil && (best == nil || rank(r) < rank(best)) {
+			best = r
+		}
+	}
+	return best
 }
 
 func firstLine(s string) string {

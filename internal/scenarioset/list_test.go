@@ -44,13 +44,13 @@ func count(m map[string][]string) int {
 }
 
 func TestDirsAndReaching(t *testing.T) {
-	if got := strings.Join(Dirs("explore"), " "); got != "./explore/scenarios ./impl/sched ./impl/park ./impl/forkjoin ./internal/goid" {
+	if got := strings.Join(Dirs("explore"), " "); got != "./explore/scenarios ./impl/park ./impl/sched ./impl/forkjoin ./internal/goid" {
 		t.Errorf("Dirs(explore) = %s", got)
 	}
 	if got := Dirs("weak"); slices.Contains(got, "./internal/goid") || len(got) != 4 {
 		t.Errorf("Dirs(weak) = %v", got)
 	}
-	if got := strings.Join(Reaching("park"), " "); got != "./impl/sched ./impl/park" {
+	if got := strings.Join(Reaching("park"), " "); got != "./impl/park ./impl/sched" {
 		t.Errorf("Reaching(park) = %s", got)
 	}
 	if got := Reaching("nosuch"); len(got) != 0 {
