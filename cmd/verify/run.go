@@ -240,7 +240,8 @@ func runShared(l layer, i int, argv, env []string, limit time.Duration, logDir s
 
 // claimsEnv is explore.ClaimsEnv (verify does not import the explorer);
 // claimedElsewhere is in the skip message of a scenario another process
-// ran, which verify does not repeat.
+// ran, which verify does not repeat (a skip writes no run record; the
+// tests check both against the explorer).
 const (
 	claimsEnv        = "WSCHED_EXPLORE_CLAIMS"
 	claimedElsewhere = "run by another process"

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -254,5 +255,32 @@ func TestSharedProcessesMergeIntoOneResult(t *testing.T) {
 	}
 	if len(r.logs) != 3 {
 		t.Errorf("logs %v: want one per process", r.logs)
+	}
+}
+
+// claimedElsewhere is what the explorer's skip of a scenario another
+// process claimed says (a skip writes no run record): a second process
+// checking a scenario the first one claimed skips with it.
+func TestClaimedElsewhereIsTheExplorersSkip(t *testing.T) {
+	if os.Getenv("WSCHED_VERIFY_CLAIM_HELPER") != "" {
+		explore.Check(t, "verify/claim", explore.Options{}, func() {})
+		return
+	}
+	dir := t.TempDir()
+	var outs []string
+	for range 2 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestClaimedElsewhereIsTheExplorersSkip$", "-test.v", "-test.count=1")
+		cmd.Env = append(os.Environ(), "WSCHED_VERIFY_CLAIM_HELPER=1", claimsEnv+"="+dir)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v:\n%s", err, out)
+		}
+		outs = append(outs, string(out))
+	}
+	if strings.Contains(outs[0], "--- SKIP") || !strings.Contains(outs[0], "--- PASS") {
+		t.Fatalf("the first process did not run the scenario:\n%s", outs[0])
+	}
+	if !strings.Contains(outs[1], "--- SKIP") || !strings.Contains(outs[1], claimedElsewhere) {
+		t.Errorf("the second process's skip does not say %q:\n%s", claimedElsewhere, outs[1])
 	}
 }
