@@ -406,13 +406,15 @@ func (rt *Runtime) exited() {
 	close(rt.terminated)
 }
 
-// stillRunning describes, for Shutdown's error, the workers whose goroutine
-// has not exited: each is inside a poll (or about to leave one).
+// stillRunning describes, for Shutdown's error, the workers inside a poll
+// (poll sets their inPoll). Not the workers whose state says they are in
+// a tick: one of those may be at the top of its loop, not yet past the
+// load of closed that ends it, or searching, and runs nothing more.
 func (rt *Runtime) stillRunning(err error) error {
 	e := &StillRunningError{Err: err}
 	now := rt.now()
 	for _, w := range rt.allWorkers() {
-		if s := w.state.Load(); s == workerExited || s == workerParked || s == workerStarting || w.extra && !w.active.LoadRelaxed() { // diagnostics
+		if !w.inPoll.Load() { // diagnostics
 			continue
 		}
 		since := w.stuckSince.Load() // diagnostics; relaxed

@@ -71,6 +71,12 @@ type worker struct {
 	// stuckSince is when the monitor first saw the current tick
 	// (diagnostics for Shutdown's error; the monitor's own copy decides).
 	stuckSince atomic.StatInt64
+	// inPoll is set while the worker runs a task's Poll or a Go func:
+	// Shutdown's error names these workers (stillRunning), and no other.
+	// Set by poll, past every shutdown check the worker makes before the
+	// poll; a worker in a tick but not in a poll (at the top of its loop,
+	// searching) sees the shutdown without running anything more.
+	inPoll atomic.StatBool
 	// watched is the monitor's record of this worker (monitor only, as
 	// Go's sysmontick is on its P).
 	watched watchRecord
@@ -357,7 +363,9 @@ func (w *worker) pushYield(t *task) {
 // a poll that returns.
 func poll(tk Task, w *worker, cx *Context) (ready bool, p *PanicError) {
 	returned := false
+	w.inPoll.Store(true) // diagnostics for Shutdown's error; no ordering
 	defer func() {
+		w.inPoll.Store(false) // also when the poll panics or unwinds
 		if returned {
 			return
 		}
