@@ -14,7 +14,7 @@ import "github.com/wsched/wsched/internal/goid"
 
 // recordGoroutine notes the worker goroutine's number.
 func (w *Worker) recordGoroutine() {
-	w.goid.Store(goid.Current()) // relaxed: see the goid field
+	w.goid.StoreRelaxed(goid.Current()) // relaxed: see the goid field
 }
 
 // insideJob reports whether the caller is one of p's worker goroutines:
@@ -22,7 +22,7 @@ func (w *Worker) recordGoroutine() {
 func (p *Pool) insideJob() bool {
 	me := goid.Current()
 	for _, w := range p.workers {
-		if w.goid.Load() == me { // relaxed: a worker's own store, if it is the caller
+		if w.goid.LoadRelaxed() == me { // relaxed: a worker's own store, if it is the caller
 			return true
 		}
 	}

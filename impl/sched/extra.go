@@ -80,7 +80,8 @@ func (x *extraWorkers) ready() *worker {
 	rt.idle.AddSearcher()       // its credit; the flag follows in beginExtra
 	// Diagnostics for Shutdown's error (stillRunning): until the monitor
 	// looks at the new goroutine's ticks, its tick is at most this old.
-	w.stuckSince.Store(rt.now())
+	// Relaxed: a time to print, nothing decides by it.
+	w.stuckSince.StoreRelaxed(rt.now())
 	x.started.Add(1) // counter; relaxed
 	return w
 }

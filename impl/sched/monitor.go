@@ -208,11 +208,13 @@ func (m *monitor) rest(w *worker, now int64) {
 // LongPoll or more, and flags it if so.
 func (m *monitor) check(w *worker, now int64) bool {
 	r := &w.watched
-	// Observes the worker's progress; acquire would do (only compared).
-	t := w.ticks.Load()
+	// Observes the worker's progress. Relaxed: only compared with the
+	// count seen last; what the monitor then does goes through the idle
+	// protocol's own orderings.
+	t := w.ticks.LoadRelaxed()
 	if t != r.ticks {
 		r.ticks, r.since = t, now
-		w.stuckSince.Store(now) // diagnostics; relaxed
+		w.stuckSince.StoreRelaxed(now) // diagnostics for Shutdown's error; relaxed: nothing decides by it
 		m.unflag(w)
 		return false
 	}

@@ -15,7 +15,7 @@ import "github.com/wsched/wsched/internal/goid"
 
 // checkPollGoroutine panics if the caller is not w's goroutine.
 func checkPollGoroutine(w *worker, op string) {
-	if goid.Current() != w.goid.Load() { // relaxed: see recordGoroutine
+	if goid.Current() != w.goid.LoadRelaxed() { // relaxed: see recordGoroutine
 		panic("sched: Context." + op + " called from a goroutine other than the one running its poll: a Context is valid only during Task.Poll, on the goroutine running it; from other goroutines use a Waker, Runtime.Go or Runtime.Spawn")
 	}
 }

@@ -338,7 +338,7 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 func (rt *Runtime) calledFromWorker() bool {
 	me := goid.Current()
 	for _, w := range rt.allWorkers() {
-		if w.goid.Load() == me { // relaxed: a worker's own store, if it is the caller
+		if w.goid.LoadRelaxed() == me { // relaxed: a worker's own store, if it is the caller
 			return true
 		}
 	}
@@ -351,12 +351,25 @@ func (rt *Runtime) calledFromWorker() bool {
 // waits for no task.
 func (rt *Runtime) noneInTick() bool {
 	for _, w := range rt.allWorkers() {
-		// seq_cst: the Dekker pair described at setState.
-		if s := w.state.Load(); s != workerStarting && s != workerParked && s != workerExited && !(w.extra && !w.active.LoadSeqCst()) {
+		if !w.outOfTick() {
 			return false
 		}
 	}
 	return true
+}
+
+// outOfTick is noneInTick's look at one worker: starting, parked, exited,
+// or an extra worker slot with no goroutine.
+func (w *worker) outOfTick() bool {
+	// Observes the worker's state after our store of closed. seq_cst:
+	// the load half of Shutdown's side of the Dekker pair described at
+	// setState.
+	if s := w.state.LoadSeqCst(); s == workerStarting || s == workerParked || s == workerExited {
+		return true
+	}
+	// Observes whether an extra worker slot has a goroutine. seq_cst: as
+	// the state above (retired stores it after the state exited).
+	return w.extra && !w.active.LoadSeqCst()
 }
 
 // exited is called by each worker, extra worker and the monitor as its
@@ -414,10 +427,13 @@ func (rt *Runtime) stillRunning(err error) error {
 	e := &StillRunningError{Err: err}
 	now := rt.now()
 	for _, w := range rt.allWorkers() {
-		if !w.inPoll.Load() { // diagnostics
+		// Observes whether w is inside a poll. Relaxed: what Shutdown's
+		// error says, nothing else; a poll that has just begun or
+		// ended may be named or not.
+		if !w.inPoll.LoadRelaxed() {
 			continue
 		}
-		since := w.stuckSince.Load() // diagnostics; relaxed
+		since := w.stuckSince.LoadRelaxed() // diagnostics; relaxed
 		e.Polls = append(e.Polls, RunningPoll{Worker: w.index, Extra: w.extra, For: time.Duration(max(now-since, 0))})
 	}
 	return e
