@@ -129,8 +129,9 @@ func (w *worker) runExtra() {
 		}
 	}()
 	w.recordGoroutine()
-	// Observes shutdown; acquire.
-	for !w.rt.closed.LoadAcquire() {
+	// Observes shutdown. seq_cst: the Dekker pair with Shutdown, as in
+	// run (setState).
+	for !w.rt.closed.LoadSeqCst() {
 		if w.tick() == 0 {
 			if w.retire() {
 				break

@@ -183,8 +183,11 @@ func (w *worker) run() {
 	// works from any thread, and a locked worker pays a thread handoff
 	// for every Gosched (a task's, e.g.) and for every wake that finds
 	// its P taken (see park.Futex).
-	// Observes shutdown; acquire.
-	for !w.rt.closed.LoadAcquire() {
+	// Observes shutdown. seq_cst: the load half of the worker's side of
+	// the Dekker pair with Shutdown (setState); acquire let a worker that
+	// Shutdown saw parked tick on after the shutdown (the weak layer's
+	// shutdown/pair-close-state).
+	for !w.rt.closed.LoadSeqCst() {
 		if w.tick() == 0 {
 			w.park()
 		} else {
