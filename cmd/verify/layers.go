@@ -49,8 +49,8 @@ var exploreScenarioPackages = []string{"./explore/scenarios", "./impl/sched", ".
 // futex parker (park/futex*) and the fork-join pool's pairs
 // (forkjoin/pair-*) (30 s on two cores). The rest of the
 // runtime scenarios pass in the weak mode too, but take longer: the
-// monitor's two whole-runtime ones (protocol/monitor-idle*) run 400,000
-// and 500,000 schedules, five minutes between them. WSCHED_EXPLORE_WEAK=1
+// monitor's two whole-runtime ones (protocol/monitor-idle*) take minutes
+// (docs/explore.md has the counts). WSCHED_EXPLORE_WEAK=1
 // runs any of them by hand.
 const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|Futex|ForkJoinPair)"
 

@@ -105,7 +105,7 @@ func (x *extraWorkers) freeSlot() *worker {
 	for _, v := range x.rt.extraSlots() {
 		// An inactive slot's goroutine has finished with it (retired
 		// stores active false as its last touch of the worker).
-		if !v.active.LoadAcquire() { // pairs with retire's release store of false
+		if !v.active.LoadAcquire() { // pairs with retired's release store of false
 			return v
 		}
 	}

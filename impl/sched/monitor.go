@@ -22,7 +22,8 @@ import (
 //     parked and no worker runs healthily, an extra worker is started
 //     (extra.go).
 //
-// It costs the hot path one atomic add per tick (the tick count). It
+// It costs the hot path one atomic add per tick and one per 16 polls
+// within a tick (the tick count, worker.ticks). It
 // costs an idle runtime nothing: when every worker is parked and no extra
 // worker runs, the monitor sleeps until the next timer or until a worker
 // wakes it (leftParked), with no period. While workers run it looks every

@@ -265,7 +265,9 @@ func (rt *Runtime) workAvailable(self *worker) bool {
 // its ring (with stealing on, or once w is flagged stuck) or its LIFO slot
 // (once w is flagged stuck). stuck says whether any worker is flagged.
 func (rt *Runtime) stealableFrom(w *worker, stuck bool) bool {
-	// Observes the monitor's flag; seq_cst, as in stealStuck's caller.
+	// Observes the monitor's flag; seq_cst, as the count in
+	// workAvailable: the monitor stores both seq_cst before it looks for
+	// a parked worker to wake (monitor.check, then help).
 	flagged := stuck && w.stuck.LoadSeqCst()
 	if rt.cfg.DisableStealing && !flagged {
 		return false
