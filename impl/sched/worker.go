@@ -183,6 +183,7 @@ func (w *worker) run() {
 	// works from any thread, and a locked worker pays a thread handoff
 	// for every Gosched (a task's, e.g.) and for every wake that finds
 	// its P taken (see park.Futex).
+
 	// Observes shutdown. seq_cst: the load half of the worker's side of
 	// the Dekker pair with Shutdown (setState); acquire let a worker that
 	// Shutdown saw parked tick on after the shutdown (the weak layer's
