@@ -74,12 +74,6 @@ type worker struct {
 	// stuckSince is when the monitor first saw the current tick
 	// (diagnostics for Shutdown's error; the monitor's own copy decides).
 	stuckSince atomic.StatInt64
-	// inPoll is set while the worker runs a task's Poll or a Go func:
-	// Shutdown's error names these workers (stillRunning), and no other.
-	// Set by poll, past every shutdown check the worker makes before the
-	// poll; a worker in a tick but not in a poll (at the top of its loop,
-	// searching) sees the shutdown without running anything more.
-	inPoll atomic.StatBool
 	// watched is the monitor's record of this worker (monitor only, as
 	// Go's sysmontick is on its P).
 	watched watchRecord
@@ -126,6 +120,14 @@ type worker struct {
 	pc    pollCounts // owner-only; published into m by publishCounts
 	// pub is what publishCounts stored last (owner-only).
 	pub pollCounts
+
+	// inPoll is set while the worker runs a task's Poll or a Go func:
+	// Shutdown's error names these workers (stillRunning), and no other.
+	// Set by poll, past every shutdown check the worker makes before the
+	// poll; a worker in a tick but not in a poll (at the top of its loop,
+	// searching) sees the shutdown without running anything more.
+	// (Last: the fields before it keep the offsets they had.)
+	inPoll atomic.StatBool
 }
 
 func newWorker(rt *Runtime, i int, p park.Parker) *worker {
