@@ -352,7 +352,7 @@ func (rt *Runtime) calledFromWorker() bool {
 // closed before its next tick: see setState), and waiting for their exits
 // waits for no task.
 func (rt *Runtime) noneInTick() bool {
-	for _, w := range rt.allWorkers() {
+	for _, w := range rt.allWorkersSeqCst() {
 		if !w.outOfTick() {
 			return false
 		}
