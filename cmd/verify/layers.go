@@ -45,7 +45,7 @@ var exploreScenarioPackages = []string{"./explore/scenarios", "./impl/sched", ".
 // deque, the LIFO slot, the task state machine, the runtime scenarios of
 // the idle protocol's Dekker pairs, the pairs of impl/sched played alone
 // (monitor/pair-*, retire/pair-*, turn/pair, timer/pair, slot/pair,
-// shutdown/pair-close-state), the
+// shutdown/pair-close-state, -extra), the
 // futex parker (park/futex*) and the fork-join pool's pairs
 // (forkjoin/pair-*) (30 s on two cores). The rest of the
 // runtime scenarios pass in the weak mode too, but take longer: the
