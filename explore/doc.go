@@ -23,10 +23,11 @@
 // reported as not exhaustive. Options.Reduce replaces it with dynamic
 // partial-order reduction (por.go), which runs one schedule of each class
 // of schedules that differ only in the order of steps that do not
-// conflict; it is experimental (docs/explore.md). For scenarios too large
-// to enumerate,
-// Options.PCT runs randomized schedules instead (Burckhardt et al.,
-// ASPLOS 2010), reproducible from a seed.
+// conflict; docs/explore.md ("The reduced search") says how it is
+// compared with the plain search, and that the classes it once missed
+// under a bound are reached now. For scenarios too large to enumerate,
+// Options.PCT runs randomized schedules instead (Burckhardt et al., ASPLOS
+// 2010), reproducible from a seed.
 //
 // A schedule fails on a failed Assert or Failf, a panic in any goroutine,
 // a deadlock (every goroutine blocked and none with a deadline: with park

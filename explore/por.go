@@ -23,11 +23,12 @@ import (
 // its next scheduling point. The operation's location comes from PointAt
 // (impl/internal/atomic passes the address of the atomic); what the step
 // touches in between without a scheduling point (a statistics counter, a
-// check that reads several counters) comes from Touch. A step whose
-// accesses are not known (a Point without a location, a Block, the step
-// after a Gosched, a timeout firing, which moves the virtual clock) is
-// taken to conflict with every other step: that costs reduction, never
-// soundness. Ordinary memory touched between points must be ordered by
+// check that reads several counters) comes from Touch. A timeout firing
+// writes the virtual clock (clockLoc), as a deadline set does, and Now
+// reads it. A step whose accesses are not known (a Point without a
+// location, a Block on an arbitrary condition, the step after a Gosched)
+// is taken to conflict with every other step: that costs reduction,
+// never soundness. Ordinary memory touched between points must be ordered by
 // the atomics (a program without data races), as the race detector checks
 // outside the explorer.
 //

@@ -17,7 +17,9 @@ type Options struct {
 	// this many times (switches at blocking, at Gosched and at a
 	// goroutine's end are free). The search runs bound 0, then 1, ... up
 	// to this, so the first failure found has as few preemptions as any.
-	// Default 2 (CHESS: most concurrency bugs need at most two).
+	// Zero means the default, 2 (CHESS: most concurrency bugs need at
+	// most two); a negative value means a bound of 0 (only the free
+	// switches). WSCHED_LONG raises it by one (Check).
 	Preemptions int
 	// MaxSchedules is the budget: the search stops after this many
 	// schedules, and the result says it was not exhaustive. Default
@@ -39,9 +41,9 @@ type Options struct {
 	// Reduce replaces the plain depth-first search, which runs every
 	// schedule within the bound, with the reduced one (por.go), which
 	// runs one schedule of each class of schedules that differ only in
-	// the order of steps that do not conflict. EXPERIMENTAL: docs/
-	// explore.md says where it is known to miss classes the plain search
-	// runs under a bound.
+	// the order of steps that do not conflict. docs/explore.md ("The
+	// reduced search") says how it is compared with the plain search,
+	// and that the classes it once missed under a bound are reached now.
 	Reduce bool
 	// Unbounded, with Reduce, drops the preemption bound: the search
 	// runs every execution of the scenario, and sleep sets cut it
@@ -156,8 +158,9 @@ type explorer struct {
 	opt  Options
 	body func()
 	res  Result
-	// For the package's tests: record every run's steps (the plain
-	// search too), and look at each run when it ends.
+	// Record every run's steps (the plain search too), and look at each
+	// run when it ends: for the package's tests and for Check's
+	// comparison of the reduced search with the plain one (Classes).
 	record bool
 	onRun  func(*run)
 	spare  *porRun // the last run's record (reduced or recording search), for the next

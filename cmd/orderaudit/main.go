@@ -55,7 +55,7 @@ var scenarios = map[string]string{
 
 // runtimeScenarios reach impl/idle and impl/sched: the runtime scenarios of
 // the weak layer, the pairs of impl/sched, and extra-retire-local.
-const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|IdlePair|ExtraRetireAgainstLocalSpawn$)`
+const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|IdlePair|CloseStatePair|ExtraRetireAgainstLocalSpawn$)`
 
 // Variant is one weakening of one operation and what the scenarios said.
 type Variant struct {

@@ -184,8 +184,11 @@ Every atomic operation of impl/ names the C11 ordering it needs in its method's 
 (` + "`LoadAcquire`, `StoreRelease`, `CompareAndSwapAcqRelRelaxed`: success, then failure" + `), and
 the fences of the design are operations too (` + "`FenceSeqCst`" + `): impl/internal/atomic, ordering.go. In
 Go all of them are sequentially consistent and compile to what ` + "`sync/atomic`" + ` does; the name is
-the claim a port to C, C++, Rust or Zig would rely on. The counters and snapshots of the ` + "`Stat`" + `
-types are not listed: nothing decides anything by them.
+the claim a port to C, C++, Rust or Zig would rely on. The ` + "`Stat`" + ` types (no scheduling point of
+the explorer) have ordered operations too, listed here, for the values code decides by (a
+worker's state, its tick count, the goroutine numbers...); their bare ` + "`Load`" + `, ` + "`Add`" + `... are for
+counters and snapshots nothing decides by, and are not listed (` + "`TestNoDecisionByAStat`" + ` fails on
+a bare read that feeds a branch).
 
 The columns: where the operation is, the ordering its name claims, the ordering the seeds name
 for its counterpart where they name one (` + "`docs/orderings-seeds.tsv`" + `, by hand; the seeds' Zig writes

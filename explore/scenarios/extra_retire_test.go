@@ -27,13 +27,11 @@ import (
 // retiring worker missed and nobody was woken for waits for ever (with
 // the park timeout off, a deadlock).
 //
-// Each is exhaustive at one preemption (about 2,000 schedules, 0.1 s); at
-// two, the remote one is exhaustive in 870,923 schedules (about a minute),
-// more than CI's explore step affords, so the budget here cuts it and
-// says so, and WSCHED_LONG=1 (verify -long: ten times the budget) runs it
-// through. The mutants of retire die at one preemption, at schedules 867
-// and 937 (no re-check, re-check first) and 1,050 and 1,116 (a flag set
-// without its credit).
+// Each is exhaustive at one preemption; at two, the remote one runs more
+// schedules than CI's explore step affords, so the budget here cuts it
+// and says so, and WSCHED_LONG=1 (verify -long: ten times the budget)
+// runs it through. The mutants of retire die at one preemption
+// (docs/explore.md and the mutants have the counts).
 
 // blockOnChild spawns a task that spawns a child and blocks until the
 // child has run, and waits for it. The child is in the blocked worker's

@@ -71,9 +71,9 @@ func (p *wokenTask) Poll(cx *sched.Context) sched.Poll {
 // look at stuck workers (sched-turn-flagged-thief-skips) and a yield that
 // does not bring the turn forward (sched-yield-no-turn) all leave the task
 // in the slot for the yielder's six polls: an assertion, at the first
-// schedule. Exhaustive at one preemption in 4,670 schedules (0.3 s); at
-// two, 1,197,996 schedules (about 70 s), more than CI's explore step
-// affords: WSCHED_LONG=1 (verify -long) runs it through.
+// schedule. Exhaustive at one preemption; at two it runs more schedules
+// than CI's explore step affords: WSCHED_LONG=1 (verify -long) runs it
+// through (docs/explore.md has the counts).
 func TestExploreFairnessTurnServesStuck(t *testing.T) {
 	explore.Check(t, "fairness/turn-serves-stuck", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 2, LongPoll: time.Millisecond, ExtraWorkers: -1})

@@ -53,8 +53,8 @@ func TestExploreMonitorIdleAgainstWake(t *testing.T) {
 // the worker woke can save it. Swapped (load idle, then clear the bit),
 // the monitor sleeps for ever and so does everybody: two preemptions,
 // within the bound, where protocol/monitor-idle needs more. Exhaustive at
-// 2 in 400,999 schedules (about 24 s); the swap (mutant
-// monitor-idle-worker-swapped) deadlocks at schedule 334,044.
+// 2; the swap (mutant monitor-idle-worker-swapped) deadlocks within it
+// (docs/explore.md and the mutant have the counts).
 func TestExploreMonitorIdleAgainstSelfWake(t *testing.T) {
 	explore.Check(t, "protocol/monitor-idle-self-wake", explore.Options{MaxSchedules: 500_000}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: 10 * time.Millisecond, ParkTimeout: time.Millisecond})

@@ -92,9 +92,8 @@ func TestExploreRemoteSpawn(t *testing.T) {
 func TestExploreRemoteSpawnOneWorker(t *testing.T) {
 	// The budget is for the weak-memory mode, where the lost wakeup of a
 	// Dekker pair weakened by one ordering takes two preemptions and a
-	// stale read (55,182 schedules for a park-time re-check without its
-	// fence); under sequential consistency the search is exhaustive
-	// within the default 20,000.
+	// stale read; under sequential consistency the search is exhaustive
+	// within the default budget (docs/explore.md has the counts).
 	explore.Check(t, "runtime/remote-spawn-one-worker", explore.Options{MaxSchedules: 100_000}, func() {
 		rt := newRuntime(1)
 		spawnOneAndShutdown(rt)
@@ -124,8 +123,8 @@ func spawnOneAndShutdown(rt *sched.Runtime) {
 // claim in between is taken for a timeout and its searching credit is
 // never given back (the ledger's check at the last exit sees it).
 func TestExploreRemoteSpawnOneWorkerTimedPark(t *testing.T) {
-	// The budget is for WSCHED_LONG (ten times it, one bound more):
-	// exhaustive at 3 in 692,937 schedules, about 25 s.
+	// The budget is for WSCHED_LONG (ten times it, one bound more), where
+	// the search is exhaustive at 3 (docs/explore.md has the count).
 	explore.Check(t, "runtime/remote-spawn-one-worker-timed-park", explore.Options{MaxSchedules: 100_000}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, ParkTimeout: time.Millisecond, LongPoll: -1})
 		// Half the park timeout of virtual time, so that the worker is

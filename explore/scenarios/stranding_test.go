@@ -190,11 +190,14 @@ func TestExploreTimerDuringBlockedPoll(t *testing.T) {
 // the task. Shutdown then names the extra worker, and worker 0, free, may
 // take the second task before it sees Shutdown and run it: then that task
 // was not queued when Shutdown cancelled the queues, and its Wait returns
-// nil. (Both found at 2 preemptions, schedules 21,733 and 26,521, once the
-// scenario, until then exhaustive at 1, was searched at 2; it asserted
-// worker 0 and a cancelled second task, which hold at 1.)
+// nil. Either way Shutdown names one poll: an extra worker that is in its
+// loop but not inside a poll (the monitor started it, and it has not yet
+// seen closed) is not a poll still running (impl/sched's
+// shutdown/pair-still-running is that race alone). docs/explore.md has
+// the searches that found each of these. The budget is for WSCHED_LONG,
+// where the search at 3 preemptions needs more than 2,000,000 schedules.
 func TestExploreShutdownWithBlockedPoll(t *testing.T) {
-	explore.Check(t, "stranding/shutdown", explore.Options{MaxSchedules: 200_000}, func() {
+	explore.Check(t, "stranding/shutdown", explore.Options{MaxSchedules: 250_000}, func() {
 		rt := newMonitoredRuntime(1)
 		var started, release explore.Event
 		ha, _ := rt.Spawn(sched.Func(func() {

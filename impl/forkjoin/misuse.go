@@ -16,7 +16,7 @@ import "github.com/wsched/wsched/internal/goid"
 
 // recordGoroutine notes the worker goroutine's number and handle.
 func (w *Worker) recordGoroutine() {
-	w.goid.Store(goid.Current()) // relaxed: see the goid field
+	w.goid.StoreRelaxed(goid.Current()) // relaxed: see the goid field
 	w.jobGoroutine.record()
 }
 
@@ -25,7 +25,7 @@ func (w *Worker) recordGoroutine() {
 func (p *Pool) insideJob() bool {
 	me := goid.Current()
 	for _, w := range p.workers {
-		if w.goid.Load() == me { // relaxed: a worker's own store, if it is the caller
+		if w.goid.LoadRelaxed() == me { // relaxed: a worker's own store, if it is the caller
 			return true
 		}
 	}

@@ -96,7 +96,7 @@ func (w *Worker) afterGoexit() {
 		j.complete(w.pool)
 	}
 	w.running = w.running[:0]
-	w.depth.Store(0) // relaxed: see the depth field
+	w.depth.StoreRelaxed(0) // relaxed: see the depth field
 	sync.Go("fj worker", w.index, w.main)
 }
 
@@ -176,12 +176,12 @@ func (w *Worker) push(j *job) {
 // execute runs a job found by findWork and completes it.
 func (w *Worker) execute(j *job) {
 	w.setState(StateRunning)
-	w.depth.Add(1) // relaxed: see the depth field
+	w.depth.AddRelaxed(1) // publishes "inside a job" to check; relaxed: see the depth field
 	w.running = append(w.running, j)
 	j.run(w)
 	w.running = w.running[:len(w.running)-1]
-	w.depth.Add(-1) // relaxed
-	w.ran.Add(1)    // relaxed: a statistic
+	w.depth.AddRelaxed(-1) // relaxed, as above
+	w.ran.Add(1)           // relaxed: a statistic
 	j.complete(w.pool)
 }
 
@@ -194,7 +194,7 @@ func (w *Worker) check(op string) error {
 	if w.pool.closed.LoadRelaxed() {
 		return ErrClosed
 	}
-	if w.depth.Load() == 0 {
+	if w.depth.LoadRelaxed() == 0 { // observes whether the caller is inside a job
 		return ErrNotInWorker
 	}
 	w.checkGoroutine(op)

@@ -30,16 +30,24 @@ var (
 // holds). Every queued task has been cancelled; the runtime finishes
 // shutting down when these polls return.
 type StillRunningError struct {
-	Err   error         // the context's error
-	Polls []RunningPoll // the polls that had not returned
+	Err error // the context's error
+	// Polls are the workers inside a poll (a task's Poll or a Go func)
+	// as Shutdown looked, one by one, after its context ended. A worker
+	// not inside a poll is not named, even if it has not exited yet: it
+	// runs no poll that began before Shutdown, and exits without waiting
+	// for anything but the scheduler's own code.
+	Polls []RunningPoll
 }
 
 // RunningPoll is one poll still running at Shutdown.
 type RunningPoll struct {
 	Worker int  // the worker's index; extra workers follow the workers
 	Extra  bool // the poll runs on an extra worker
-	// For is how long the worker has been in its current tick, as the
-	// monitor last saw it (a lower bound for the poll's age).
+	// For is how long the worker has been in its current tick as far as
+	// the monitor knows: since the monitor's first look at that tick or,
+	// if it has not looked since the worker started, since the start (of
+	// the runtime for a worker, of the extra worker for an extra one).
+	// A tick runs several polls: the poll may be younger than its tick.
 	For time.Duration
 }
 

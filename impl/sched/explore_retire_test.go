@@ -29,7 +29,8 @@ import (
 // The runtime is bare (newBareRuntime, no goroutine of its own): worker 0
 // is parked, not searching; worker 1 runs (the publisher of the local
 // variant); one extra worker is readied as the monitor's start readies it
-// (a searching credit), and the scenario runs its retire.
+// (a searching credit) and searches on that credit as its goroutine does
+// first (beginExtra), and the scenario runs its retire.
 
 // retirePair readies the bare runtime and the extra worker, runs retire
 // against publish, and checks the promise.
@@ -37,6 +38,7 @@ func retirePair(publish func(rt *Runtime)) {
 	rt := newBareRuntime(Config{Workers: 2, LongPoll: time.Millisecond})
 	rt.workers[0].beginPark()
 	x := rt.extras.ready()
+	x.searchOnCredit() // beginExtra's first step
 	p := explore.Go("publisher", func() { publish(rt) })
 	retired := x.retire()
 	p.Join()

@@ -15,8 +15,8 @@ import (
 // fireTimers read before they take the heap's mutex; if it ever says
 // "nothing due" while the heap holds a due timer, nobody fires that timer.
 // The whole-runtime scenario (explore/scenarios: protocol/timer-mirror) is
-// exhaustive at 2 in 524,439 schedules; this one plays the parties on a
-// bare runtime (newBareRuntime) and is exhaustive at 3:
+// exhaustive at 2, in hundreds of thousands of schedules; this one plays
+// the parties on a bare runtime (newBareRuntime) and is exhaustive at 3:
 //
 //   - task e sleeps 1 ms (its timer is in the heap from the start);
 //   - a worker arms task l's timer for 2 ms (Context.Sleep's arm, which

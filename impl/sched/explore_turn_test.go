@@ -13,7 +13,7 @@ import (
 // test -tags explore -run TestExploreTurnPair ./impl/sched). The
 // whole-runtime scenario (explore/scenarios: fairness/turn-serves-stuck)
 // is exhaustive at 1 preemption in CI and at 2 only under WSCHED_LONG
-// (1.2 million schedules); this one plays the three parties on a bare
+// (over a million schedules); this one plays the three parties on a bare
 // runtime (newBareRuntime) and is exhaustive at 3.
 //
 //   - Worker A is busy: its ring holds its own task, which yields after

@@ -29,7 +29,7 @@ import (
 //
 // An extra worker's life, all in this file: the monitor starts it (start:
 // a free slot, reset, or a new one; a searching credit; the goroutine),
-// it ticks (runExtra), it retires when it finds nothing and the re-check
+// its goroutine searches on that credit (beginExtra) and ticks (runExtra), it retires when it finds nothing and the re-check
 // agrees (retire) or hands its queues to the global queue when it is not
 // needed any more (surplus, handOff), and its goroutine's last act frees
 // the slot (exit, then retired).
@@ -53,14 +53,15 @@ func (x *extraWorkers) start() bool {
 	if w == nil {
 		return false
 	}
-	sync.Go("extra worker", w.index, w.runExtra)
+	sync.Go("extra worker", w.index, w.beginExtra)
 	return true
 }
 
 // ready readies a slot for a new extra worker (nil if max run): counted
-// as running, the slot in use, and a searcher, all before its goroutine
-// starts, so that a notifier that sees the credit skips its own wake, as
-// for a worker a notifier claimed.
+// as running, the slot in use, and a searching credit taken for it, all
+// before its goroutine starts, so that a notifier that sees the credit
+// skips its own wake, as for a worker a notifier claimed. Its flag and
+// state stay starting until the goroutine is in its loop (beginExtra).
 func (x *extraWorkers) ready() *worker {
 	rt := x.rt
 	// Observes how many run (they decrement it when they retire).
@@ -76,9 +77,26 @@ func (x *extraWorkers) ready() *worker {
 	x.running.AddSeqCst(1)      // seq_cst: the monitor's anyRunning reads it
 	w.active.StoreRelease(true) // publishes the slot as in use
 	rt.live.AddRelaxed(1)       // the monitor is live, so live is not 0 here
-	w.resumeSearching()         // a credit, then the flag: it searches as it starts
-	x.started.Add(1)            // counter; relaxed
+	rt.idle.AddSearcher()       // its credit; the flag follows in beginExtra
+	// Diagnostics for Shutdown's error (stillRunning): until the monitor
+	// looks at the new goroutine's ticks, its tick is at most this old.
+	// Relaxed: a time to print, nothing decides by it.
+	w.stuckSince.StoreRelaxed(rt.now())
+	x.started.Add(1) // counter; relaxed
 	return w
+}
+
+// beginExtra is a new extra worker's goroutine. It searches on the credit
+// ready took for it, then runs the worker loop. Until then its state is
+// starting, as a regular worker's is until run: Shutdown takes a worker it
+// sees starting for one that sees closed before its first tick
+// (noneInTick) and that runs no poll (stillRunning). A state of searching
+// stored for it before its goroutine ran named a goroutine that had not
+// started as a poll still running. searchOnCredit stores the state before
+// runExtra's first load of closed (the Dekker pair of setState).
+func (w *worker) beginExtra() {
+	w.searchOnCredit()
+	w.runExtra()
 }
 
 // freeSlot returns an extra worker slot whose goroutine has finished with
@@ -87,7 +105,7 @@ func (x *extraWorkers) freeSlot() *worker {
 	for _, v := range x.rt.extraSlots() {
 		// An inactive slot's goroutine has finished with it (retired
 		// stores active false as its last touch of the worker).
-		if !v.active.LoadAcquire() { // pairs with retire's release store of false
+		if !v.active.LoadAcquire() { // pairs with retired's release store of false
 			return v
 		}
 	}
@@ -100,9 +118,9 @@ func (x *extraWorkers) retired(w *worker) {
 	w.active.StoreRelease(false) // the slot is free for the next extra worker
 }
 
-// runExtra is an extra worker's goroutine: ticks until it finds nothing
-// (and the re-check agrees), until it is not needed any more, or until
-// shutdown.
+// runExtra is an extra worker's loop (and, after a Goexit in a poll, the
+// goroutine that goes on with it): ticks until it finds nothing (and the
+// re-check agrees), until it is not needed any more, or until shutdown.
 func (w *worker) runExtra() {
 	looping := true
 	defer func() {
@@ -111,8 +129,9 @@ func (w *worker) runExtra() {
 		}
 	}()
 	w.recordGoroutine()
-	// Observes shutdown; acquire.
-	for !w.rt.closed.LoadAcquire() {
+	// Observes shutdown. seq_cst: the Dekker pair with Shutdown, as in
+	// run (setState).
+	for !w.rt.closed.LoadSeqCst() {
 		if w.tick() == 0 {
 			if w.retire() {
 				break

@@ -23,7 +23,8 @@ import (
 //     (extra.go), paced when the stuck workers may all be merely waiting
 //     for a processor (starvation.go).
 //
-// It costs the hot path one atomic add per tick (the tick count). It
+// It costs the hot path one atomic add per tick and one per 16 polls
+// within a tick (the tick count, worker.ticks). It
 // costs an idle runtime nothing: when every worker is parked and no extra
 // worker runs, the monitor sleeps until the next timer or until a worker
 // wakes it (leftParked), with no period. While workers run it looks every
@@ -210,11 +211,13 @@ func (m *monitor) rest(w *worker, now int64) {
 // LongPoll or more, and flags it if so.
 func (m *monitor) check(w *worker, now int64) bool {
 	r := &w.watched
-	// Observes the worker's progress; acquire would do (only compared).
-	t := w.ticks.Load()
+	// Observes the worker's progress. Relaxed: only compared with the
+	// count seen last; what the monitor then does goes through the idle
+	// protocol's own orderings.
+	t := w.ticks.LoadRelaxed()
 	if t != r.ticks {
 		r.ticks, r.since = t, now
-		w.stuckSince.Store(now) // diagnostics; relaxed
+		w.stuckSince.StoreRelaxed(now) // diagnostics for Shutdown's error; relaxed: nothing decides by it
 		m.unflag(w)
 		return false
 	}

@@ -18,7 +18,7 @@ type pollGoroutine struct{}
 // the goroutine that replaces it after a Goexit). A build with the race
 // detector notes its handle too (pollcheck_race.go).
 func (w *worker) recordGoroutine() {
-	w.goid.Store(goid.Current()) // read by Shutdown for a match with its caller; relaxed
+	w.goid.StoreRelaxed(goid.Current()) // read by Shutdown for a match with its caller; relaxed
 }
 
 func checkPollGoroutine(w *worker, op string) {}

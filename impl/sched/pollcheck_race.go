@@ -33,7 +33,7 @@ type pollGoroutine struct {
 // read, once per goroutine) and its handle, at the start of its loop (and
 // of the loop of the goroutine that replaces it after a Goexit).
 func (w *worker) recordGoroutine() {
-	w.goid.Store(goid.Current()) // read by Shutdown for a match with its caller; relaxed
+	w.goid.StoreRelaxed(goid.Current()) // read by Shutdown for a match with its caller; relaxed
 	// Relaxed: read by this goroutine's own checks, and by another's only
 	// to find it different.
 	w.pollGoroutine.handle.StoreRelaxed(uint64(goid.Handle()))

@@ -265,7 +265,9 @@ func (rt *Runtime) workAvailable(self *worker) bool {
 // its ring (with stealing on, or once w is flagged stuck) or its LIFO slot
 // (once w is flagged stuck). stuck says whether any worker is flagged.
 func (rt *Runtime) stealableFrom(w *worker, stuck bool) bool {
-	// Observes the monitor's flag; seq_cst, as in stealStuck's caller.
+	// Observes the monitor's flag; seq_cst, as the count in
+	// workAvailable: the monitor stores both seq_cst before it looks for
+	// a parked worker to wake (monitor.check, then help).
 	flagged := stuck && w.stuck.LoadSeqCst()
 	if rt.cfg.DisableStealing && !flagged {
 		return false
@@ -338,7 +340,7 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 func (rt *Runtime) calledFromWorker() bool {
 	me := goid.Current()
 	for _, w := range rt.allWorkers() {
-		if w.goid.Load() == me { // relaxed: a worker's own store, if it is the caller
+		if w.goid.LoadRelaxed() == me { // relaxed: a worker's own store, if it is the caller
 			return true
 		}
 	}
@@ -350,13 +352,26 @@ func (rt *Runtime) calledFromWorker() bool {
 // closed before its next tick: see setState), and waiting for their exits
 // waits for no task.
 func (rt *Runtime) noneInTick() bool {
-	for _, w := range rt.allWorkers() {
-		// seq_cst: the Dekker pair described at setState.
-		if s := w.state.Load(); s != workerStarting && s != workerParked && s != workerExited && !(w.extra && !w.active.LoadSeqCst()) {
+	for _, w := range rt.allWorkersSeqCst() {
+		if !w.outOfTick() {
 			return false
 		}
 	}
 	return true
+}
+
+// outOfTick is noneInTick's look at one worker: starting, parked, exited,
+// or an extra worker slot with no goroutine.
+func (w *worker) outOfTick() bool {
+	// Observes the worker's state after our store of closed. seq_cst:
+	// the load half of Shutdown's side of the Dekker pair described at
+	// setState.
+	if s := w.state.LoadSeqCst(); s == workerStarting || s == workerParked || s == workerExited {
+		return true
+	}
+	// Observes whether an extra worker slot has a goroutine. seq_cst: as
+	// the state above (retired stores it after the state exited).
+	return w.extra && !w.active.LoadSeqCst()
 }
 
 // exited is called by each worker, extra worker and the monitor as its
@@ -406,16 +421,21 @@ func (rt *Runtime) exited() {
 	close(rt.terminated)
 }
 
-// stillRunning describes, for Shutdown's error, the workers whose goroutine
-// has not exited: each is inside a poll (or about to leave one).
+// stillRunning describes, for Shutdown's error, the workers inside a poll
+// (poll sets their inPoll). Not the workers whose state says they are in
+// a tick: one of those may be at the top of its loop, not yet past the
+// load of closed that ends it, or searching, and runs nothing more.
 func (rt *Runtime) stillRunning(err error) error {
 	e := &StillRunningError{Err: err}
 	now := rt.now()
 	for _, w := range rt.allWorkers() {
-		if s := w.state.Load(); s == workerExited || s == workerParked || s == workerStarting || w.extra && !w.active.LoadRelaxed() { // diagnostics
+		// Observes whether w is inside a poll. Relaxed: what Shutdown's
+		// error says, nothing else; a poll that has just begun or
+		// ended may be named or not.
+		if !w.inPoll.LoadRelaxed() {
 			continue
 		}
-		since := w.stuckSince.Load() // diagnostics; relaxed
+		since := w.stuckSince.LoadRelaxed() // diagnostics; relaxed
 		e.Polls = append(e.Polls, RunningPoll{Worker: w.index, Extra: w.extra, For: time.Duration(max(now-since, 0))})
 	}
 	return e

@@ -9,7 +9,7 @@ import "fmt"
 // explore builds, where the tests run. In the explore build it also checks
 // the credit ledger.
 func (w *worker) checkSearching(what string) {
-	s := w.state.Load() // the owner's own store; relaxed
+	s := w.state.LoadRelaxed() // observes the owner's own store: relaxed
 	if w.searching != (s == workerSearching) {
 		panic(fmt.Sprintf("sched: worker %d %s: searching flag %v but state %s", w.index, what, w.searching, workerStateNames[s]))
 	}

@@ -53,12 +53,15 @@ type worker struct {
 	pollUnwound bool
 	// ticks counts the ticks this worker began, and every 16th poll
 	// within a tick: the monitor's measure of progress. A count that does
-	// not move for Config.LongPoll, with work waiting, is a stuck worker:
-	// one poll, or 16 in a row, took that long. A Stat type, not a
-	// scheduling point of the explorer: no correctness argument rests on
-	// when the monitor sees a count move (a late or early look only
-	// shifts a flag by one look), and a point at every tick multiplied
-	// the schedules of every runtime scenario.
+	// not move for Config.LongPoll is a stuck worker, whether or not work
+	// waits behind it (the monitor helps only if some does): one poll, or
+	// 16 in a row, took that long. The monitor decides by it, with
+	// relaxed operations. A Stat type, not a scheduling point of the
+	// explorer: no correctness argument rests on when the monitor sees a
+	// count move (a late or early look only shifts a flag by one look),
+	// and a point at every tick multiplied the schedules of every runtime
+	// scenario; the weak-memory mode still runs each operation as
+	// relaxed.
 	ticks atomic.StatUint64
 	// stuck is set by the monitor while this worker's tick has lasted
 	// longer than LongPoll, and cleared when it has moved on: thieves
@@ -107,11 +110,26 @@ type worker struct {
 	// warmSink keeps warmRecords' result (owner-only, never read).
 	warmSink uint32
 
-	state atomic.StatUint32 // metrics only
+	// state is what the worker does (the constants above). Shutdown
+	// decides by it whether a worker may still poll (setState and
+	// noneInTick: a seq_cst Dekker pair, ordered operations); Metrics'
+	// bare load is a snapshot. A Stat type: a store at every transition
+	// as a scheduling point would multiply every runtime scenario's
+	// schedules, and the explorer's weak-memory mode checks the pair
+	// without one.
+	state atomic.StatUint32
 	m     workerCounters
 	pc    pollCounts // owner-only; published into m by publishCounts
 	// pub is what publishCounts stored last (owner-only).
 	pub pollCounts
+
+	// inPoll is set while the worker runs a task's Poll or a Go func:
+	// Shutdown's error names these workers (stillRunning), and no other.
+	// Set by poll, past every shutdown check the worker makes before the
+	// poll; a worker in a tick but not in a poll (at the top of its loop,
+	// searching) sees the shutdown without running anything more.
+	// (Last: the fields before it keep the offsets they had.)
+	inPoll atomic.StatBool
 }
 
 func newWorker(rt *Runtime, i int, p park.Parker) *worker {
@@ -162,8 +180,12 @@ func (w *worker) run() {
 	// works from any thread, and a locked worker pays a thread handoff
 	// for every Gosched (a task's, e.g.) and for every wake that finds
 	// its P taken (see park.Futex).
-	// Observes shutdown; acquire.
-	for !w.rt.closed.LoadAcquire() {
+
+	// Observes shutdown. seq_cst: the load half of the worker's side of
+	// the Dekker pair with Shutdown (setState); acquire let a worker that
+	// Shutdown saw parked tick on after the shutdown (the weak layer's
+	// shutdown/pair-close-state).
+	for !w.rt.closed.LoadSeqCst() {
 		if w.tick() == 0 {
 			w.park()
 		} else {
@@ -187,9 +209,9 @@ func (w *worker) run() {
 func (w *worker) tick() int {
 	rt := w.rt
 	// Publishes "a new tick began" to the monitor; an add is one locked
-	// instruction per tick (up to 128 polls). Relaxed would do: the
-	// monitor only compares counts, and acts through the idle protocol.
-	w.ticks.Add(1)
+	// instruction per tick (up to 128 polls). Relaxed: the monitor only
+	// compares counts, and acts through the idle protocol.
+	w.ticks.AddRelaxed(1)
 	start := sync.Nanotime()
 	w.pollTimers(start - rt.start) // the tick's clock reading, reused (a clock read costs as much as a short poll)
 	n := 0
@@ -201,7 +223,7 @@ func (w *worker) tick() int {
 		w.execute(t)
 		n++
 		if n&(progressPolls-1) == 0 {
-			w.ticks.Add(1) // progress within a long tick; relaxed, as at its start
+			w.ticks.AddRelaxed(1) // publishes progress within a long tick; relaxed, as at its start
 		}
 		// Observes shutdown between polls: polls already running
 		// finish, queued tasks are left for the drain (exit publishes
@@ -352,7 +374,9 @@ func (w *worker) pushYield(t *task) {
 // a poll that returns.
 func poll(tk Task, w *worker, cx *Context) (ready bool, p *PanicError) {
 	returned := false
+	w.inPoll.StoreRelaxed(true) // publishes "inside a poll" to Shutdown's error; relaxed: nothing else reads it
 	defer func() {
+		w.inPoll.StoreRelaxed(false) // also when the poll panics or unwinds; relaxed, as above
 		if returned {
 			return
 		}
@@ -503,7 +527,10 @@ func (w *worker) setInterval(iv uint32) {
 // worker sees closed before its next tick. seq_cst for that; relaxed
 // would do for the metrics.
 func (w *worker) setState(s uint32) {
-	w.state.Store(s)
+	// Publishes the worker's state. seq_cst: the store half of the
+	// worker's side of the Dekker pair (see above); Metrics' bare load
+	// is a snapshot.
+	w.state.StoreSeqCst(s)
 }
 
 // exit leaves the idle state clean, cancels whatever is in this worker's

@@ -29,6 +29,25 @@ func (rt *Runtime) allWorkers() []*worker {
 	return rt.workers // no extra slot made yet
 }
 
+// allWorkersSeqCst is allWorkers for Shutdown's look at the states
+// (noneInTick), with a seq_cst load: it must see every slot whose
+// goroutine may have read closed clear. The monitor's store of the list
+// (addSlot), the extra worker's store of its state and its load of closed
+// come before Shutdown's store of closed and this load in the one order
+// of seq_cst operations; with an acquire load Shutdown could read the
+// list without the newest slot and take a runtime whose extra worker
+// polls for idle (the weak layer's shutdown/pair-close-state-extra).
+func (rt *Runtime) allWorkersSeqCst() []*worker {
+	if !rt.mon.helps() {
+		return rt.workers // no extra worker is ever made: no load
+	}
+	// Observes the slots the monitor published. seq_cst (see above).
+	if p := rt.all.LoadSeqCst(); p != nil {
+		return *p
+	}
+	return rt.workers
+}
+
 // extraSlots returns the extra workers' slots, running or not.
 func (rt *Runtime) extraSlots() []*worker {
 	return rt.allWorkers()[len(rt.workers):]
@@ -41,8 +60,10 @@ func (rt *Runtime) addSlot() *worker {
 	w := newWorker(rt, len(all), nil)
 	w.extra = true
 	list := append(all[:len(all):len(all)], w)
-	// Publishes the new slot (its ring) to thieves; release.
-	rt.all.StoreRelease(&list)
+	// Publishes the new slot (its ring) to thieves, and to Shutdown's
+	// look at the states. seq_cst, for the latter (allWorkersSeqCst);
+	// release would do for thieves.
+	rt.all.StoreSeqCst(&list)
 	return w
 }
 

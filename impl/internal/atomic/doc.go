@@ -14,13 +14,19 @@
 // operation, and records the value read or written for its trace
 // (instrument.go).
 //
-// The Stat types are sync/atomic's in the normal build and never
-// scheduling points. They hold counters and snapshots that Metrics,
-// diagnostics and the monitor's look at progress read: an interleaving at
-// them would change nothing the explorer checks, and making them
-// scheduling points would only multiply the schedules. Under the explore
-// tag each access is recorded (explore.Touch) for the reduced search,
-// which must order a step that reads one against the steps that write it.
+// The Stat types have sync/atomic's layout and instructions in the normal
+// build and are never scheduling points. They hold counters and snapshots
+// that Metrics and diagnostics read, and values read often and written
+// at every transition (a worker's state, its tick count), where a
+// scheduling point at each access would only multiply the schedules.
+// Their bare Load, Store, Add... name no ordering: for counters nothing
+// decides by (TestNoDecisionByAStat fails on a bare read that feeds a
+// branch). A value code decides by is read and written with their ordered
+// operations (LoadSeqCst, StoreRelaxed...), as the other types' are,
+// which the explorer's weak-memory mode runs as operations of its model.
+// Under the explore tag each access is recorded (explore.Touch) for the
+// reduced search, which must order a step that reads one against the
+// steps that write it.
 //
 // This package is not a general-purpose atomic library: it has the types
 // and methods impl/ uses, no more.

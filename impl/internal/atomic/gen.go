@@ -11,6 +11,7 @@ import (
 	"go/format"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 var dir = flag.String("o", ".", "the directory to write off.go and on.go to")
@@ -58,7 +59,7 @@ func ops(t typ) []op {
 	v := "&x.v"
 	conv := func(e string) string { return e } // a value as sync/atomic's function takes it
 	back := func(e string) string { return e } // a value as sync/atomic's function returns it
-	switch t.name {
+	switch strings.TrimPrefix(t.name, "Stat") {
 	case "Bool":
 		conv = func(e string) string { return "b32(" + e + ")" }
 		back = func(e string) string { return e + " != 0" }
@@ -124,9 +125,13 @@ func write(file, header string, body func(b *bytes.Buffer)) {
 func main() {
 	flag.Parse()
 	write("off.go", offHeader, func(b *bytes.Buffer) {
-		for _, t := range types {
+		for _, t := range append(types, statTypes()...) {
 			fmt.Fprintf(b, "\n// %s is sync/atomic's %s, with its layout.\n", t.name, t.recv())
 			switch t.name {
+			case "StatBool":
+				b.WriteString("type StatBool struct {\n_ [0]atomic.Bool // go vet's copy check\nv uint32\n}\n")
+			case "StatInt32", "StatInt64", "StatUint32", "StatUint64":
+				fmt.Fprintf(b, "type %s struct {\n_ [0]atomic.%s // its alignment, and go vet's copy check\nv %s\n}\n", t.name, t.name[len("Stat"):], t.elem)
 			case "Bool":
 				b.WriteString("type Bool struct {\n_ [0]atomic.Bool // go vet's copy check\nv uint32\n}\n")
 			case "Pointer":
@@ -147,7 +152,7 @@ func main() {
 		}
 	})
 	write("on.go", onHeader, func(b *bytes.Buffer) {
-		for _, t := range types {
+		for _, t := range append(types, statTypes()...) {
 			for _, o := range ops(t) {
 				for _, os := range variants(o.orders) {
 					name := o.name + join(os)
@@ -163,6 +168,22 @@ func main() {
 			fmt.Fprintf(b, "\nfunc Fence%s() { fence(%s) }\n", f, f)
 		}
 	})
+}
+
+// statTypes are the Stat types (stat_on.go, stat_off.go), whose ordered
+// operations are generated here as the other types' are: in the normal
+// build the same bodies, in the explore build calls of the instrumented
+// operations of stat_on.go. Their bare Load, Store... are hand-written
+// (stat_off.go, stat_on.go).
+func statTypes() []typ {
+	var out []typ
+	for _, t := range types {
+		if t.name != "Pointer" {
+			t.name = "Stat" + t.name
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func join(os []string) string {

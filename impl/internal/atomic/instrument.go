@@ -132,6 +132,77 @@ func or[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (
 	return old
 }
 
+// The Stat types' ordered operations (stat_on.go): the operations above
+// without their scheduling point, a touch instead (the reduced search
+// orders the step against the others that touch the location), and, in
+// the weak-memory mode, the same operation of the model. No trace note:
+// with no scheduling point of its own the operation has no line of the
+// trace, as a fence has none.
+
+func statLoad[V any, A raw[V]](a A, p unsafe.Pointer, o Ordering) V {
+	touch(p, false)
+	r := a.Load()
+	if explore.Weak() {
+		r = explore.WeakLoad(uintptr(p), o.weak(), r).(V)
+	}
+	return r
+}
+
+func statStore[V any, A raw[V]](a A, p unsafe.Pointer, val V, o Ordering) {
+	touch(p, true)
+	if explore.Weak() {
+		explore.WeakStore(uintptr(p), o.weak(), a.Load(), val)
+	}
+	a.Store(val)
+}
+
+func statSwap[V any, A raw[V]](a A, p unsafe.Pointer, new V, o Ordering) (old V) {
+	touch(p, true)
+	old = a.Swap(new)
+	if explore.Weak() {
+		explore.WeakRMW(uintptr(p), o.weak(), old, new)
+	}
+	return old
+}
+
+func statCompareAndSwap[V any, A raw[V]](a A, p unsafe.Pointer, old, new V, success, failure Ordering) (swapped bool) {
+	touch(p, true)
+	if !explore.Weak() {
+		return a.CompareAndSwap(old, new)
+	}
+	before := a.Load()
+	swapped = a.CompareAndSwap(old, new)
+	explore.WeakCompareAndSwap(uintptr(p), before, old, new, swapped, success.weak(), failure.weak())
+	return swapped
+}
+
+func statAdd[V integer, A rawInteger[V]](a A, p unsafe.Pointer, delta V, o Ordering) (new V) {
+	touch(p, true)
+	new = a.Add(delta)
+	if explore.Weak() {
+		explore.WeakRMW(uintptr(p), o.weak(), new-delta, new)
+	}
+	return new
+}
+
+func statAnd[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (old V) {
+	touch(p, true)
+	old = a.And(mask)
+	if explore.Weak() {
+		explore.WeakRMW(uintptr(p), o.weak(), old, old&mask)
+	}
+	return old
+}
+
+func statOr[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (old V) {
+	touch(p, true)
+	old = a.Or(mask)
+	if explore.Weak() {
+		explore.WeakRMW(uintptr(p), o.weak(), old, old|mask)
+	}
+	return old
+}
+
 // Int32 is sync/atomic's Int32, each operation a scheduling point.
 type Int32 struct{ v atomic.Int32 }
 

@@ -897,6 +897,756 @@ func (x *Pointer[T]) CompareAndSwapSeqCstSeqCst(old, new *T) (swapped bool) {
 	return atomic.CompareAndSwapPointer(&x.v, unsafe.Pointer(old), unsafe.Pointer(new))
 }
 
+// StatInt32 is sync/atomic's StatInt32, with its layout.
+type StatInt32 struct {
+	_ [0]atomic.Int32 // its alignment, and go vet's copy check
+	v int32
+}
+
+// LoadRelaxed is Load, Relaxed.
+func (x *StatInt32) LoadRelaxed() int32 { return atomic.LoadInt32(&x.v) }
+
+// LoadAcquire is Load, Acquire.
+func (x *StatInt32) LoadAcquire() int32 { return atomic.LoadInt32(&x.v) }
+
+// LoadSeqCst is Load, SeqCst.
+func (x *StatInt32) LoadSeqCst() int32 { return atomic.LoadInt32(&x.v) }
+
+// StoreRelaxed is Store, Relaxed.
+func (x *StatInt32) StoreRelaxed(val int32) { atomic.StoreInt32(&x.v, val) }
+
+// StoreRelease is Store, Release.
+func (x *StatInt32) StoreRelease(val int32) { atomic.StoreInt32(&x.v, val) }
+
+// StoreSeqCst is Store, SeqCst.
+func (x *StatInt32) StoreSeqCst(val int32) { atomic.StoreInt32(&x.v, val) }
+
+// SwapRelaxed is Swap, Relaxed.
+func (x *StatInt32) SwapRelaxed(new int32) (old int32) { return atomic.SwapInt32(&x.v, new) }
+
+// SwapAcquire is Swap, Acquire.
+func (x *StatInt32) SwapAcquire(new int32) (old int32) { return atomic.SwapInt32(&x.v, new) }
+
+// SwapRelease is Swap, Release.
+func (x *StatInt32) SwapRelease(new int32) (old int32) { return atomic.SwapInt32(&x.v, new) }
+
+// SwapAcqRel is Swap, AcqRel.
+func (x *StatInt32) SwapAcqRel(new int32) (old int32) { return atomic.SwapInt32(&x.v, new) }
+
+// SwapSeqCst is Swap, SeqCst.
+func (x *StatInt32) SwapSeqCst(new int32) (old int32) { return atomic.SwapInt32(&x.v, new) }
+
+// CompareAndSwapRelaxedRelaxed is CompareAndSwap, Relaxed on success, Relaxed on failure.
+func (x *StatInt32) CompareAndSwapRelaxedRelaxed(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapRelaxedAcquire is CompareAndSwap, Relaxed on success, Acquire on failure.
+func (x *StatInt32) CompareAndSwapRelaxedAcquire(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapRelaxedSeqCst is CompareAndSwap, Relaxed on success, SeqCst on failure.
+func (x *StatInt32) CompareAndSwapRelaxedSeqCst(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapAcquireRelaxed is CompareAndSwap, Acquire on success, Relaxed on failure.
+func (x *StatInt32) CompareAndSwapAcquireRelaxed(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapAcquireAcquire is CompareAndSwap, Acquire on success, Acquire on failure.
+func (x *StatInt32) CompareAndSwapAcquireAcquire(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapAcquireSeqCst is CompareAndSwap, Acquire on success, SeqCst on failure.
+func (x *StatInt32) CompareAndSwapAcquireSeqCst(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapReleaseRelaxed is CompareAndSwap, Release on success, Relaxed on failure.
+func (x *StatInt32) CompareAndSwapReleaseRelaxed(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapReleaseAcquire is CompareAndSwap, Release on success, Acquire on failure.
+func (x *StatInt32) CompareAndSwapReleaseAcquire(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapReleaseSeqCst is CompareAndSwap, Release on success, SeqCst on failure.
+func (x *StatInt32) CompareAndSwapReleaseSeqCst(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapAcqRelRelaxed is CompareAndSwap, AcqRel on success, Relaxed on failure.
+func (x *StatInt32) CompareAndSwapAcqRelRelaxed(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapAcqRelAcquire is CompareAndSwap, AcqRel on success, Acquire on failure.
+func (x *StatInt32) CompareAndSwapAcqRelAcquire(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapAcqRelSeqCst is CompareAndSwap, AcqRel on success, SeqCst on failure.
+func (x *StatInt32) CompareAndSwapAcqRelSeqCst(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapSeqCstRelaxed is CompareAndSwap, SeqCst on success, Relaxed on failure.
+func (x *StatInt32) CompareAndSwapSeqCstRelaxed(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapSeqCstAcquire is CompareAndSwap, SeqCst on success, Acquire on failure.
+func (x *StatInt32) CompareAndSwapSeqCstAcquire(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// CompareAndSwapSeqCstSeqCst is CompareAndSwap, SeqCst on success, SeqCst on failure.
+func (x *StatInt32) CompareAndSwapSeqCstSeqCst(old, new int32) (swapped bool) {
+	return atomic.CompareAndSwapInt32(&x.v, old, new)
+}
+
+// AddRelaxed is Add, Relaxed.
+func (x *StatInt32) AddRelaxed(delta int32) (new int32) { return atomic.AddInt32(&x.v, delta) }
+
+// AddAcquire is Add, Acquire.
+func (x *StatInt32) AddAcquire(delta int32) (new int32) { return atomic.AddInt32(&x.v, delta) }
+
+// AddRelease is Add, Release.
+func (x *StatInt32) AddRelease(delta int32) (new int32) { return atomic.AddInt32(&x.v, delta) }
+
+// AddAcqRel is Add, AcqRel.
+func (x *StatInt32) AddAcqRel(delta int32) (new int32) { return atomic.AddInt32(&x.v, delta) }
+
+// AddSeqCst is Add, SeqCst.
+func (x *StatInt32) AddSeqCst(delta int32) (new int32) { return atomic.AddInt32(&x.v, delta) }
+
+// AndRelaxed is And, Relaxed.
+func (x *StatInt32) AndRelaxed(mask int32) (old int32) { return atomic.AndInt32(&x.v, mask) }
+
+// AndAcquire is And, Acquire.
+func (x *StatInt32) AndAcquire(mask int32) (old int32) { return atomic.AndInt32(&x.v, mask) }
+
+// AndRelease is And, Release.
+func (x *StatInt32) AndRelease(mask int32) (old int32) { return atomic.AndInt32(&x.v, mask) }
+
+// AndAcqRel is And, AcqRel.
+func (x *StatInt32) AndAcqRel(mask int32) (old int32) { return atomic.AndInt32(&x.v, mask) }
+
+// AndSeqCst is And, SeqCst.
+func (x *StatInt32) AndSeqCst(mask int32) (old int32) { return atomic.AndInt32(&x.v, mask) }
+
+// OrRelaxed is Or, Relaxed.
+func (x *StatInt32) OrRelaxed(mask int32) (old int32) { return atomic.OrInt32(&x.v, mask) }
+
+// OrAcquire is Or, Acquire.
+func (x *StatInt32) OrAcquire(mask int32) (old int32) { return atomic.OrInt32(&x.v, mask) }
+
+// OrRelease is Or, Release.
+func (x *StatInt32) OrRelease(mask int32) (old int32) { return atomic.OrInt32(&x.v, mask) }
+
+// OrAcqRel is Or, AcqRel.
+func (x *StatInt32) OrAcqRel(mask int32) (old int32) { return atomic.OrInt32(&x.v, mask) }
+
+// OrSeqCst is Or, SeqCst.
+func (x *StatInt32) OrSeqCst(mask int32) (old int32) { return atomic.OrInt32(&x.v, mask) }
+
+// StatInt64 is sync/atomic's StatInt64, with its layout.
+type StatInt64 struct {
+	_ [0]atomic.Int64 // its alignment, and go vet's copy check
+	v int64
+}
+
+// LoadRelaxed is Load, Relaxed.
+func (x *StatInt64) LoadRelaxed() int64 { return atomic.LoadInt64(&x.v) }
+
+// LoadAcquire is Load, Acquire.
+func (x *StatInt64) LoadAcquire() int64 { return atomic.LoadInt64(&x.v) }
+
+// LoadSeqCst is Load, SeqCst.
+func (x *StatInt64) LoadSeqCst() int64 { return atomic.LoadInt64(&x.v) }
+
+// StoreRelaxed is Store, Relaxed.
+func (x *StatInt64) StoreRelaxed(val int64) { atomic.StoreInt64(&x.v, val) }
+
+// StoreRelease is Store, Release.
+func (x *StatInt64) StoreRelease(val int64) { atomic.StoreInt64(&x.v, val) }
+
+// StoreSeqCst is Store, SeqCst.
+func (x *StatInt64) StoreSeqCst(val int64) { atomic.StoreInt64(&x.v, val) }
+
+// SwapRelaxed is Swap, Relaxed.
+func (x *StatInt64) SwapRelaxed(new int64) (old int64) { return atomic.SwapInt64(&x.v, new) }
+
+// SwapAcquire is Swap, Acquire.
+func (x *StatInt64) SwapAcquire(new int64) (old int64) { return atomic.SwapInt64(&x.v, new) }
+
+// SwapRelease is Swap, Release.
+func (x *StatInt64) SwapRelease(new int64) (old int64) { return atomic.SwapInt64(&x.v, new) }
+
+// SwapAcqRel is Swap, AcqRel.
+func (x *StatInt64) SwapAcqRel(new int64) (old int64) { return atomic.SwapInt64(&x.v, new) }
+
+// SwapSeqCst is Swap, SeqCst.
+func (x *StatInt64) SwapSeqCst(new int64) (old int64) { return atomic.SwapInt64(&x.v, new) }
+
+// CompareAndSwapRelaxedRelaxed is CompareAndSwap, Relaxed on success, Relaxed on failure.
+func (x *StatInt64) CompareAndSwapRelaxedRelaxed(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapRelaxedAcquire is CompareAndSwap, Relaxed on success, Acquire on failure.
+func (x *StatInt64) CompareAndSwapRelaxedAcquire(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapRelaxedSeqCst is CompareAndSwap, Relaxed on success, SeqCst on failure.
+func (x *StatInt64) CompareAndSwapRelaxedSeqCst(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapAcquireRelaxed is CompareAndSwap, Acquire on success, Relaxed on failure.
+func (x *StatInt64) CompareAndSwapAcquireRelaxed(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapAcquireAcquire is CompareAndSwap, Acquire on success, Acquire on failure.
+func (x *StatInt64) CompareAndSwapAcquireAcquire(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapAcquireSeqCst is CompareAndSwap, Acquire on success, SeqCst on failure.
+func (x *StatInt64) CompareAndSwapAcquireSeqCst(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapReleaseRelaxed is CompareAndSwap, Release on success, Relaxed on failure.
+func (x *StatInt64) CompareAndSwapReleaseRelaxed(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapReleaseAcquire is CompareAndSwap, Release on success, Acquire on failure.
+func (x *StatInt64) CompareAndSwapReleaseAcquire(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapReleaseSeqCst is CompareAndSwap, Release on success, SeqCst on failure.
+func (x *StatInt64) CompareAndSwapReleaseSeqCst(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapAcqRelRelaxed is CompareAndSwap, AcqRel on success, Relaxed on failure.
+func (x *StatInt64) CompareAndSwapAcqRelRelaxed(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapAcqRelAcquire is CompareAndSwap, AcqRel on success, Acquire on failure.
+func (x *StatInt64) CompareAndSwapAcqRelAcquire(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapAcqRelSeqCst is CompareAndSwap, AcqRel on success, SeqCst on failure.
+func (x *StatInt64) CompareAndSwapAcqRelSeqCst(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapSeqCstRelaxed is CompareAndSwap, SeqCst on success, Relaxed on failure.
+func (x *StatInt64) CompareAndSwapSeqCstRelaxed(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapSeqCstAcquire is CompareAndSwap, SeqCst on success, Acquire on failure.
+func (x *StatInt64) CompareAndSwapSeqCstAcquire(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// CompareAndSwapSeqCstSeqCst is CompareAndSwap, SeqCst on success, SeqCst on failure.
+func (x *StatInt64) CompareAndSwapSeqCstSeqCst(old, new int64) (swapped bool) {
+	return atomic.CompareAndSwapInt64(&x.v, old, new)
+}
+
+// AddRelaxed is Add, Relaxed.
+func (x *StatInt64) AddRelaxed(delta int64) (new int64) { return atomic.AddInt64(&x.v, delta) }
+
+// AddAcquire is Add, Acquire.
+func (x *StatInt64) AddAcquire(delta int64) (new int64) { return atomic.AddInt64(&x.v, delta) }
+
+// AddRelease is Add, Release.
+func (x *StatInt64) AddRelease(delta int64) (new int64) { return atomic.AddInt64(&x.v, delta) }
+
+// AddAcqRel is Add, AcqRel.
+func (x *StatInt64) AddAcqRel(delta int64) (new int64) { return atomic.AddInt64(&x.v, delta) }
+
+// AddSeqCst is Add, SeqCst.
+func (x *StatInt64) AddSeqCst(delta int64) (new int64) { return atomic.AddInt64(&x.v, delta) }
+
+// AndRelaxed is And, Relaxed.
+func (x *StatInt64) AndRelaxed(mask int64) (old int64) { return atomic.AndInt64(&x.v, mask) }
+
+// AndAcquire is And, Acquire.
+func (x *StatInt64) AndAcquire(mask int64) (old int64) { return atomic.AndInt64(&x.v, mask) }
+
+// AndRelease is And, Release.
+func (x *StatInt64) AndRelease(mask int64) (old int64) { return atomic.AndInt64(&x.v, mask) }
+
+// AndAcqRel is And, AcqRel.
+func (x *StatInt64) AndAcqRel(mask int64) (old int64) { return atomic.AndInt64(&x.v, mask) }
+
+// AndSeqCst is And, SeqCst.
+func (x *StatInt64) AndSeqCst(mask int64) (old int64) { return atomic.AndInt64(&x.v, mask) }
+
+// OrRelaxed is Or, Relaxed.
+func (x *StatInt64) OrRelaxed(mask int64) (old int64) { return atomic.OrInt64(&x.v, mask) }
+
+// OrAcquire is Or, Acquire.
+func (x *StatInt64) OrAcquire(mask int64) (old int64) { return atomic.OrInt64(&x.v, mask) }
+
+// OrRelease is Or, Release.
+func (x *StatInt64) OrRelease(mask int64) (old int64) { return atomic.OrInt64(&x.v, mask) }
+
+// OrAcqRel is Or, AcqRel.
+func (x *StatInt64) OrAcqRel(mask int64) (old int64) { return atomic.OrInt64(&x.v, mask) }
+
+// OrSeqCst is Or, SeqCst.
+func (x *StatInt64) OrSeqCst(mask int64) (old int64) { return atomic.OrInt64(&x.v, mask) }
+
+// StatUint32 is sync/atomic's StatUint32, with its layout.
+type StatUint32 struct {
+	_ [0]atomic.Uint32 // its alignment, and go vet's copy check
+	v uint32
+}
+
+// LoadRelaxed is Load, Relaxed.
+func (x *StatUint32) LoadRelaxed() uint32 { return atomic.LoadUint32(&x.v) }
+
+// LoadAcquire is Load, Acquire.
+func (x *StatUint32) LoadAcquire() uint32 { return atomic.LoadUint32(&x.v) }
+
+// LoadSeqCst is Load, SeqCst.
+func (x *StatUint32) LoadSeqCst() uint32 { return atomic.LoadUint32(&x.v) }
+
+// StoreRelaxed is Store, Relaxed.
+func (x *StatUint32) StoreRelaxed(val uint32) { atomic.StoreUint32(&x.v, val) }
+
+// StoreRelease is Store, Release.
+func (x *StatUint32) StoreRelease(val uint32) { atomic.StoreUint32(&x.v, val) }
+
+// StoreSeqCst is Store, SeqCst.
+func (x *StatUint32) StoreSeqCst(val uint32) { atomic.StoreUint32(&x.v, val) }
+
+// SwapRelaxed is Swap, Relaxed.
+func (x *StatUint32) SwapRelaxed(new uint32) (old uint32) { return atomic.SwapUint32(&x.v, new) }
+
+// SwapAcquire is Swap, Acquire.
+func (x *StatUint32) SwapAcquire(new uint32) (old uint32) { return atomic.SwapUint32(&x.v, new) }
+
+// SwapRelease is Swap, Release.
+func (x *StatUint32) SwapRelease(new uint32) (old uint32) { return atomic.SwapUint32(&x.v, new) }
+
+// SwapAcqRel is Swap, AcqRel.
+func (x *StatUint32) SwapAcqRel(new uint32) (old uint32) { return atomic.SwapUint32(&x.v, new) }
+
+// SwapSeqCst is Swap, SeqCst.
+func (x *StatUint32) SwapSeqCst(new uint32) (old uint32) { return atomic.SwapUint32(&x.v, new) }
+
+// CompareAndSwapRelaxedRelaxed is CompareAndSwap, Relaxed on success, Relaxed on failure.
+func (x *StatUint32) CompareAndSwapRelaxedRelaxed(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapRelaxedAcquire is CompareAndSwap, Relaxed on success, Acquire on failure.
+func (x *StatUint32) CompareAndSwapRelaxedAcquire(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapRelaxedSeqCst is CompareAndSwap, Relaxed on success, SeqCst on failure.
+func (x *StatUint32) CompareAndSwapRelaxedSeqCst(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapAcquireRelaxed is CompareAndSwap, Acquire on success, Relaxed on failure.
+func (x *StatUint32) CompareAndSwapAcquireRelaxed(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapAcquireAcquire is CompareAndSwap, Acquire on success, Acquire on failure.
+func (x *StatUint32) CompareAndSwapAcquireAcquire(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapAcquireSeqCst is CompareAndSwap, Acquire on success, SeqCst on failure.
+func (x *StatUint32) CompareAndSwapAcquireSeqCst(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapReleaseRelaxed is CompareAndSwap, Release on success, Relaxed on failure.
+func (x *StatUint32) CompareAndSwapReleaseRelaxed(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapReleaseAcquire is CompareAndSwap, Release on success, Acquire on failure.
+func (x *StatUint32) CompareAndSwapReleaseAcquire(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapReleaseSeqCst is CompareAndSwap, Release on success, SeqCst on failure.
+func (x *StatUint32) CompareAndSwapReleaseSeqCst(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapAcqRelRelaxed is CompareAndSwap, AcqRel on success, Relaxed on failure.
+func (x *StatUint32) CompareAndSwapAcqRelRelaxed(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapAcqRelAcquire is CompareAndSwap, AcqRel on success, Acquire on failure.
+func (x *StatUint32) CompareAndSwapAcqRelAcquire(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapAcqRelSeqCst is CompareAndSwap, AcqRel on success, SeqCst on failure.
+func (x *StatUint32) CompareAndSwapAcqRelSeqCst(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapSeqCstRelaxed is CompareAndSwap, SeqCst on success, Relaxed on failure.
+func (x *StatUint32) CompareAndSwapSeqCstRelaxed(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapSeqCstAcquire is CompareAndSwap, SeqCst on success, Acquire on failure.
+func (x *StatUint32) CompareAndSwapSeqCstAcquire(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// CompareAndSwapSeqCstSeqCst is CompareAndSwap, SeqCst on success, SeqCst on failure.
+func (x *StatUint32) CompareAndSwapSeqCstSeqCst(old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, old, new)
+}
+
+// AddRelaxed is Add, Relaxed.
+func (x *StatUint32) AddRelaxed(delta uint32) (new uint32) { return atomic.AddUint32(&x.v, delta) }
+
+// AddAcquire is Add, Acquire.
+func (x *StatUint32) AddAcquire(delta uint32) (new uint32) { return atomic.AddUint32(&x.v, delta) }
+
+// AddRelease is Add, Release.
+func (x *StatUint32) AddRelease(delta uint32) (new uint32) { return atomic.AddUint32(&x.v, delta) }
+
+// AddAcqRel is Add, AcqRel.
+func (x *StatUint32) AddAcqRel(delta uint32) (new uint32) { return atomic.AddUint32(&x.v, delta) }
+
+// AddSeqCst is Add, SeqCst.
+func (x *StatUint32) AddSeqCst(delta uint32) (new uint32) { return atomic.AddUint32(&x.v, delta) }
+
+// AndRelaxed is And, Relaxed.
+func (x *StatUint32) AndRelaxed(mask uint32) (old uint32) { return atomic.AndUint32(&x.v, mask) }
+
+// AndAcquire is And, Acquire.
+func (x *StatUint32) AndAcquire(mask uint32) (old uint32) { return atomic.AndUint32(&x.v, mask) }
+
+// AndRelease is And, Release.
+func (x *StatUint32) AndRelease(mask uint32) (old uint32) { return atomic.AndUint32(&x.v, mask) }
+
+// AndAcqRel is And, AcqRel.
+func (x *StatUint32) AndAcqRel(mask uint32) (old uint32) { return atomic.AndUint32(&x.v, mask) }
+
+// AndSeqCst is And, SeqCst.
+func (x *StatUint32) AndSeqCst(mask uint32) (old uint32) { return atomic.AndUint32(&x.v, mask) }
+
+// OrRelaxed is Or, Relaxed.
+func (x *StatUint32) OrRelaxed(mask uint32) (old uint32) { return atomic.OrUint32(&x.v, mask) }
+
+// OrAcquire is Or, Acquire.
+func (x *StatUint32) OrAcquire(mask uint32) (old uint32) { return atomic.OrUint32(&x.v, mask) }
+
+// OrRelease is Or, Release.
+func (x *StatUint32) OrRelease(mask uint32) (old uint32) { return atomic.OrUint32(&x.v, mask) }
+
+// OrAcqRel is Or, AcqRel.
+func (x *StatUint32) OrAcqRel(mask uint32) (old uint32) { return atomic.OrUint32(&x.v, mask) }
+
+// OrSeqCst is Or, SeqCst.
+func (x *StatUint32) OrSeqCst(mask uint32) (old uint32) { return atomic.OrUint32(&x.v, mask) }
+
+// StatUint64 is sync/atomic's StatUint64, with its layout.
+type StatUint64 struct {
+	_ [0]atomic.Uint64 // its alignment, and go vet's copy check
+	v uint64
+}
+
+// LoadRelaxed is Load, Relaxed.
+func (x *StatUint64) LoadRelaxed() uint64 { return atomic.LoadUint64(&x.v) }
+
+// LoadAcquire is Load, Acquire.
+func (x *StatUint64) LoadAcquire() uint64 { return atomic.LoadUint64(&x.v) }
+
+// LoadSeqCst is Load, SeqCst.
+func (x *StatUint64) LoadSeqCst() uint64 { return atomic.LoadUint64(&x.v) }
+
+// StoreRelaxed is Store, Relaxed.
+func (x *StatUint64) StoreRelaxed(val uint64) { atomic.StoreUint64(&x.v, val) }
+
+// StoreRelease is Store, Release.
+func (x *StatUint64) StoreRelease(val uint64) { atomic.StoreUint64(&x.v, val) }
+
+// StoreSeqCst is Store, SeqCst.
+func (x *StatUint64) StoreSeqCst(val uint64) { atomic.StoreUint64(&x.v, val) }
+
+// SwapRelaxed is Swap, Relaxed.
+func (x *StatUint64) SwapRelaxed(new uint64) (old uint64) { return atomic.SwapUint64(&x.v, new) }
+
+// SwapAcquire is Swap, Acquire.
+func (x *StatUint64) SwapAcquire(new uint64) (old uint64) { return atomic.SwapUint64(&x.v, new) }
+
+// SwapRelease is Swap, Release.
+func (x *StatUint64) SwapRelease(new uint64) (old uint64) { return atomic.SwapUint64(&x.v, new) }
+
+// SwapAcqRel is Swap, AcqRel.
+func (x *StatUint64) SwapAcqRel(new uint64) (old uint64) { return atomic.SwapUint64(&x.v, new) }
+
+// SwapSeqCst is Swap, SeqCst.
+func (x *StatUint64) SwapSeqCst(new uint64) (old uint64) { return atomic.SwapUint64(&x.v, new) }
+
+// CompareAndSwapRelaxedRelaxed is CompareAndSwap, Relaxed on success, Relaxed on failure.
+func (x *StatUint64) CompareAndSwapRelaxedRelaxed(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapRelaxedAcquire is CompareAndSwap, Relaxed on success, Acquire on failure.
+func (x *StatUint64) CompareAndSwapRelaxedAcquire(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapRelaxedSeqCst is CompareAndSwap, Relaxed on success, SeqCst on failure.
+func (x *StatUint64) CompareAndSwapRelaxedSeqCst(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapAcquireRelaxed is CompareAndSwap, Acquire on success, Relaxed on failure.
+func (x *StatUint64) CompareAndSwapAcquireRelaxed(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapAcquireAcquire is CompareAndSwap, Acquire on success, Acquire on failure.
+func (x *StatUint64) CompareAndSwapAcquireAcquire(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapAcquireSeqCst is CompareAndSwap, Acquire on success, SeqCst on failure.
+func (x *StatUint64) CompareAndSwapAcquireSeqCst(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapReleaseRelaxed is CompareAndSwap, Release on success, Relaxed on failure.
+func (x *StatUint64) CompareAndSwapReleaseRelaxed(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapReleaseAcquire is CompareAndSwap, Release on success, Acquire on failure.
+func (x *StatUint64) CompareAndSwapReleaseAcquire(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapReleaseSeqCst is CompareAndSwap, Release on success, SeqCst on failure.
+func (x *StatUint64) CompareAndSwapReleaseSeqCst(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapAcqRelRelaxed is CompareAndSwap, AcqRel on success, Relaxed on failure.
+func (x *StatUint64) CompareAndSwapAcqRelRelaxed(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapAcqRelAcquire is CompareAndSwap, AcqRel on success, Acquire on failure.
+func (x *StatUint64) CompareAndSwapAcqRelAcquire(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapAcqRelSeqCst is CompareAndSwap, AcqRel on success, SeqCst on failure.
+func (x *StatUint64) CompareAndSwapAcqRelSeqCst(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapSeqCstRelaxed is CompareAndSwap, SeqCst on success, Relaxed on failure.
+func (x *StatUint64) CompareAndSwapSeqCstRelaxed(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapSeqCstAcquire is CompareAndSwap, SeqCst on success, Acquire on failure.
+func (x *StatUint64) CompareAndSwapSeqCstAcquire(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// CompareAndSwapSeqCstSeqCst is CompareAndSwap, SeqCst on success, SeqCst on failure.
+func (x *StatUint64) CompareAndSwapSeqCstSeqCst(old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(&x.v, old, new)
+}
+
+// AddRelaxed is Add, Relaxed.
+func (x *StatUint64) AddRelaxed(delta uint64) (new uint64) { return atomic.AddUint64(&x.v, delta) }
+
+// AddAcquire is Add, Acquire.
+func (x *StatUint64) AddAcquire(delta uint64) (new uint64) { return atomic.AddUint64(&x.v, delta) }
+
+// AddRelease is Add, Release.
+func (x *StatUint64) AddRelease(delta uint64) (new uint64) { return atomic.AddUint64(&x.v, delta) }
+
+// AddAcqRel is Add, AcqRel.
+func (x *StatUint64) AddAcqRel(delta uint64) (new uint64) { return atomic.AddUint64(&x.v, delta) }
+
+// AddSeqCst is Add, SeqCst.
+func (x *StatUint64) AddSeqCst(delta uint64) (new uint64) { return atomic.AddUint64(&x.v, delta) }
+
+// AndRelaxed is And, Relaxed.
+func (x *StatUint64) AndRelaxed(mask uint64) (old uint64) { return atomic.AndUint64(&x.v, mask) }
+
+// AndAcquire is And, Acquire.
+func (x *StatUint64) AndAcquire(mask uint64) (old uint64) { return atomic.AndUint64(&x.v, mask) }
+
+// AndRelease is And, Release.
+func (x *StatUint64) AndRelease(mask uint64) (old uint64) { return atomic.AndUint64(&x.v, mask) }
+
+// AndAcqRel is And, AcqRel.
+func (x *StatUint64) AndAcqRel(mask uint64) (old uint64) { return atomic.AndUint64(&x.v, mask) }
+
+// AndSeqCst is And, SeqCst.
+func (x *StatUint64) AndSeqCst(mask uint64) (old uint64) { return atomic.AndUint64(&x.v, mask) }
+
+// OrRelaxed is Or, Relaxed.
+func (x *StatUint64) OrRelaxed(mask uint64) (old uint64) { return atomic.OrUint64(&x.v, mask) }
+
+// OrAcquire is Or, Acquire.
+func (x *StatUint64) OrAcquire(mask uint64) (old uint64) { return atomic.OrUint64(&x.v, mask) }
+
+// OrRelease is Or, Release.
+func (x *StatUint64) OrRelease(mask uint64) (old uint64) { return atomic.OrUint64(&x.v, mask) }
+
+// OrAcqRel is Or, AcqRel.
+func (x *StatUint64) OrAcqRel(mask uint64) (old uint64) { return atomic.OrUint64(&x.v, mask) }
+
+// OrSeqCst is Or, SeqCst.
+func (x *StatUint64) OrSeqCst(mask uint64) (old uint64) { return atomic.OrUint64(&x.v, mask) }
+
+// StatBool is sync/atomic's StatBool, with its layout.
+type StatBool struct {
+	_ [0]atomic.Bool // go vet's copy check
+	v uint32
+}
+
+// LoadRelaxed is Load, Relaxed.
+func (x *StatBool) LoadRelaxed() bool { return atomic.LoadUint32(&x.v) != 0 }
+
+// LoadAcquire is Load, Acquire.
+func (x *StatBool) LoadAcquire() bool { return atomic.LoadUint32(&x.v) != 0 }
+
+// LoadSeqCst is Load, SeqCst.
+func (x *StatBool) LoadSeqCst() bool { return atomic.LoadUint32(&x.v) != 0 }
+
+// StoreRelaxed is Store, Relaxed.
+func (x *StatBool) StoreRelaxed(val bool) { atomic.StoreUint32(&x.v, b32(val)) }
+
+// StoreRelease is Store, Release.
+func (x *StatBool) StoreRelease(val bool) { atomic.StoreUint32(&x.v, b32(val)) }
+
+// StoreSeqCst is Store, SeqCst.
+func (x *StatBool) StoreSeqCst(val bool) { atomic.StoreUint32(&x.v, b32(val)) }
+
+// SwapRelaxed is Swap, Relaxed.
+func (x *StatBool) SwapRelaxed(new bool) (old bool) { return atomic.SwapUint32(&x.v, b32(new)) != 0 }
+
+// SwapAcquire is Swap, Acquire.
+func (x *StatBool) SwapAcquire(new bool) (old bool) { return atomic.SwapUint32(&x.v, b32(new)) != 0 }
+
+// SwapRelease is Swap, Release.
+func (x *StatBool) SwapRelease(new bool) (old bool) { return atomic.SwapUint32(&x.v, b32(new)) != 0 }
+
+// SwapAcqRel is Swap, AcqRel.
+func (x *StatBool) SwapAcqRel(new bool) (old bool) { return atomic.SwapUint32(&x.v, b32(new)) != 0 }
+
+// SwapSeqCst is Swap, SeqCst.
+func (x *StatBool) SwapSeqCst(new bool) (old bool) { return atomic.SwapUint32(&x.v, b32(new)) != 0 }
+
+// CompareAndSwapRelaxedRelaxed is CompareAndSwap, Relaxed on success, Relaxed on failure.
+func (x *StatBool) CompareAndSwapRelaxedRelaxed(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapRelaxedAcquire is CompareAndSwap, Relaxed on success, Acquire on failure.
+func (x *StatBool) CompareAndSwapRelaxedAcquire(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapRelaxedSeqCst is CompareAndSwap, Relaxed on success, SeqCst on failure.
+func (x *StatBool) CompareAndSwapRelaxedSeqCst(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapAcquireRelaxed is CompareAndSwap, Acquire on success, Relaxed on failure.
+func (x *StatBool) CompareAndSwapAcquireRelaxed(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapAcquireAcquire is CompareAndSwap, Acquire on success, Acquire on failure.
+func (x *StatBool) CompareAndSwapAcquireAcquire(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapAcquireSeqCst is CompareAndSwap, Acquire on success, SeqCst on failure.
+func (x *StatBool) CompareAndSwapAcquireSeqCst(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapReleaseRelaxed is CompareAndSwap, Release on success, Relaxed on failure.
+func (x *StatBool) CompareAndSwapReleaseRelaxed(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapReleaseAcquire is CompareAndSwap, Release on success, Acquire on failure.
+func (x *StatBool) CompareAndSwapReleaseAcquire(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapReleaseSeqCst is CompareAndSwap, Release on success, SeqCst on failure.
+func (x *StatBool) CompareAndSwapReleaseSeqCst(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapAcqRelRelaxed is CompareAndSwap, AcqRel on success, Relaxed on failure.
+func (x *StatBool) CompareAndSwapAcqRelRelaxed(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapAcqRelAcquire is CompareAndSwap, AcqRel on success, Acquire on failure.
+func (x *StatBool) CompareAndSwapAcqRelAcquire(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapAcqRelSeqCst is CompareAndSwap, AcqRel on success, SeqCst on failure.
+func (x *StatBool) CompareAndSwapAcqRelSeqCst(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapSeqCstRelaxed is CompareAndSwap, SeqCst on success, Relaxed on failure.
+func (x *StatBool) CompareAndSwapSeqCstRelaxed(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapSeqCstAcquire is CompareAndSwap, SeqCst on success, Acquire on failure.
+func (x *StatBool) CompareAndSwapSeqCstAcquire(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
+// CompareAndSwapSeqCstSeqCst is CompareAndSwap, SeqCst on success, SeqCst on failure.
+func (x *StatBool) CompareAndSwapSeqCstSeqCst(old, new bool) (swapped bool) {
+	return atomic.CompareAndSwapUint32(&x.v, b32(old), b32(new))
+}
+
 // b32 is sync/atomic's: a Bool is a uint32 holding 0 or 1.
 func b32(b bool) uint32 {
 	if b {

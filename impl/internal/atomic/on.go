@@ -619,6 +619,536 @@ func (x *Pointer[T]) CompareAndSwapSeqCstSeqCst(old, new *T) (swapped bool) {
 	return x.compareAndSwap(old, new, SeqCst, SeqCst)
 }
 
+func (x *StatInt32) LoadRelaxed() int32 { return x.load(Relaxed) }
+
+func (x *StatInt32) LoadAcquire() int32 { return x.load(Acquire) }
+
+func (x *StatInt32) LoadSeqCst() int32 { return x.load(SeqCst) }
+
+func (x *StatInt32) StoreRelaxed(val int32) { x.store(val, Relaxed) }
+
+func (x *StatInt32) StoreRelease(val int32) { x.store(val, Release) }
+
+func (x *StatInt32) StoreSeqCst(val int32) { x.store(val, SeqCst) }
+
+func (x *StatInt32) SwapRelaxed(new int32) (old int32) { return x.swap(new, Relaxed) }
+
+func (x *StatInt32) SwapAcquire(new int32) (old int32) { return x.swap(new, Acquire) }
+
+func (x *StatInt32) SwapRelease(new int32) (old int32) { return x.swap(new, Release) }
+
+func (x *StatInt32) SwapAcqRel(new int32) (old int32) { return x.swap(new, AcqRel) }
+
+func (x *StatInt32) SwapSeqCst(new int32) (old int32) { return x.swap(new, SeqCst) }
+
+func (x *StatInt32) CompareAndSwapRelaxedRelaxed(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, Relaxed)
+}
+
+func (x *StatInt32) CompareAndSwapRelaxedAcquire(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, Acquire)
+}
+
+func (x *StatInt32) CompareAndSwapRelaxedSeqCst(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, SeqCst)
+}
+
+func (x *StatInt32) CompareAndSwapAcquireRelaxed(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, Relaxed)
+}
+
+func (x *StatInt32) CompareAndSwapAcquireAcquire(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, Acquire)
+}
+
+func (x *StatInt32) CompareAndSwapAcquireSeqCst(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, SeqCst)
+}
+
+func (x *StatInt32) CompareAndSwapReleaseRelaxed(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, Relaxed)
+}
+
+func (x *StatInt32) CompareAndSwapReleaseAcquire(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, Acquire)
+}
+
+func (x *StatInt32) CompareAndSwapReleaseSeqCst(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, SeqCst)
+}
+
+func (x *StatInt32) CompareAndSwapAcqRelRelaxed(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, Relaxed)
+}
+
+func (x *StatInt32) CompareAndSwapAcqRelAcquire(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, Acquire)
+}
+
+func (x *StatInt32) CompareAndSwapAcqRelSeqCst(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, SeqCst)
+}
+
+func (x *StatInt32) CompareAndSwapSeqCstRelaxed(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, Relaxed)
+}
+
+func (x *StatInt32) CompareAndSwapSeqCstAcquire(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, Acquire)
+}
+
+func (x *StatInt32) CompareAndSwapSeqCstSeqCst(old, new int32) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, SeqCst)
+}
+
+func (x *StatInt32) AddRelaxed(delta int32) (new int32) { return x.add(delta, Relaxed) }
+
+func (x *StatInt32) AddAcquire(delta int32) (new int32) { return x.add(delta, Acquire) }
+
+func (x *StatInt32) AddRelease(delta int32) (new int32) { return x.add(delta, Release) }
+
+func (x *StatInt32) AddAcqRel(delta int32) (new int32) { return x.add(delta, AcqRel) }
+
+func (x *StatInt32) AddSeqCst(delta int32) (new int32) { return x.add(delta, SeqCst) }
+
+func (x *StatInt32) AndRelaxed(mask int32) (old int32) { return x.and(mask, Relaxed) }
+
+func (x *StatInt32) AndAcquire(mask int32) (old int32) { return x.and(mask, Acquire) }
+
+func (x *StatInt32) AndRelease(mask int32) (old int32) { return x.and(mask, Release) }
+
+func (x *StatInt32) AndAcqRel(mask int32) (old int32) { return x.and(mask, AcqRel) }
+
+func (x *StatInt32) AndSeqCst(mask int32) (old int32) { return x.and(mask, SeqCst) }
+
+func (x *StatInt32) OrRelaxed(mask int32) (old int32) { return x.or(mask, Relaxed) }
+
+func (x *StatInt32) OrAcquire(mask int32) (old int32) { return x.or(mask, Acquire) }
+
+func (x *StatInt32) OrRelease(mask int32) (old int32) { return x.or(mask, Release) }
+
+func (x *StatInt32) OrAcqRel(mask int32) (old int32) { return x.or(mask, AcqRel) }
+
+func (x *StatInt32) OrSeqCst(mask int32) (old int32) { return x.or(mask, SeqCst) }
+
+func (x *StatInt64) LoadRelaxed() int64 { return x.load(Relaxed) }
+
+func (x *StatInt64) LoadAcquire() int64 { return x.load(Acquire) }
+
+func (x *StatInt64) LoadSeqCst() int64 { return x.load(SeqCst) }
+
+func (x *StatInt64) StoreRelaxed(val int64) { x.store(val, Relaxed) }
+
+func (x *StatInt64) StoreRelease(val int64) { x.store(val, Release) }
+
+func (x *StatInt64) StoreSeqCst(val int64) { x.store(val, SeqCst) }
+
+func (x *StatInt64) SwapRelaxed(new int64) (old int64) { return x.swap(new, Relaxed) }
+
+func (x *StatInt64) SwapAcquire(new int64) (old int64) { return x.swap(new, Acquire) }
+
+func (x *StatInt64) SwapRelease(new int64) (old int64) { return x.swap(new, Release) }
+
+func (x *StatInt64) SwapAcqRel(new int64) (old int64) { return x.swap(new, AcqRel) }
+
+func (x *StatInt64) SwapSeqCst(new int64) (old int64) { return x.swap(new, SeqCst) }
+
+func (x *StatInt64) CompareAndSwapRelaxedRelaxed(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, Relaxed)
+}
+
+func (x *StatInt64) CompareAndSwapRelaxedAcquire(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, Acquire)
+}
+
+func (x *StatInt64) CompareAndSwapRelaxedSeqCst(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, SeqCst)
+}
+
+func (x *StatInt64) CompareAndSwapAcquireRelaxed(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, Relaxed)
+}
+
+func (x *StatInt64) CompareAndSwapAcquireAcquire(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, Acquire)
+}
+
+func (x *StatInt64) CompareAndSwapAcquireSeqCst(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, SeqCst)
+}
+
+func (x *StatInt64) CompareAndSwapReleaseRelaxed(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, Relaxed)
+}
+
+func (x *StatInt64) CompareAndSwapReleaseAcquire(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, Acquire)
+}
+
+func (x *StatInt64) CompareAndSwapReleaseSeqCst(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, SeqCst)
+}
+
+func (x *StatInt64) CompareAndSwapAcqRelRelaxed(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, Relaxed)
+}
+
+func (x *StatInt64) CompareAndSwapAcqRelAcquire(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, Acquire)
+}
+
+func (x *StatInt64) CompareAndSwapAcqRelSeqCst(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, SeqCst)
+}
+
+func (x *StatInt64) CompareAndSwapSeqCstRelaxed(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, Relaxed)
+}
+
+func (x *StatInt64) CompareAndSwapSeqCstAcquire(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, Acquire)
+}
+
+func (x *StatInt64) CompareAndSwapSeqCstSeqCst(old, new int64) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, SeqCst)
+}
+
+func (x *StatInt64) AddRelaxed(delta int64) (new int64) { return x.add(delta, Relaxed) }
+
+func (x *StatInt64) AddAcquire(delta int64) (new int64) { return x.add(delta, Acquire) }
+
+func (x *StatInt64) AddRelease(delta int64) (new int64) { return x.add(delta, Release) }
+
+func (x *StatInt64) AddAcqRel(delta int64) (new int64) { return x.add(delta, AcqRel) }
+
+func (x *StatInt64) AddSeqCst(delta int64) (new int64) { return x.add(delta, SeqCst) }
+
+func (x *StatInt64) AndRelaxed(mask int64) (old int64) { return x.and(mask, Relaxed) }
+
+func (x *StatInt64) AndAcquire(mask int64) (old int64) { return x.and(mask, Acquire) }
+
+func (x *StatInt64) AndRelease(mask int64) (old int64) { return x.and(mask, Release) }
+
+func (x *StatInt64) AndAcqRel(mask int64) (old int64) { return x.and(mask, AcqRel) }
+
+func (x *StatInt64) AndSeqCst(mask int64) (old int64) { return x.and(mask, SeqCst) }
+
+func (x *StatInt64) OrRelaxed(mask int64) (old int64) { return x.or(mask, Relaxed) }
+
+func (x *StatInt64) OrAcquire(mask int64) (old int64) { return x.or(mask, Acquire) }
+
+func (x *StatInt64) OrRelease(mask int64) (old int64) { return x.or(mask, Release) }
+
+func (x *StatInt64) OrAcqRel(mask int64) (old int64) { return x.or(mask, AcqRel) }
+
+func (x *StatInt64) OrSeqCst(mask int64) (old int64) { return x.or(mask, SeqCst) }
+
+func (x *StatUint32) LoadRelaxed() uint32 { return x.load(Relaxed) }
+
+func (x *StatUint32) LoadAcquire() uint32 { return x.load(Acquire) }
+
+func (x *StatUint32) LoadSeqCst() uint32 { return x.load(SeqCst) }
+
+func (x *StatUint32) StoreRelaxed(val uint32) { x.store(val, Relaxed) }
+
+func (x *StatUint32) StoreRelease(val uint32) { x.store(val, Release) }
+
+func (x *StatUint32) StoreSeqCst(val uint32) { x.store(val, SeqCst) }
+
+func (x *StatUint32) SwapRelaxed(new uint32) (old uint32) { return x.swap(new, Relaxed) }
+
+func (x *StatUint32) SwapAcquire(new uint32) (old uint32) { return x.swap(new, Acquire) }
+
+func (x *StatUint32) SwapRelease(new uint32) (old uint32) { return x.swap(new, Release) }
+
+func (x *StatUint32) SwapAcqRel(new uint32) (old uint32) { return x.swap(new, AcqRel) }
+
+func (x *StatUint32) SwapSeqCst(new uint32) (old uint32) { return x.swap(new, SeqCst) }
+
+func (x *StatUint32) CompareAndSwapRelaxedRelaxed(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, Relaxed)
+}
+
+func (x *StatUint32) CompareAndSwapRelaxedAcquire(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, Acquire)
+}
+
+func (x *StatUint32) CompareAndSwapRelaxedSeqCst(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, SeqCst)
+}
+
+func (x *StatUint32) CompareAndSwapAcquireRelaxed(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, Relaxed)
+}
+
+func (x *StatUint32) CompareAndSwapAcquireAcquire(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, Acquire)
+}
+
+func (x *StatUint32) CompareAndSwapAcquireSeqCst(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, SeqCst)
+}
+
+func (x *StatUint32) CompareAndSwapReleaseRelaxed(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, Relaxed)
+}
+
+func (x *StatUint32) CompareAndSwapReleaseAcquire(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, Acquire)
+}
+
+func (x *StatUint32) CompareAndSwapReleaseSeqCst(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, SeqCst)
+}
+
+func (x *StatUint32) CompareAndSwapAcqRelRelaxed(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, Relaxed)
+}
+
+func (x *StatUint32) CompareAndSwapAcqRelAcquire(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, Acquire)
+}
+
+func (x *StatUint32) CompareAndSwapAcqRelSeqCst(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, SeqCst)
+}
+
+func (x *StatUint32) CompareAndSwapSeqCstRelaxed(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, Relaxed)
+}
+
+func (x *StatUint32) CompareAndSwapSeqCstAcquire(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, Acquire)
+}
+
+func (x *StatUint32) CompareAndSwapSeqCstSeqCst(old, new uint32) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, SeqCst)
+}
+
+func (x *StatUint32) AddRelaxed(delta uint32) (new uint32) { return x.add(delta, Relaxed) }
+
+func (x *StatUint32) AddAcquire(delta uint32) (new uint32) { return x.add(delta, Acquire) }
+
+func (x *StatUint32) AddRelease(delta uint32) (new uint32) { return x.add(delta, Release) }
+
+func (x *StatUint32) AddAcqRel(delta uint32) (new uint32) { return x.add(delta, AcqRel) }
+
+func (x *StatUint32) AddSeqCst(delta uint32) (new uint32) { return x.add(delta, SeqCst) }
+
+func (x *StatUint32) AndRelaxed(mask uint32) (old uint32) { return x.and(mask, Relaxed) }
+
+func (x *StatUint32) AndAcquire(mask uint32) (old uint32) { return x.and(mask, Acquire) }
+
+func (x *StatUint32) AndRelease(mask uint32) (old uint32) { return x.and(mask, Release) }
+
+func (x *StatUint32) AndAcqRel(mask uint32) (old uint32) { return x.and(mask, AcqRel) }
+
+func (x *StatUint32) AndSeqCst(mask uint32) (old uint32) { return x.and(mask, SeqCst) }
+
+func (x *StatUint32) OrRelaxed(mask uint32) (old uint32) { return x.or(mask, Relaxed) }
+
+func (x *StatUint32) OrAcquire(mask uint32) (old uint32) { return x.or(mask, Acquire) }
+
+func (x *StatUint32) OrRelease(mask uint32) (old uint32) { return x.or(mask, Release) }
+
+func (x *StatUint32) OrAcqRel(mask uint32) (old uint32) { return x.or(mask, AcqRel) }
+
+func (x *StatUint32) OrSeqCst(mask uint32) (old uint32) { return x.or(mask, SeqCst) }
+
+func (x *StatUint64) LoadRelaxed() uint64 { return x.load(Relaxed) }
+
+func (x *StatUint64) LoadAcquire() uint64 { return x.load(Acquire) }
+
+func (x *StatUint64) LoadSeqCst() uint64 { return x.load(SeqCst) }
+
+func (x *StatUint64) StoreRelaxed(val uint64) { x.store(val, Relaxed) }
+
+func (x *StatUint64) StoreRelease(val uint64) { x.store(val, Release) }
+
+func (x *StatUint64) StoreSeqCst(val uint64) { x.store(val, SeqCst) }
+
+func (x *StatUint64) SwapRelaxed(new uint64) (old uint64) { return x.swap(new, Relaxed) }
+
+func (x *StatUint64) SwapAcquire(new uint64) (old uint64) { return x.swap(new, Acquire) }
+
+func (x *StatUint64) SwapRelease(new uint64) (old uint64) { return x.swap(new, Release) }
+
+func (x *StatUint64) SwapAcqRel(new uint64) (old uint64) { return x.swap(new, AcqRel) }
+
+func (x *StatUint64) SwapSeqCst(new uint64) (old uint64) { return x.swap(new, SeqCst) }
+
+func (x *StatUint64) CompareAndSwapRelaxedRelaxed(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, Relaxed)
+}
+
+func (x *StatUint64) CompareAndSwapRelaxedAcquire(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, Acquire)
+}
+
+func (x *StatUint64) CompareAndSwapRelaxedSeqCst(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, SeqCst)
+}
+
+func (x *StatUint64) CompareAndSwapAcquireRelaxed(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, Relaxed)
+}
+
+func (x *StatUint64) CompareAndSwapAcquireAcquire(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, Acquire)
+}
+
+func (x *StatUint64) CompareAndSwapAcquireSeqCst(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, SeqCst)
+}
+
+func (x *StatUint64) CompareAndSwapReleaseRelaxed(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, Relaxed)
+}
+
+func (x *StatUint64) CompareAndSwapReleaseAcquire(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, Acquire)
+}
+
+func (x *StatUint64) CompareAndSwapReleaseSeqCst(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, SeqCst)
+}
+
+func (x *StatUint64) CompareAndSwapAcqRelRelaxed(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, Relaxed)
+}
+
+func (x *StatUint64) CompareAndSwapAcqRelAcquire(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, Acquire)
+}
+
+func (x *StatUint64) CompareAndSwapAcqRelSeqCst(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, SeqCst)
+}
+
+func (x *StatUint64) CompareAndSwapSeqCstRelaxed(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, Relaxed)
+}
+
+func (x *StatUint64) CompareAndSwapSeqCstAcquire(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, Acquire)
+}
+
+func (x *StatUint64) CompareAndSwapSeqCstSeqCst(old, new uint64) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, SeqCst)
+}
+
+func (x *StatUint64) AddRelaxed(delta uint64) (new uint64) { return x.add(delta, Relaxed) }
+
+func (x *StatUint64) AddAcquire(delta uint64) (new uint64) { return x.add(delta, Acquire) }
+
+func (x *StatUint64) AddRelease(delta uint64) (new uint64) { return x.add(delta, Release) }
+
+func (x *StatUint64) AddAcqRel(delta uint64) (new uint64) { return x.add(delta, AcqRel) }
+
+func (x *StatUint64) AddSeqCst(delta uint64) (new uint64) { return x.add(delta, SeqCst) }
+
+func (x *StatUint64) AndRelaxed(mask uint64) (old uint64) { return x.and(mask, Relaxed) }
+
+func (x *StatUint64) AndAcquire(mask uint64) (old uint64) { return x.and(mask, Acquire) }
+
+func (x *StatUint64) AndRelease(mask uint64) (old uint64) { return x.and(mask, Release) }
+
+func (x *StatUint64) AndAcqRel(mask uint64) (old uint64) { return x.and(mask, AcqRel) }
+
+func (x *StatUint64) AndSeqCst(mask uint64) (old uint64) { return x.and(mask, SeqCst) }
+
+func (x *StatUint64) OrRelaxed(mask uint64) (old uint64) { return x.or(mask, Relaxed) }
+
+func (x *StatUint64) OrAcquire(mask uint64) (old uint64) { return x.or(mask, Acquire) }
+
+func (x *StatUint64) OrRelease(mask uint64) (old uint64) { return x.or(mask, Release) }
+
+func (x *StatUint64) OrAcqRel(mask uint64) (old uint64) { return x.or(mask, AcqRel) }
+
+func (x *StatUint64) OrSeqCst(mask uint64) (old uint64) { return x.or(mask, SeqCst) }
+
+func (x *StatBool) LoadRelaxed() bool { return x.load(Relaxed) }
+
+func (x *StatBool) LoadAcquire() bool { return x.load(Acquire) }
+
+func (x *StatBool) LoadSeqCst() bool { return x.load(SeqCst) }
+
+func (x *StatBool) StoreRelaxed(val bool) { x.store(val, Relaxed) }
+
+func (x *StatBool) StoreRelease(val bool) { x.store(val, Release) }
+
+func (x *StatBool) StoreSeqCst(val bool) { x.store(val, SeqCst) }
+
+func (x *StatBool) SwapRelaxed(new bool) (old bool) { return x.swap(new, Relaxed) }
+
+func (x *StatBool) SwapAcquire(new bool) (old bool) { return x.swap(new, Acquire) }
+
+func (x *StatBool) SwapRelease(new bool) (old bool) { return x.swap(new, Release) }
+
+func (x *StatBool) SwapAcqRel(new bool) (old bool) { return x.swap(new, AcqRel) }
+
+func (x *StatBool) SwapSeqCst(new bool) (old bool) { return x.swap(new, SeqCst) }
+
+func (x *StatBool) CompareAndSwapRelaxedRelaxed(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, Relaxed)
+}
+
+func (x *StatBool) CompareAndSwapRelaxedAcquire(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, Acquire)
+}
+
+func (x *StatBool) CompareAndSwapRelaxedSeqCst(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, Relaxed, SeqCst)
+}
+
+func (x *StatBool) CompareAndSwapAcquireRelaxed(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, Relaxed)
+}
+
+func (x *StatBool) CompareAndSwapAcquireAcquire(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, Acquire)
+}
+
+func (x *StatBool) CompareAndSwapAcquireSeqCst(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, Acquire, SeqCst)
+}
+
+func (x *StatBool) CompareAndSwapReleaseRelaxed(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, Relaxed)
+}
+
+func (x *StatBool) CompareAndSwapReleaseAcquire(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, Acquire)
+}
+
+func (x *StatBool) CompareAndSwapReleaseSeqCst(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, Release, SeqCst)
+}
+
+func (x *StatBool) CompareAndSwapAcqRelRelaxed(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, Relaxed)
+}
+
+func (x *StatBool) CompareAndSwapAcqRelAcquire(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, Acquire)
+}
+
+func (x *StatBool) CompareAndSwapAcqRelSeqCst(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, AcqRel, SeqCst)
+}
+
+func (x *StatBool) CompareAndSwapSeqCstRelaxed(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, Relaxed)
+}
+
+func (x *StatBool) CompareAndSwapSeqCstAcquire(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, Acquire)
+}
+
+func (x *StatBool) CompareAndSwapSeqCstSeqCst(old, new bool) (swapped bool) {
+	return x.compareAndSwap(old, new, SeqCst, SeqCst)
+}
+
 func FenceAcquire() { fence(Acquire) }
 
 func FenceRelease() { fence(Release) }

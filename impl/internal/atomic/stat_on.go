@@ -12,6 +12,14 @@ import (
 // step it belongs to (explore.Touch), so that the reduced search orders a
 // step that reads a counter (the monitor's look at a worker's ticks, the
 // credit ledger's check) against the steps that move it.
+//
+// Their ordered operations (LoadSeqCst, StoreRelaxed...: on.go, written
+// by gen.go on the lowercase methods below) are the same, and in the
+// weak-memory mode also operations of the memory model, as strong as
+// their names, as a fence is without being a scheduling point: a value
+// the code decides by is named and checked, and its steps stay the ones
+// the explorer had (the bare Load, Store... read and write the memory
+// alone, for counters nothing decides by).
 
 // StatInt32 is sync/atomic's Int32; each access a touch.
 type StatInt32 struct{ v atomic.Int32 }
@@ -146,4 +154,106 @@ func (x *StatBool) Swap(new bool) bool {
 func (x *StatBool) CompareAndSwap(old, new bool) bool {
 	touch(unsafe.Pointer(x), true)
 	return x.v.CompareAndSwap(old, new)
+}
+
+func (x *StatInt32) load(o Ordering) int32 { return statLoad(&x.v, unsafe.Pointer(x), o) }
+
+func (x *StatInt32) store(val int32, o Ordering) { statStore(&x.v, unsafe.Pointer(x), val, o) }
+
+func (x *StatInt32) swap(new int32, o Ordering) int32 {
+	return statSwap(&x.v, unsafe.Pointer(x), new, o)
+}
+
+func (x *StatInt32) compareAndSwap(old, new int32, success, failure Ordering) bool {
+	return statCompareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
+}
+
+func (x *StatInt32) add(delta int32, o Ordering) int32 {
+	return statAdd(&x.v, unsafe.Pointer(x), delta, o)
+}
+
+func (x *StatInt32) and(mask int32, o Ordering) int32 {
+	return statAnd(&x.v, unsafe.Pointer(x), mask, o)
+}
+
+func (x *StatInt32) or(mask int32, o Ordering) int32 { return statOr(&x.v, unsafe.Pointer(x), mask, o) }
+
+func (x *StatInt64) load(o Ordering) int64 { return statLoad(&x.v, unsafe.Pointer(x), o) }
+
+func (x *StatInt64) store(val int64, o Ordering) { statStore(&x.v, unsafe.Pointer(x), val, o) }
+
+func (x *StatInt64) swap(new int64, o Ordering) int64 {
+	return statSwap(&x.v, unsafe.Pointer(x), new, o)
+}
+
+func (x *StatInt64) compareAndSwap(old, new int64, success, failure Ordering) bool {
+	return statCompareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
+}
+
+func (x *StatInt64) add(delta int64, o Ordering) int64 {
+	return statAdd(&x.v, unsafe.Pointer(x), delta, o)
+}
+
+func (x *StatInt64) and(mask int64, o Ordering) int64 {
+	return statAnd(&x.v, unsafe.Pointer(x), mask, o)
+}
+
+func (x *StatInt64) or(mask int64, o Ordering) int64 { return statOr(&x.v, unsafe.Pointer(x), mask, o) }
+
+func (x *StatUint32) load(o Ordering) uint32 { return statLoad(&x.v, unsafe.Pointer(x), o) }
+
+func (x *StatUint32) store(val uint32, o Ordering) { statStore(&x.v, unsafe.Pointer(x), val, o) }
+
+func (x *StatUint32) swap(new uint32, o Ordering) uint32 {
+	return statSwap(&x.v, unsafe.Pointer(x), new, o)
+}
+
+func (x *StatUint32) compareAndSwap(old, new uint32, success, failure Ordering) bool {
+	return statCompareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
+}
+
+func (x *StatUint32) add(delta uint32, o Ordering) uint32 {
+	return statAdd(&x.v, unsafe.Pointer(x), delta, o)
+}
+
+func (x *StatUint32) and(mask uint32, o Ordering) uint32 {
+	return statAnd(&x.v, unsafe.Pointer(x), mask, o)
+}
+
+func (x *StatUint32) or(mask uint32, o Ordering) uint32 {
+	return statOr(&x.v, unsafe.Pointer(x), mask, o)
+}
+
+func (x *StatUint64) load(o Ordering) uint64 { return statLoad(&x.v, unsafe.Pointer(x), o) }
+
+func (x *StatUint64) store(val uint64, o Ordering) { statStore(&x.v, unsafe.Pointer(x), val, o) }
+
+func (x *StatUint64) swap(new uint64, o Ordering) uint64 {
+	return statSwap(&x.v, unsafe.Pointer(x), new, o)
+}
+
+func (x *StatUint64) compareAndSwap(old, new uint64, success, failure Ordering) bool {
+	return statCompareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
+}
+
+func (x *StatUint64) add(delta uint64, o Ordering) uint64 {
+	return statAdd(&x.v, unsafe.Pointer(x), delta, o)
+}
+
+func (x *StatUint64) and(mask uint64, o Ordering) uint64 {
+	return statAnd(&x.v, unsafe.Pointer(x), mask, o)
+}
+
+func (x *StatUint64) or(mask uint64, o Ordering) uint64 {
+	return statOr(&x.v, unsafe.Pointer(x), mask, o)
+}
+
+func (x *StatBool) load(o Ordering) bool { return statLoad(&x.v, unsafe.Pointer(x), o) }
+
+func (x *StatBool) store(val bool, o Ordering) { statStore(&x.v, unsafe.Pointer(x), val, o) }
+
+func (x *StatBool) swap(new bool, o Ordering) bool { return statSwap(&x.v, unsafe.Pointer(x), new, o) }
+
+func (x *StatBool) compareAndSwap(old, new bool, success, failure Ordering) bool {
+	return statCompareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
 }

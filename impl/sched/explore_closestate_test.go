@@ -1,0 +1,140 @@
+//go:build explore
+
+package sched
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/wsched/wsched/explore"
+)
+
+// Shutdown's look at the workers' states against a worker going into a
+// tick, alone (go test -tags explore -run TestExploreCloseStatePair
+// ./impl/sched), small enough for the weak-memory mode. It is a Dekker
+// pair (setState, noneInTick):
+//
+//	worker:   store its state (running, searching)   Shutdown: store closed
+//	          load closed; if clear, tick                     load each state; if
+//	                                                          none in a tick, wait
+//	                                                          for the exits
+//
+// The bare runtime (newBareRuntime) has one worker, which runs its real
+// loop (worker.run) from starting: it stores running, and, with nothing to
+// do, parks; the task main spawns wakes it (a claim and an unpark, or its
+// park-time re-check), and it comes back to the top of its loop as a
+// searcher. Main spawns a task whose poll blocks until Shutdown has
+// returned, then calls Shutdown with a context already cancelled. If
+// Shutdown sees the worker starting or parked, it waits for the exits
+// whatever its context says, and the worker must see closed before its
+// next tick, so the task is cancelled unpolled. Lost, the worker polls the
+// task, which never returns, Shutdown waits for its exit for ever: a
+// deadlock. Otherwise Shutdown returns a StillRunningError or, if the
+// worker saw closed first, nil. The monitor is not in the pair: it has
+// exited before the scenario begins (LongPoll < 0: it never helps).
+func TestExploreCloseStatePair(t *testing.T) {
+	explore.Check(t, "shutdown/pair-close-state", explore.Options{Preemptions: 3, MaxSchedules: 200_000}, func() {
+		rt := newBareRuntime(Config{Workers: 1, LongPoll: -1, ParkTimeout: 0})
+		rt.exited() // the monitor's exit: live counts the worker alone
+		var release explore.Event
+		polled := false
+		worker := explore.Go("worker", rt.workers[0].run)
+		h, err := rt.spawnRemote(Func(func() {
+			polled = true
+			release.Wait()
+		}))
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		err = rt.Shutdown(ctx)
+		var sr *StillRunningError
+		switch {
+		case err == nil && polled:
+			explore.Failf("Shutdown returned nil while the task's poll blocks")
+		case err == nil:
+		case errors.As(err, &sr) && errors.Is(err, context.Canceled):
+		default:
+			explore.Failf("Shutdown = %v, want nil or a StillRunningError wrapping context.Canceled", err)
+		}
+		release.Set()
+		if err := rt.Shutdown(context.Background()); err != nil {
+			explore.Failf("Shutdown after the poll returned = %v", err)
+		}
+		worker.Join()
+		switch err := h.Wait(context.Background()); {
+		case err == nil && polled, errors.Is(err, ErrCancelled) && !polled:
+		default:
+			explore.Failf("Wait of the task = %v, polled %v: want nil and polled, or ErrCancelled and not", err, polled)
+		}
+	})
+}
+
+// The same pair for an extra worker the monitor starts: its goroutine
+// stores searching (beginExtra) before its loop's first load of closed
+// (runExtra). Worker 0 is parked until Shutdown's token, then leaves
+// the parked set and exits; the monitor readies and starts the extra
+// worker (extraWorkers.start) with the blocking task queued, and exits.
+// Lost, the extra worker polls the task after Shutdown saw it starting
+// (or did not see its slot: allWorkersSeqCst), and Shutdown waits for its
+// exit for ever. In the weak-memory mode the bound is 2: at 3 the search
+// runs past 200,000 schedules.
+func TestExploreCloseStatePairExtra(t *testing.T) {
+	opt := explore.Options{Preemptions: 3, MaxSchedules: 200_000}
+	if explore.WeakMode() {
+		opt.Preemptions = 2
+	}
+	explore.Check(t, "shutdown/pair-close-state-extra", opt, func() {
+		rt := newBareRuntime(Config{Workers: 1, LongPoll: time.Second, ParkTimeout: 0})
+		w := rt.workers[0]
+		w.beginPark()
+		var release explore.Event
+		polled := false
+		h, err := rt.spawnRemote(Func(func() {
+			polled = true
+			release.Wait()
+		}))
+		if err != nil {
+			explore.Failf("Spawn: %v", err)
+		}
+		worker := explore.Go("worker", func() {
+			for !rt.closed.LoadAcquire() {
+				w.parker.Park(0) // until Shutdown's token
+			}
+			w.endPark()
+			w.exit()
+		})
+		mon := explore.Go("monitor", func() {
+			if !rt.extras.start() {
+				explore.Failf("the monitor could not start an extra worker")
+			}
+			rt.exited()
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		err = rt.Shutdown(ctx)
+		var sr *StillRunningError
+		switch {
+		case err == nil && polled:
+			explore.Failf("Shutdown returned nil while the task's poll blocks")
+		case err == nil:
+		case errors.As(err, &sr) && errors.Is(err, context.Canceled):
+		default:
+			explore.Failf("Shutdown = %v, want nil or a StillRunningError wrapping context.Canceled", err)
+		}
+		release.Set()
+		if err := rt.Shutdown(context.Background()); err != nil {
+			explore.Failf("Shutdown after the poll returned = %v", err)
+		}
+		worker.Join()
+		mon.Join()
+		switch err := h.Wait(context.Background()); {
+		case err == nil && polled, errors.Is(err, ErrCancelled) && !polled:
+		default:
+			explore.Failf("Wait of the task = %v, polled %v: want nil and polled, or ErrCancelled and not", err, polled)
+		}
+	})
+}
