@@ -31,6 +31,8 @@ type op struct {
 	loc, reg  string
 	val, new  int
 	ord, fail Ordering
+	// valReg, for a store, names the register whose value is stored.
+	valReg string
 	// guard: run the operation only if register ifReg holds ifVal.
 	ifReg string
 	ifVal int
@@ -39,6 +41,9 @@ type op struct {
 func ld(reg, loc string, o Ordering) op { return op{kind: opLoad, reg: reg, loc: loc, ord: o} }
 func st(loc string, v int, o Ordering) op {
 	return op{kind: opStore, loc: loc, val: v, ord: o}
+}
+func stReg(loc, reg string, o Ordering) op {
+	return op{kind: opStore, loc: loc, valReg: reg, ord: o}
 }
 func add(reg, loc string, d int, o Ordering) op {
 	return op{kind: opAdd, reg: reg, loc: loc, val: d, ord: o}
@@ -58,17 +63,18 @@ type litmus struct {
 	name    string
 	threads [][]op
 	final   []string // locations whose final value is part of the outcome
-	// allowed is the set RC11 allows; forbidden names the outcomes the
-	// test is about that RC11 forbids (the exact comparison excludes
-	// every other outcome as well).
+	// allowed, if set, is the set RC11 allows derived by hand (why): the
+	// oracle must find the same. forbidden names outcomes the test is
+	// about that RC11 forbids; the oracle must not allow them.
 	allowed, forbidden []string
-	// absent are outcomes in allowed that the model cannot produce
-	// (doc.go, "What is not"); they must not be observed.
-	absent []string
+	// gaps are the outcomes RC11 allows that the model does not produce
+	// (doc.go, "What is not"): exactly these may be missing.
+	gaps []string
 	// beyond are outcomes C++20 allows but RC11 forbids, which the model
 	// does not produce either (load buffering).
 	beyond []string
 	why    string // one line: why RC11 allows or forbids what it does
+	source string // where the test comes from, if from outside
 }
 
 // chooser enumerates the choice sequences depth-first: it replays prefix,
@@ -189,7 +195,11 @@ func runOnce(lt litmus, c *chooser) string {
 			cands := m.Candidates(t, locs[o.loc], o.ord)
 			regs[o.reg] = m.Load(t, locs[o.loc], o.ord, c.pick(len(cands))).(int)
 		case opStore:
-			m.Store(t, locs[o.loc], o.ord, o.val)
+			v := o.val
+			if o.valReg != "" {
+				v = regs[o.valReg]
+			}
+			m.Store(t, locs[o.loc], o.ord, v)
 		case opAdd:
 			regs[o.reg] = m.RMW(t, locs[o.loc], o.ord, func(v Value) Value { return v.(int) + o.val }).(int)
 		case opCAS:
