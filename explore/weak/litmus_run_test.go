@@ -9,7 +9,8 @@ import (
 )
 
 // A tiny brute-force runner for litmus tests: every interleaving of the
-// threads' operations, and at every read every store the model offers,
+// threads' operations, at every read every store the model offers, and
+// at every store every place in modification order it offers,
 // each a fresh Model. It collects the outcomes: the registers' values,
 // the final (latest) value of the locations asked for, and "race" when a
 // plain-cell access raced.
@@ -199,12 +200,15 @@ func runOnce(lt litmus, c *chooser) string {
 			if o.valReg != "" {
 				v = regs[o.valReg]
 			}
-			m.Store(t, locs[o.loc], o.ord, v)
+			places := m.Placements(t, locs[o.loc], o.ord)
+			m.StoreAt(t, locs[o.loc], o.ord, v, c.pick(len(places)))
 		case opAdd:
-			regs[o.reg] = m.RMW(t, locs[o.loc], o.ord, func(v Value) Value { return v.(int) + o.val }).(int)
+			cands := m.RMWCandidates(t, locs[o.loc], o.ord)
+			old, _ := m.RMWAt(t, locs[o.loc], o.ord, c.pick(len(cands)), func(v Value) Value { return v.(int) + o.val })
+			regs[o.reg] = old.(int)
 		case opCAS:
-			cands := m.CASCandidates(t, locs[o.loc], o.val, o.fail)
-			v, _ := m.CompareAndSwap(t, locs[o.loc], o.val, o.new, o.ord, o.fail, c.pick(len(cands)))
+			cands := m.CASChoices(t, locs[o.loc], o.val, o.ord, o.fail)
+			v, _, _ := m.CompareAndSwapAt(t, locs[o.loc], o.val, o.new, o.ord, o.fail, c.pick(len(cands)))
 			regs[o.reg] = v.(int)
 		case opFence:
 			m.Fence(t, o.ord)

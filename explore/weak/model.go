@@ -13,12 +13,14 @@ type Config struct {
 	// load can read only those (the latest is always among them).
 	// Default 7, as loom.
 	History int
-	// MaxStale is how many reads of a store other than the latest one
-	// execution may make (its stale reads). Once it is reached,
-	// Candidates offers only the latest store. Default 2: message passing
-	// needs one, store buffering and IRIW two. A negative value allows
-	// none (every read reads the latest store: sequential consistency
-	// for the atomics).
+	// MaxStale is how many stale choices one execution may make: reads
+	// of a store other than the latest, and stores placed before the
+	// latest in modification order. Once it is reached, Candidates
+	// offers only the latest store and Placements only the last place.
+	// Default 2: message passing needs one, store buffering, IRIW and
+	// 2+2W two. A negative value allows none (every read reads the
+	// latest store, every store goes last: sequential consistency for
+	// the atomics).
 	MaxStale int
 }
 
@@ -50,9 +52,9 @@ type Model struct {
 	locs    []*location
 	cells   []*cell
 	syncs   []*view
-	sc      []int // the seq_cst frontier, sc.go
-	events  int   // operations so far, numbering stores for Candidate.Seq
-	stale   int   // stale reads so far
+	sc      []float64 // the seq_cst frontier, sc.go
+	events  int       // operations so far, numbering stores for Candidate.Seq
+	stale   int       // stale choices so far
 }
 
 // New returns an empty memory with thread 0.
@@ -65,8 +67,9 @@ func New(cfg Config) *Model {
 // Config returns the bounds in force, defaults filled in.
 func (m *Model) Config() Config { return m.cfg }
 
-// StaleReads is the number of stale reads this execution made: loads and
-// failed compare-and-swaps that read a store older than the latest.
+// StaleReads is the number of stale choices this execution made: reads
+// (loads, RMWs, compare-and-swaps) of a store older than the latest, and
+// stores placed before the latest.
 func (m *Model) StaleReads() int { return m.stale }
 
 // threadState is one thread's part of the memory.
@@ -83,7 +86,7 @@ type threadState struct {
 	// yielded holds, per location, the position of the latest store when
 	// the thread last yielded (nil: it has not yielded); Yield raises the
 	// frontier to it at the thread's next yield.
-	yielded []int
+	yielded []float64
 	done    bool
 }
 

@@ -54,7 +54,7 @@ package weak
 // seq_cst as acquire-release) is forbidden here exactly when RC11 forbids
 // it; the litmus tests check each variant.
 
-func (m *Model) scFloor(l Loc) int {
+func (m *Model) scFloor(l Loc) float64 {
 	if int(l) < len(m.sc) {
 		return m.sc[l]
 	}
@@ -62,7 +62,7 @@ func (m *Model) scFloor(l Loc) int {
 }
 
 // scWrite is rule 1: an SC store at position pos of l.
-func (m *Model) scWrite(l Loc, pos int) {
+func (m *Model) scWrite(l Loc, pos float64) {
 	for len(m.sc) <= int(l) {
 		m.sc = append(m.sc, 0)
 	}

@@ -9,8 +9,8 @@ package weak
 // vector-clock race detector do.
 //
 // frontier is per location: frontier[l] is the position in l's
-// modification order of the newest store to l that this point must not
-// read before. A store hb-before the point puts it there (write-read
+// modification order (location.go: a number that orders l's stores) of the
+// newest store to l that this point must not read before. A store hb-before the point puts it there (write-read
 // coherence), and so does a store read by a load hb-before the point
 // (read-read coherence); a load may read only stores at or after it. This
 // is the "view" of the promising semantics (Kang et al., POPL 2017) and of
@@ -27,11 +27,11 @@ package weak
 // may read until it knows a newer store.
 type view struct {
 	clock    []uint32
-	frontier []int
+	frontier []float64
 }
 
 func (v *view) clone() *view {
-	return &view{clock: append([]uint32(nil), v.clock...), frontier: append([]int(nil), v.frontier...)}
+	return &view{clock: append([]uint32(nil), v.clock...), frontier: append([]float64(nil), v.frontier...)}
 }
 
 // join makes v the least upper bound of v and w (w may be nil: nothing).
@@ -53,7 +53,7 @@ func joinClock(a, b []uint32) []uint32 {
 	return a
 }
 
-func joinFrontier(a, b []int) []int {
+func joinFrontier(a, b []float64) []float64 {
 	for len(a) < len(b) {
 		a = append(a, 0)
 	}
@@ -63,7 +63,7 @@ func joinFrontier(a, b []int) []int {
 	return a
 }
 
-func (v *view) at(l Loc) int {
+func (v *view) at(l Loc) float64 {
 	if int(l) < len(v.frontier) {
 		return v.frontier[l]
 	}
@@ -71,7 +71,7 @@ func (v *view) at(l Loc) int {
 }
 
 // raise records that the store at position pos of l is known here.
-func (v *view) raise(l Loc, pos int) {
+func (v *view) raise(l Loc, pos float64) {
 	for len(v.frontier) <= int(l) {
 		v.frontier = append(v.frontier, 0)
 	}
