@@ -71,29 +71,32 @@
 //
 // What is not.
 //
-//   - Load buffering: a read returns only a store already executed, so
-//     no execution has a cycle of program order and reads-from. RC11
-//     forbids such cycles too (its no-thin-air axiom), so this agrees
-//     with RC11 but not with C++20, which allows the LB outcome for
-//     relaxed accesses (hardware such as ARM can show it). Code that is
-//     correct only because LB cannot happen is not caught.
-//   - Part of RC11's seq_cst freedom: RC11 lets the seq_cst order run
-//     against happens-before where the hb path leaves the first event, or
-//     enters the second, other than by program order to another location
-//     (its repair of C11's compilation to Power); here the seq_cst order
-//     is the execution order, which hb never runs against. And an SC read
-//     may not read before a store that an earlier SC fence's thread had
-//     only read (sc.go). The model is stricter than RC11 in both.
+//   - What RC11 itself leaves out. Load buffering and out-of-thin-air: a
+//     read returns only a store already executed, so no execution has a
+//     cycle of program order and reads-from; RC11 forbids such cycles
+//     (its no-thin-air axiom) because no one knows how to allow the
+//     harmless ones without the thin-air ones, so the model agrees with
+//     RC11 but not with C++20, which allows the LB outcome for relaxed
+//     accesses (ARM can show it): code correct only because LB cannot
+//     happen is not caught. Consume (compilers implement it as acquire),
+//     mixed-size and non-atomic accesses to atomic locations (Go has
+//     neither), and spurious failure of a weak CAS (Go's CAS is strong).
+//   - Part of RC11's seq_cst freedom: the seq_cst order here is the
+//     execution order, where RC11 asks only for an acyclic psc, which may
+//     run against it (sc.go says where). The model is stricter than RC11
+//     there: the litmus tests Z6.U, IRIW-acq-sc, RWC+acq+sc, WWmerge1,
+//     WWmerge2 and psc-ar show 8 allowed outcomes it does not produce.
 //   - The bounds: a store pushed out of a location's history can no
-//     longer be read, and an execution makes at most MaxStale stale
-//     choices; behaviours beyond either are not produced. Yield raises a
-//     thread's views to the latest stores, which C11 does not require.
-//   - Consume, mixed-size and non-atomic accesses to atomic locations,
-//     spurious failure of a weak CAS (Go's CAS is strong).
+//     longer be read or have a store placed before it, and an execution
+//     makes at most MaxStale stale choices; behaviours beyond either are
+//     not produced. Yield raises a thread's views to the latest stores,
+//     which C11 does not require.
 //
 // Every one of these only removes outcomes: the model never produces an
 // outcome RC11 forbids. The litmus tests (litmus_test.go) enumerate every
-// interleaving and every choice of store of small programs and compare the
-// outcomes with the sets RC11 allows, asserting the missing ones above
-// absent so that a change of the model shows.
+// interleaving and every choice of store and of place of small programs
+// and compare the outcomes with those of an RC11 oracle (explore/weak/rc11)
+// that enumerates the programs' executions from RC11's axioms; the
+// outcomes left out above are listed there as gaps, so that a change of
+// the model shows.
 package weak

@@ -13,11 +13,14 @@ package weak
 // from-reads on one location).
 //
 // This model takes the order in which the operations execute as psc, and
-// forbids every read that would make a psc edge point backwards. Program
-// order, happens-before (a read synchronises only with a store already
-// executed) and modification order (stores append) all point forwards, so
-// only a read of a stale store can: the from-reads edge from the read to
-// every newer store. Working through the shapes of psc that contain it:
+// forbids every read, and every place of a store, that would make a psc
+// edge point backwards. Program order and happens-before (a read
+// synchronises only with a store already executed) point forwards, so
+// only a stale choice can: a read of a stale store (the from-reads edge
+// from the read to every newer store), or a store placed before newer
+// ones in modification order (the mo edge from it to each of them, which
+// enters the same shapes as a from-reads edge). Working through the
+// shapes of psc that contain one:
 //
 //  1. an SC read and an SC store executed earlier: an SC read may not
 //     read before the last SC store to its location;
@@ -28,31 +31,39 @@ package weak
 //     last SC store executed earlier;
 //  4. two SC fences along hb;eco;hb: as 3, where "knew" includes stores
 //     read, not only written, before the fence (eco includes reads-from).
+//  5. a store placed before newer ones: as a read, an SC store (or an
+//     SC RMW) goes after the seq_cst frontier (1, 2), and any store goes
+//     after what its thread knows, which after an SC fence includes the
+//     frontier (3, 4).
 //
 // One frontier per location holds all of it: the seq_cst frontier, the
 // position of the newest store to the location that an SC store wrote or
 // an SC fence knew when it executed. An SC store raises it (rule 1); an
-// SC read reads at or after it (1, 2); an SC fence first raises its
-// thread's frontier to it (3, 4: the reads after the fence, and through
-// the fence's thread's later releases, the reads hb-after it) and then
-// raises it to its thread's frontier (what the fence knew). This is the
-// promising semantics' SC fence (Kang et al., POPL 2017), with SC accesses
-// added. It is a frontier only: an SC fence orders reads, it does not
-// make anything happen before anything, so the plain cells do not see it.
+// SC read reads at or after it (1, 2), an SC store goes after it (5); an
+// SC fence first raises its thread's frontier to it (3, 4: the reads
+// after the fence, and through the fence's thread's later releases, the
+// reads hb-after it) and then raises it to its thread's frontier (what
+// the fence knew). This is the promising semantics' SC fence (Kang et
+// al., POPL 2017), with SC accesses added. It is a frontier only: an SC
+// fence orders reads, it does not make anything happen before anything,
+// so the plain cells do not see it.
 //
 // It is sound: every execution it produces has an acyclic psc (the
-// execution order). It is not complete in two ways. Rule 2 uses
-// everything the fence's thread knew, reads included, where RC11's psc
-// edge from an SC read needs a store hb-before the fence; the difference
-// shows only when a relaxed read of x precedes an SC fence and a
-// different thread's SC read of x runs later. And RC11 lets psc run
+// execution order). It is not complete: RC11 asks only that psc be
+// acyclic, not that it follow execution order, and it orders fewer pairs
+// than this model does. Its scb has po, po|≠loc;hb;po|≠loc and hb|loc,
+// not all of hb (its fix of C11's compilation to Power), so psc may run
 // against happens-before where the hb path between two SC events leaves
-// the first, or enters the second, other than by program order to another
-// location (scb has po, po|≠loc;hb;po|≠loc and hb|loc, not all of hb: its
-// fix of C11's compilation to Power), which an execution order cannot. Both only remove outcomes. In particular the store
-// buffering outcome that loom reports as a false alarm (tokio-rs/loom#180:
-// seq_cst as acquire-release) is forbidden here exactly when RC11 forbids
-// it; the litmus tests check each variant.
+// the first, or enters the second, other than by program order to
+// another location; an SC event may come before, in psc, an SC store that
+// executed earlier and that nothing orders before it (IRIW with acquire
+// and seq_cst reads); and rule 2 uses everything the fence's thread knew,
+// reads included, where RC11's edge from an SC read needs a store
+// hb-before the fence. The litmus tests list the outcomes this leaves out
+// (Z6.U, IRIW-acq-sc, RWC+acq+sc, WWmerge1 and 2, psc-ar). In particular
+// the store buffering outcome that loom reports as a false alarm
+// (tokio-rs/loom#180: seq_cst as acquire-release) is forbidden here
+// exactly when RC11 forbids it; the litmus tests check each variant.
 
 func (m *Model) scFloor(l Loc) float64 {
 	if int(l) < len(m.sc) {
