@@ -20,12 +20,14 @@ import (
 // slots) are checked by happens-before: two accesses, one a write, not
 // ordered by the code's orderings and locks are a data race, a failure.
 //
-// The real memory still holds the latest store of every location (the
-// instrumented code performs the sync/atomic operation); the model decides
-// only what a load returns. A read-modify-write and a successful
-// compare-and-swap read the latest store, as C11 requires, so they agree
-// with the real memory; a failed compare-and-swap is a load and may read
-// an older store.
+// The real memory holds the last store in modification order of every
+// location; the model decides what a load returns, and, as the search
+// decides, a store may go before the latest one in modification order
+// (memory then keeps the latest: the wrapper does not write it), and a
+// read-modify-write or a compare-and-swap may read an older store (its own
+// store then goes right after that one, and memory keeps the latest
+// again). Those choices are decisions like a load's, within the same
+// bound of stale choices per schedule.
 //
 // What synchronises besides the atomics, as the Go memory model says: a
 // go statement, a goroutine's end before the Join that waits for it, a
@@ -129,43 +131,53 @@ func WeakLoad(a uintptr, o Ordering, latest any) any {
 	return r.mem.m.Load(r.thread(), l, o, pick)
 }
 
-// WeakStore is a store of v with ordering o; before is what memory held.
-func WeakStore(a uintptr, o Ordering, before, v any) {
-	if r := weakRun(); r != nil {
-		r.touchSC(o, false)
-		r.mem.m.Store(r.thread(), r.mem.loc(a, before), o, v)
-	}
-}
-
-// WeakRMW is a read-modify-write (swap, add, and, or) that read old and
-// wrote new. It reads the latest store, which is what memory held (loc
-// makes it so), so it returns nothing.
-func WeakRMW(a uintptr, o Ordering, old, new any) {
-	if r := weakRun(); r != nil {
-		r.touchSC(o, false)
-		r.mem.m.RMW(r.thread(), r.mem.loc(a, old), o, func(weak.Value) weak.Value { return new })
-	}
-}
-
-// WeakCompareAndSwap is a compare-and-swap of old for new that found
-// before in memory and swapped if before == old. A failed one is a load
-// with the failure ordering and may read an older store (the search
-// decides); Go's CompareAndSwap returns no value, so only what the load
-// synchronises with matters.
-func WeakCompareAndSwap(a uintptr, before, old, new any, swapped bool, success, failure Ordering) {
+// WeakStore is a store of v with ordering o, before memory is written;
+// before is what memory holds. Where the store goes in modification order
+// is a decision of the search (last by default); it reports whether it
+// went last, so that memory must hold it.
+func WeakStore(a uintptr, o Ordering, before, v any) (last bool) {
 	r := weakRun()
 	if r == nil {
-		return
+		return true
 	}
-	// The model's latest store is what memory held (loc makes it so),
-	// so the model's compare-and-swap succeeds exactly when memory's did.
-	r.touchSC(max(success, failure), false) // SeqCst is the strongest
+	r.touchSC(o, false)
 	l := r.mem.loc(a, before)
-	pick := 0
-	if !swapped {
-		pick = r.chooseStore(r.mem.m.CASCandidates(r.thread(), l, old, failure))
+	pick := r.choosePlace(r.mem.m.Placements(r.thread(), l, o))
+	return r.mem.m.StoreAt(r.thread(), l, o, v, pick)
+}
+
+// WeakRMW is a read-modify-write (swap, add, and, or) with ordering o that
+// writes f of the value it reads, before memory is touched; latest is what
+// memory holds. Which store it reads is a decision of the search (the
+// latest by default). It returns the value read and whether its store went
+// last, so that memory must hold it.
+func WeakRMW(a uintptr, o Ordering, latest any, f func(old any) any) (old any, last bool) {
+	r := weakRun()
+	if r == nil {
+		return latest, true
 	}
-	r.mem.m.CompareAndSwap(r.thread(), l, old, new, success, failure, pick)
+	r.touchSC(o, false)
+	l := r.mem.loc(a, latest)
+	pick := r.chooseStore(r.mem.m.RMWCandidates(r.thread(), l, o))
+	return r.mem.m.RMWAt(r.thread(), l, o, pick, f)
+}
+
+// WeakCompareAndSwap is a compare-and-swap of old for new, before memory
+// is touched; latest is what memory holds. Which store it reads is a
+// decision of the search: the latest by default, or an older one, which
+// it fails on as a load with the failure ordering, or, if that store
+// holds old, swaps on, its store going right after it. It returns whether
+// it swapped and whether its store went last, so that memory must hold it.
+func WeakCompareAndSwap(a uintptr, latest, old, new any, success, failure Ordering) (swapped, last bool) {
+	r := weakRun()
+	if r == nil {
+		return latest == old, true
+	}
+	r.touchSC(max(success, failure), false) // SeqCst is the strongest
+	l := r.mem.loc(a, latest)
+	pick := r.chooseStore(r.mem.m.CASChoices(r.thread(), l, old, success, failure))
+	_, swapped, last = r.mem.m.CompareAndSwapAt(r.thread(), l, old, new, success, failure, pick)
+	return swapped, last
 }
 
 // WeakFence is a fence of ordering o.
@@ -248,10 +260,11 @@ func (mem *memory) sync(a uintptr) weak.Sync {
 	return s
 }
 
-// chooseStore decides which of cands a read reads: a decision of the
-// search when there is more than one (cands[0], the latest store, is the
-// default and costs nothing; the model offers older ones only within its
-// bound of stale reads per schedule).
+// chooseStore decides which of cands a read (a load, an RMW, a
+// compare-and-swap) reads: a decision of the search when there is more
+// than one (cands[0], the latest store, is the default and costs nothing;
+// the model offers older ones only within its bound of stale choices per
+// schedule).
 func (r *run) chooseStore(cands []weak.Candidate) int {
 	if len(cands) <= 1 {
 		return 0
@@ -269,7 +282,33 @@ func (r *run) chooseStore(cands []weak.Candidate) int {
 		if x.Writer >= 0 {
 			by = "written by " + r.threads[x.Writer].name
 		}
-		r.trace = append(r.trace, step{thread: r.cur.id, op: "reads an older store:", args: []any{x.Value, fmt.Sprintf("(%d stores back, %s)", x.Age, by)}, at: callerFrame()})
+		op := "reads an older store:"
+		if x.Swaps {
+			op = "swaps on an older store:"
+		}
+		r.trace = append(r.trace, step{thread: r.cur.id, op: op, args: []any{x.Value, fmt.Sprintf("(%d stores back, %s)", x.Age, by)}, at: callerFrame()})
+	}
+	return c
+}
+
+// choosePlace decides where in modification order a store goes: a
+// decision of the search when there is more than one place (places[0],
+// last, is the default; the model offers others only within its bound of
+// stale choices per schedule). It is the same kind of decision as a
+// load's choice of store, with places for stores.
+func (r *run) choosePlace(places []weak.Placement) int {
+	if len(places) <= 1 {
+		return 0
+	}
+	d := decision{cur: -1, timer: -1, reads: len(places)}
+	c := r.guide.choose(r, d)
+	if c < 0 || c >= len(places) {
+		r.failNow(r.cur, kindDiverged, fmt.Sprintf("the schedule does not fit this execution: decision %d wants place %d of a store that has %d to choose from (a replay token from another version of the code)", len(r.decisions), c, len(places)))
+	}
+	d.chosen = c
+	r.decisions = append(r.decisions, d)
+	if r.tracing && c > 0 {
+		r.trace = append(r.trace, step{thread: r.cur.id, op: "stores before newer stores:", args: []any{fmt.Sprintf("(%d stores newer in modification order)", places[c].Before)}, at: callerFrame()})
 	}
 	return c
 }
