@@ -189,7 +189,7 @@ func WeakFence(o Ordering) {
 }
 
 // touchSC tells the reduced search that the running step reads the
-// seq_cst frontier (a seq_cst access), or writes it (a seq_cst fence), if
+// seq_cst order (a seq_cst access), or writes it (a seq_cst fence), if
 // o is seq_cst (scLoc, por.go). Fences are no scheduling points, so the
 // step of a fence and the step of a seq_cst access are ordered by these
 // touches.

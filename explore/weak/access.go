@@ -23,8 +23,9 @@ func (m *Model) read(t Thread, l Loc, o Ordering, cands []Candidate, pick int) *
 	if cands[pick].Age > 0 {
 		m.stale++
 	}
-	ts, _ := m.step(t)
+	ts, ev := m.stepAt(t, l)
 	ts.observe(l, s, o)
+	m.pscEvent(ts, t, ev, l, o == SeqCst, false, s, nil, x.after(len(x.stores)-cands[pick].Age))
 	return s
 }
 
@@ -58,8 +59,9 @@ func (m *Model) StoreAt(t Thread, l Loc, o Ordering, v Value, pick int) (last bo
 	if places[pick].Before > 0 {
 		m.stale++
 	}
-	ts, _ := m.step(t)
-	m.write(t, ts, l, x, o, v, nil, len(x.stores)-places[pick].Before)
+	ts, ev := m.stepAt(t, l)
+	st := m.write(t, ts, l, x, o, v, nil, len(x.stores)-places[pick].Before)
+	m.pscEvent(ts, t, ev, l, o == SeqCst, false, nil, st, x.after(x.index(st)+1))
 	return places[pick].Before == 0
 }
 
@@ -72,7 +74,9 @@ func (m *Model) write(t Thread, ts *threadState, l Loc, x *location, o Ordering,
 	if !ok {
 		panic("weak: no place in modification order at the index chosen")
 	}
+	in, inF := x.inAt(at)
 	ts.cur.raise(l, pos)
+	ts.cur.pin = joinSet(ts.cur.pin, in)
 	var own *view
 	if o.releases() {
 		own = ts.cur
@@ -88,10 +92,7 @@ func (m *Model) write(t Thread, ts *threadState, l Loc, x *location, o Ordering,
 		msg = inherited.clone()
 		msg.join(own)
 	}
-	if o == SeqCst {
-		m.scWrite(l, pos)
-	}
-	return x.insert(store{val: v, msg: msg, writer: t, seq: m.events}, at, m.cfg.History)
+	return x.insert(store{val: v, msg: msg, writer: t, seq: m.events, info: &storeInfo{in: in, inF: inF}}, at, m.cfg.History)
 }
 
 // RMW is an atomic read-modify-write of l by t with ordering o (Swap,
@@ -117,15 +118,18 @@ func (m *Model) RMWAt(t Thread, l Loc, o Ordering, pick int, f func(old Value) V
 	if cands[pick].Age > 0 {
 		m.stale++
 	}
-	ts, _ := m.step(t)
+	ts, ev := m.stepAt(t, l)
 	ts.observe(l, &s, o)
-	m.writeRMW(t, ts, l, x, o, f(s.val), s.msg, at)
+	st := m.writeRMW(t, ts, l, x, o, f(s.val), s.msg, at)
+	m.pscEvent(ts, t, ev, l, o == SeqCst, false, &s, st, x.after(x.index(st)+1))
 	return s.val, cands[pick].Age == 0
 }
 
 // writeRMW is write for the store of an RMW, marked as such.
-func (m *Model) writeRMW(t Thread, ts *threadState, l Loc, x *location, o Ordering, v Value, inherited *view, at int) {
-	m.write(t, ts, l, x, o, v, inherited, at).rmw = true
+func (m *Model) writeRMW(t Thread, ts *threadState, l Loc, x *location, o Ordering, v Value, inherited *view, at int) *store {
+	st := m.write(t, ts, l, x, o, v, inherited, at)
+	st.rmw = true
+	return st
 }
 
 // CompareAndSwap is a strong compare-and-swap of l by t: it reads
@@ -162,8 +166,9 @@ func (m *Model) CompareAndSwapAt(t Thread, l Loc, expected, new Value, success, 
 	if c.Age > 0 {
 		m.stale++
 	}
-	ts, _ := m.step(t)
+	ts, ev := m.stepAt(t, l)
 	ts.observe(l, &s, success)
-	m.writeRMW(t, ts, l, x, success, new, s.msg, at)
+	st := m.writeRMW(t, ts, l, x, success, new, s.msg, at)
+	m.pscEvent(ts, t, ev, l, success == SeqCst, false, &s, st, x.after(x.index(st)+1))
 	return s.val, true, c.Age == 0
 }

@@ -3,12 +3,11 @@ package weak
 // The stores a read may read.
 //
 // A read of location l by thread t may read any kept store of l whose
-// position is at or after
-//
-//   - t's frontier for l: no store hb-before the read, and no store read
-//     by a load hb-before it, may be newer than the one read (C11's
-//     write-read and read-read coherence);
-//   - for a seq_cst read, the seq_cst frontier for l as well (sc.go).
+// position is at or after t's frontier for l: no store hb-before the
+// read, and no store read by a load hb-before it, may be newer than the
+// one read (C11's write-read and read-read coherence). A store older than
+// the latest is offered only if reading it keeps the seq_cst order
+// acyclic (psc.go).
 //
 // The latest store always qualifies. Which one is read is not the
 // model's decision: Candidates lists them, newest first, and the caller
@@ -57,30 +56,39 @@ func (m *Model) CASCandidates(t Thread, l Loc, expected Value, failure Ordering)
 // nil) filters the stale ones.
 func (m *Model) candidates(t Thread, l Loc, o Ordering, keep func(Value) bool) []Candidate {
 	x := m.loc(l)
-	lo := m.oldest(t, l, o)
+	lo := m.oldest(t, l)
 	last := len(x.stores) - 1
 	out := []Candidate{x.candidate(last)}
 	if m.stale >= m.cfg.MaxStale {
 		return out
 	}
 	for i := last - 1; i >= lo; i-- {
-		if keep == nil || keep(x.stores[i].val) {
+		if (keep == nil || keep(x.stores[i].val)) && m.readAllows(t, l, o, i, nil) {
 			out = append(out, x.candidate(i))
 		}
 	}
 	return out
 }
 
+// readAllows reports whether a read of stores[i] of l by t with ordering
+// o (a stale one) keeps psc acyclic (psc.go); in is, for an RMW, the
+// sources of the mo and fr edges into its store, going right after it.
+func (m *Model) readAllows(t Thread, l Loc, o Ordering, i int, in []int) bool {
+	ts := m.thread(t)
+	x := m.loc(l)
+	clock := ts.cur.clock
+	if s := &x.stores[i]; o.acquires() && s.msg != nil {
+		clock = joinClock(append([]uint32(nil), clock...), s.msg.clock)
+	}
+	return m.pscAllows(ts, t, l, o == SeqCst, clock, in, x.after(i+1))
+}
+
 // oldest returns the index of the oldest kept store of l that a read by t
-// with ordering o may read: t's frontier, and for seq_cst the seq_cst
-// frontier (sc.go). The latest store always qualifies.
-func (m *Model) oldest(t Thread, l Loc, o Ordering) int {
+// may read: t's frontier (coherence). The latest store always qualifies.
+func (m *Model) oldest(t Thread, l Loc) int {
 	ts := m.thread(t)
 	x := m.loc(l)
 	floor := ts.cur.at(l)
-	if o == SeqCst {
-		floor = max(floor, m.scFloor(l))
-	}
 	i := len(x.stores) - 1
 	for i > 0 && x.stores[i-1].pos >= floor {
 		i--
@@ -114,8 +122,8 @@ func (m *Model) RMWCandidates(t Thread, l Loc, o Ordering) []Candidate {
 	if m.stale >= m.cfg.MaxStale {
 		return out
 	}
-	for i := last - 1; i >= m.oldest(t, l, o); i-- {
-		if _, ok := x.between(i + 1); ok {
+	for i := last - 1; i >= m.oldest(t, l); i-- {
+		if _, ok := x.between(i + 1); ok && m.readAllows(t, l, o, i, inOf(x.inAt(i+1))) {
 			out = append(out, x.candidate(i))
 		}
 	}
@@ -140,15 +148,14 @@ func (m *Model) CASChoices(t Thread, l Loc, expected Value, success, failure Ord
 	if m.stale >= m.cfg.MaxStale {
 		return out
 	}
-	okSwap, okFail := m.oldest(t, l, success), m.oldest(t, l, failure)
-	for i := last - 1; i >= min(okSwap, okFail); i-- {
+	for i := last - 1; i >= m.oldest(t, l); i-- {
 		c := x.candidate(i)
 		if x.stores[i].val == expected {
-			if _, ok := x.between(i + 1); !ok || i < okSwap {
+			if _, ok := x.between(i + 1); !ok || !m.readAllows(t, l, success, i, inOf(x.inAt(i+1))) {
 				continue
 			}
 			c.Swaps = true
-		} else if i < okFail {
+		} else if !m.readAllows(t, l, failure, i, nil) {
 			continue
 		}
 		out = append(out, c)
@@ -176,10 +183,13 @@ func (m *Model) Placements(t Thread, l Loc, o Ordering) []Placement {
 	if m.stale >= m.cfg.MaxStale {
 		return out
 	}
-	for i := len(x.stores) - 1; i > m.oldest(t, l, o); i-- {
-		if _, ok := x.between(i); ok {
+	ts := m.thread(t)
+	for i := len(x.stores) - 1; i > m.oldest(t, l); i-- {
+		if _, ok := x.between(i); ok && m.pscAllows(ts, t, l, o == SeqCst, ts.cur.clock, inOf(x.inAt(i)), x.after(i)) {
 			out = append(out, Placement{len(x.stores) - i})
 		}
 	}
 	return out
 }
+
+func inOf(in, _ []int) []int { return in }

@@ -56,7 +56,9 @@
 //     stores read before them. RMWs read the latest store and pass its
 //     view on (release sequences, C++20: only RMWs continue them).
 //   - seq_cst loads, stores, RMWs and fences with RC11's meaning, not as
-//     acquire-release (sc.go says how and where it is stricter than RC11).
+//     acquire-release: the seq_cst order is kept as a graph, psc, and a
+//     stale choice is offered only if it keeps it acyclic (psc.go). The
+//     order is RC11's, not the order in which the events execute.
 //   - A failed compare-and-swap is a load with the failure ordering and
 //     may read a stale value.
 //   - After a Yield a thread reads no older than what was latest then, so
@@ -81,11 +83,6 @@
 //     happen is not caught. Consume (compilers implement it as acquire),
 //     mixed-size and non-atomic accesses to atomic locations (Go has
 //     neither), and spurious failure of a weak CAS (Go's CAS is strong).
-//   - Part of RC11's seq_cst freedom: the seq_cst order here is the
-//     execution order, where RC11 asks only for an acyclic psc, which may
-//     run against it (sc.go says where). The model is stricter than RC11
-//     there: the litmus tests Z6.U, IRIW-acq-sc, RWC+acq+sc, WWmerge1,
-//     WWmerge2 and psc-ar show 8 allowed outcomes it does not produce.
 //   - The bounds: a store pushed out of a location's history can no
 //     longer be read or have a store placed before it, and an execution
 //     makes at most MaxStale stale choices; behaviours beyond either are
@@ -94,9 +91,8 @@
 //
 // Every one of these only removes outcomes: the model never produces an
 // outcome RC11 forbids. The litmus tests (litmus_test.go) enumerate every
-// interleaving and every choice of store and of place of small programs
-// and compare the outcomes with those of an RC11 oracle (explore/weak/rc11)
-// that enumerates the programs' executions from RC11's axioms; the
-// outcomes left out above are listed there as gaps, so that a change of
-// the model shows.
+// interleaving and every choice of store and of place of small programs,
+// without the bounds, and compare the outcomes, set for set, with those
+// of an RC11 oracle (explore/weak/rc11) that enumerates the programs'
+// executions from RC11's axioms.
 package weak

@@ -25,8 +25,8 @@ type Value = any
 // default last (after every store executed before it, as loom does), or,
 // as the search decides, before some of the newest ones (Placements), as
 // long as coherence holds: after every store the writing thread knows (its
-// frontier: the stores that happen before it and the ones it read), for a
-// seq_cst store after the seq_cst frontier too (sc.go), and never between
+// frontier: the stores that happen before it and the ones it read), as
+// long as the seq_cst order stays acyclic (psc.go), and never between
 // a read-modify-write and the store it read (atomicity). That is what 2+2W
 // and the store-buffering of relaxed RMWs need. An RMW may likewise read a
 // store other than the latest (RMWCandidates); its own store then goes
@@ -47,6 +47,9 @@ type Value = any
 type location struct {
 	name   string
 	stores []store // in modification order, oldest first
+	// forgotten and forgottenF join the psc sources (psc.go) of the
+	// stores forgotten, and of their reads: older than every kept one.
+	forgotten, forgottenF []int
 }
 
 // store is one store to a location (or the result of an RMW).
@@ -63,6 +66,8 @@ type store struct {
 	// rmw: the store is an RMW's, which read the store just before it in
 	// modification order; nothing may be placed between the two.
 	rmw bool
+	// info is the store's seq_cst bookkeeping (psc.go).
+	info *storeInfo
 }
 
 // NewAtomic adds an atomic location holding init, and returns it. The
@@ -72,7 +77,7 @@ type store struct {
 // the zero value the Go memory held.
 func (m *Model) NewAtomic(name string, init Value) Loc {
 	l := Loc(len(m.locs))
-	m.locs = append(m.locs, &location{name: name, stores: []store{{val: init, writer: -1}}})
+	m.locs = append(m.locs, &location{name: name, stores: []store{{val: init, writer: -1, info: &storeInfo{writer: -1}}}})
 	return l
 }
 
@@ -92,6 +97,10 @@ func (x *location) insert(s store, i int, history int) *store {
 	s.pos, _ = x.between(i)
 	x.stores = slices.Insert(x.stores, i, s)
 	if n := len(x.stores) - history; n > 0 {
+		for _, f := range x.stores[:n] {
+			x.forgotten = joinSet(joinSet(x.forgotten, f.info.srcs), f.info.rsrcs)
+			x.forgottenF = joinSet(joinSet(x.forgottenF, f.info.srcsF), f.info.rsrcsF)
+		}
 		x.stores = slices.Delete(x.stores, 0, n)
 		i -= n
 	}
@@ -123,3 +132,13 @@ func (m *Model) Latest(l Loc) Value { return m.loc(l).latest().val }
 
 // Name returns the name l was registered with.
 func (m *Model) Name(l Loc) string { return m.loc(l).name }
+
+// index returns the index of st among x's kept stores.
+func (x *location) index(st *store) int {
+	for i := range x.stores {
+		if &x.stores[i] == st {
+			return i
+		}
+	}
+	panic("weak: store not kept")
+}

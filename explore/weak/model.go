@@ -52,15 +52,15 @@ type Model struct {
 	locs    []*location
 	cells   []*cell
 	syncs   []*view
-	sc      []float64 // the seq_cst frontier, sc.go
-	events  int       // operations so far, numbering stores for Candidate.Seq
-	stale   int       // stale choices so far
+	psc     pscState // the seq_cst order, psc.go
+	events  int      // operations so far, numbering stores for Candidate.Seq
+	stale   int      // stale choices so far
 }
 
 // New returns an empty memory with thread 0.
 func New(cfg Config) *Model {
 	m := &Model{cfg: cfg.withDefaults()}
-	m.threads = append(m.threads, &threadState{cur: &view{}})
+	m.threads = append(m.threads, &threadState{cur: &view{}, lastLoc: -1})
 	return m
 }
 
@@ -88,6 +88,12 @@ type threadState struct {
 	// frontier to it at the thread's next yield.
 	yielded []float64
 	done    bool
+	// For psc (psc.go): the location of the thread's last event (-1:
+	// not an access), the clock at its last event on another location,
+	// and its SC events whose next event on another location is to come.
+	lastLoc   Loc
+	diffClock []uint32
+	awaiting  []*scNode
 }
 
 func (m *Model) thread(t Thread) *threadState {
@@ -101,9 +107,36 @@ func (m *Model) thread(t Thread) *threadState {
 	return ts
 }
 
-// step numbers a new operation of thread t and returns t's state.
-func (m *Model) step(t Thread) (*threadState, uint32) {
+// step numbers a new operation of thread t that is no atomic access and
+// returns t's state and the operation's number in t.
+func (m *Model) step(t Thread) (*threadState, uint32) { return m.stepAt(t, -1) }
+
+// stepAt is step for an access to l (-1: none).
+func (m *Model) stepAt(t Thread, l Loc) (*threadState, uint32) {
 	ts := m.thread(t)
 	m.events++
-	return ts, ts.cur.tick(t)
+	if l < 0 || l != ts.lastLoc {
+		ts.diffClock = append(ts.diffClock[:0], ts.cur.clock...)
+		ts.lastLoc = l
+	}
+	ev := ts.cur.tick(t)
+	keep := ts.awaiting[:0]
+	for _, n := range ts.awaiting {
+		if n.fence || l < 0 || n.loc != l {
+			n.next = ev
+		} else {
+			keep = append(keep, n)
+		}
+	}
+	ts.awaiting = keep
+	return ts, ev
+}
+
+// prvClock is the clock of t's last event before its next one that is
+// not an access to l: where sb|≠loc into an access to l starts.
+func (ts *threadState) prvClock(l Loc) []uint32 {
+	if ts.lastLoc != l {
+		return ts.cur.clock
+	}
+	return ts.diffClock
 }

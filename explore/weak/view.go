@@ -18,9 +18,10 @@ package weak
 // which events are ordered before, the frontier what that forbids reading.
 //
 // The two travel together through every synchronisation (a release store
-// carries a copy of both, an acquire load joins both), with one
-// exception: a seq_cst fence orders reads without creating happens-before,
-// so the global seq_cst view (sc.go) is a frontier only.
+// carries a copy of both, an acquire load joins both), and so does pin,
+// what the seq_cst order (psc.go) needs to know of the events before.
+// The seq_cst order itself creates no happens-before: the plain cells do
+// not see it.
 //
 // Entries beyond a slice's length are zero: clock 0 is "nothing of that
 // thread", frontier 0 is a location's initial value, which every thread
@@ -28,10 +29,13 @@ package weak
 type view struct {
 	clock    []uint32
 	frontier []float64
+	// pin is the sources of the psc edges that enter, through mo, fr or
+	// eco, the events that happen before this point (psc.go).
+	pin []int
 }
 
 func (v *view) clone() *view {
-	return &view{clock: append([]uint32(nil), v.clock...), frontier: append([]float64(nil), v.frontier...)}
+	return &view{clock: append([]uint32(nil), v.clock...), frontier: append([]float64(nil), v.frontier...), pin: append([]int(nil), v.pin...)}
 }
 
 // join makes v the least upper bound of v and w (w may be nil: nothing).
@@ -41,6 +45,7 @@ func (v *view) join(w *view) {
 	}
 	v.clock = joinClock(v.clock, w.clock)
 	v.frontier = joinFrontier(v.frontier, w.frontier)
+	v.pin = joinSet(v.pin, w.pin)
 }
 
 func joinClock(a, b []uint32) []uint32 {
