@@ -68,9 +68,6 @@ type litmus struct {
 	// oracle must find the same. forbidden names outcomes the test is
 	// about that RC11 forbids; the oracle must not allow them.
 	allowed, forbidden []string
-	// gaps are the outcomes RC11 allows that the model does not produce
-	// (doc.go, "What is not"): exactly these may be missing.
-	gaps []string
 	// beyond are outcomes C++20 allows but RC11 forbids, which the model
 	// does not produce either (load buffering).
 	beyond []string

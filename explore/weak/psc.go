@@ -402,9 +402,9 @@ func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence 
 	clock := ts.cur.clock
 	srcsF := p.fencesBefore(clock)
 	srcs := append([]int(nil), srcsF...)
-	var in, inF []int
+	var in []int
 	if wrote != nil {
-		in, inF = wrote.info.in, wrote.info.inF
+		in = wrote.info.in
 	}
 	var node *scNode
 	if sc {
@@ -432,7 +432,6 @@ func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence 
 		if sc {
 			w.node = node
 		}
-		_ = inF
 	}
 	if len(targets) > 0 {
 		all, fenceSinks := p.sinks(targets)
