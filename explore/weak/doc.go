@@ -30,9 +30,9 @@
 //	plain cell Load / Store      err := m.Read(t, c, site) / m.Write(t, c, site); Take is both
 //	mutex, channel               sync.go
 //
-// (Store, RMW and CompareAndSwap with CASCandidates are the same with
-// choice 0 for the store and the RMW: last in modification order, reading
-// the latest.) choose is the search's: index 0 (the latest store, the last
+// (Store and RMW are StoreAt and RMWAt with choice 0: last in
+// modification order, reading the latest. CompareAndSwap with
+// CASCandidates is a CAS that reads an older store only to fail.) choose is the search's: index 0 (the latest store, the last
 // place) by default, any other a stale choice, offered only while
 // StaleReads is below Config.MaxStale. A read or store with more than one
 // choice is a decision like a context switch, recorded in the replay

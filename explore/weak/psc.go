@@ -414,7 +414,6 @@ func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence 
 		} else {
 			preds = p.accessPreds(t, l, clock, ts.diffClock, in)
 		}
-		p.thread(t)
 		node = p.add(t, ev, fence, l, clock, preds)
 		ts.awaiting = append(ts.awaiting, node)
 		srcs = joinSet(srcs, oneSet(int(t), node.idx))
