@@ -280,24 +280,6 @@ func (p *pscState) sinks(targets []*storeInfo) (all, fence []*scNode) {
 	return all, fence
 }
 
-// acyclic reports whether edges from the sets src (to all) and srcF (to
-// fence) keep psc acyclic; self, if not nil, is the reach of the new SC
-// event among src.
-func (p *pscState) acyclic(src, srcF []int, all, fence []*scNode) bool {
-	reach, reachF := p.closure(src), p.closure(srcF)
-	for _, n := range all {
-		if inSet(reach, n) {
-			return false
-		}
-	}
-	for _, n := range fence {
-		if inSet(reachF, n) {
-			return false
-		}
-	}
-	return true
-}
-
 // link adds the edges from src to all and srcF to fence, and records them
 // for SC fences to come.
 func (p *pscState) link(src, srcF []int, all, fence []*scNode, targets []*storeInfo) {
