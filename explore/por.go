@@ -71,11 +71,10 @@ func threadLoc(id int) uintptr { return uintptr(id + 1) }
 // timeout firing write it.
 const clockLoc = 1<<12 - 1
 
-// scLoc is the weak-memory model's seq_cst frontier (weak/sc.go): a
-// seq_cst fence writes it (it raises the frontier of every location, and
-// its thread's views from it), a seq_cst load, store or read-modify-write
-// reads it (its own location's frontier, which a fence may have raised).
-// Two seq_cst accesses to different locations commute; a seq_cst fence
+// scLoc is the weak-memory model's seq_cst order (weak/psc.go): a
+// seq_cst fence writes it (its predecessors in psc are whatever came
+// before it), a seq_cst load, store or read-modify-write reads it. Two
+// seq_cst accesses to different locations commute; a seq_cst fence
 // commutes with no seq_cst operation of another goroutine.
 const scLoc = clockLoc - 1
 
@@ -710,11 +709,15 @@ type porNode struct {
 	// reads, when > 0, makes this the weak-memory mode's decision of
 	// which store a load reads (weakmode.go): every one is run (bt is
 	// all of them), as the plain search runs them, and none costs a
-	// preemption. Which store a load may read depends only on the steps
+	// preemption. Which store a load may read depends on the steps
 	// before it that conflict with it (the stores to its location, what
-	// its goroutine synchronised with, the seq_cst frontier: scLoc), so
-	// the choice is the load's own, like a value read from input, and
-	// the reduction of the steps around it stands.
+	// its goroutine synchronised with, the seq_cst events: scLoc) and,
+	// through the seq_cst order, on other goroutines' stale choices; but
+	// a choice is offered exactly when the execution stays RC11
+	// consistent, which does not depend on the order of the steps, so
+	// every order of one class reaches the same executions, the choice
+	// is the load's own, like a value read from input, and the reduction
+	// of the steps around it stands.
 	reads     int
 	preBefore int // preemptions before this decision on the path
 	chosen    int

@@ -33,17 +33,18 @@ func (x *wloc) load(o Ordering) int {
 
 func (x *wloc) store(v int, o Ordering) {
 	PointAt(x.at(), true)
-	before := x.v
-	x.v = v
-	WeakStore(x.at(), o, before, v)
+	if WeakStore(x.at(), o, x.v, v) {
+		x.v = v
+	}
 }
 
 func (x *wloc) add(d int, o Ordering) int {
 	PointAt(x.at(), true)
-	old := x.v
-	x.v += d
-	WeakRMW(x.at(), o, old, x.v)
-	return old
+	old, last := WeakRMW(x.at(), o, x.v, func(v any) any { return v.(int) + d })
+	if last {
+		x.v = old.(int) + d
+	}
+	return old.(int)
 }
 
 type weakOp struct {

@@ -90,9 +90,10 @@ type decision struct {
 	chosen  int
 	preempt bool // a preemption: chosen != cur while cur could go on, or the timer
 	// reads, when > 0, makes this a decision of the weak-memory mode
-	// (weakmode.go) instead: which of reads stores a load reads, 0 being
-	// the latest. enabled, cur and timer do not apply; no choice costs a
-	// preemption (the model bounds the stale reads).
+	// (weakmode.go) instead: which of reads stores a read reads, 0 being
+	// the latest, or which of reads places in modification order a store
+	// goes to, 0 being last. enabled, cur and timer do not apply; no
+	// choice costs a preemption (the model bounds the stale choices).
 	reads int
 }
 

@@ -60,9 +60,10 @@ type Options struct {
 	// Reduce, the reduced search runs every choice of every load it runs
 	// (por.go, porNode.reads).
 	Weak bool
-	// MaxStale bounds the stale reads (reads of a store other than the
-	// latest) of one schedule in the weak-memory mode; default 2 (message
-	// passing needs one, store buffering and IRIW two), negative: none.
+	// MaxStale bounds the stale choices (reads of a store other than the
+	// latest, stores placed before the latest) of one schedule in the
+	// weak-memory mode; default 2 (message passing needs one, store
+	// buffering, IRIW and 2+2W two), negative: none.
 	MaxStale int
 	// History is how many stores of each location a load may choose
 	// from in the weak-memory mode; default 7, as loom.

@@ -69,6 +69,9 @@ type traceStep struct {
 	Skipped   []int  `json:"skipped,omitempty"`
 	Why       string `json:"why,omitempty"`
 	SW        []int  `json:"sw,omitempty"`
+	// Before is how many newer stores a store went before in its
+	// location's modification order (0: it went last).
+	Before int `json:"before,omitempty"`
 }
 
 type swEdge struct{ From, To int }
@@ -100,6 +103,9 @@ func (r *run) formatTrace() string {
 		b.WriteString("\n")
 		if s.Stale {
 			fmt.Fprintf(&b, "%5s  %-*s  reads %s, not the latest: skips %s; %s\n", "", width, "", d.stepName(s.ReadsFrom), d.stepNames(s.Skipped), s.Why)
+		}
+		if s.Before > 0 {
+			fmt.Fprintf(&b, "%5s  %-*s  goes before the newest %d store(s) of its location in modification order\n", "", width, "", s.Before)
 		}
 	}
 	if len(d.SW) > 0 {
@@ -203,7 +209,7 @@ func (r *run) exportTrace() *traceData {
 			if w.read {
 				ts.ReadsFrom = w.from.Step
 			}
-			ts.Stale, ts.Why = w.stale, w.why
+			ts.Stale, ts.Why, ts.Before = w.stale, w.why, w.before
 			for _, x := range w.skipped {
 				ts.Skipped = append(ts.Skipped, x.Step)
 			}

@@ -20,12 +20,14 @@ import (
 // slots) are checked by happens-before: two accesses, one a write, not
 // ordered by the code's orderings and locks are a data race, a failure.
 //
-// The real memory still holds the latest store of every location (the
-// instrumented code performs the sync/atomic operation); the model decides
-// only what a load returns. A read-modify-write and a successful
-// compare-and-swap read the latest store, as C11 requires, so they agree
-// with the real memory; a failed compare-and-swap is a load and may read
-// an older store.
+// The real memory holds the last store in modification order of every
+// location; the model decides what a load returns, and, as the search
+// decides, a store may go before the latest one in modification order
+// (memory then keeps the latest: the wrapper does not write it), and a
+// read-modify-write or a compare-and-swap may read an older store (its own
+// store then goes right after that one, and memory keeps the latest
+// again). Those choices are decisions like a load's, within the same
+// bound of stale choices per schedule.
 //
 // What synchronises besides the atomics, as the Go memory model says: a
 // go statement, a goroutine's end before the Join that waits for it, a
@@ -132,67 +134,80 @@ func WeakLoad(a uintptr, o Ordering, latest any) any {
 	return r.mem.m.Load(r.thread(), l, o, pick)
 }
 
-// WeakStore is a store of v with ordering o; before is what memory held.
-func WeakStore(a uintptr, o Ordering, before, v any) {
-	if r := weakRun(); r != nil {
-		r.touchSC(o, false)
-		r.mem.m.Store(r.thread(), r.mem.loc(a, before), o, v)
-		if r.wt != nil {
-			r.wt.wrote(r, o, nil)
-		}
-	}
-}
-
-// WeakRMW is a read-modify-write (swap, add, and, or) that read old and
-// wrote new. It reads the latest store, which is what memory held (loc
-// makes it so), so it returns nothing.
-func WeakRMW(a uintptr, o Ordering, old, new any) {
-	if r := weakRun(); r != nil {
-		r.touchSC(o, false)
-		l := r.mem.loc(a, old)
-		var rd *weakStep
-		if r.wt != nil {
-			rd = r.wt.read(r, l, o, r.mem.m.Candidates(r.thread(), l, Relaxed), 0)
-		}
-		r.mem.m.RMW(r.thread(), l, o, func(weak.Value) weak.Value { return new })
-		if r.wt != nil {
-			r.wt.wrote(r, o, rd)
-		}
-	}
-}
-
-// WeakCompareAndSwap is a compare-and-swap of old for new that found
-// before in memory and swapped if before == old. A failed one is a load
-// with the failure ordering and may read an older store (the search
-// decides); Go's CompareAndSwap returns no value, so only what the load
-// synchronises with matters.
-func WeakCompareAndSwap(a uintptr, before, old, new any, swapped bool, success, failure Ordering) {
+// WeakStore is a store of v with ordering o, before memory is written;
+// before is what memory holds. Where the store goes in modification order
+// is a decision of the search (last by default); it reports whether it
+// went last, so that memory must hold it.
+func WeakStore(a uintptr, o Ordering, before, v any) (last bool) {
 	r := weakRun()
 	if r == nil {
-		return
+		return true
 	}
-	// The model's latest store is what memory held (loc makes it so),
-	// so the model's compare-and-swap succeeds exactly when memory's did.
-	r.touchSC(max(success, failure), false) // SeqCst is the strongest
+	r.touchSC(o, false)
 	l := r.mem.loc(a, before)
-	pick := 0
-	var cands []weak.Candidate
-	if !swapped {
-		cands = r.mem.m.CASCandidates(r.thread(), l, old, failure)
-		pick = r.chooseStore(cands)
+	places := r.mem.m.Placements(r.thread(), l, o)
+	pick := r.choosePlace(places)
+	last = r.mem.m.StoreAt(r.thread(), l, o, v, pick)
+	if r.wt != nil {
+		r.wt.wrote(r, o, nil)
+		r.wt.placed(r, places[pick].Before)
 	}
+	return last
+}
+
+// WeakRMW is a read-modify-write (swap, add, and, or) with ordering o that
+// writes f of the value it reads, before memory is touched; latest is what
+// memory holds. Which store it reads is a decision of the search (the
+// latest by default). It returns the value read and whether its store went
+// last, so that memory must hold it.
+func WeakRMW(a uintptr, o Ordering, latest any, f func(old any) any) (old any, last bool) {
+	r := weakRun()
+	if r == nil {
+		return latest, true
+	}
+	r.touchSC(o, false)
+	l := r.mem.loc(a, latest)
+	cands := r.mem.m.RMWCandidates(r.thread(), l, o)
+	pick := r.chooseStore(cands)
 	var rd *weakStep
 	if r.wt != nil {
-		if swapped {
-			rd = r.wt.read(r, l, success, r.mem.m.Candidates(r.thread(), l, Relaxed), 0)
-		} else {
-			r.wt.read(r, l, failure, cands, pick)
-		}
+		rd = r.wt.read(r, l, o, cands, pick)
 	}
-	r.mem.m.CompareAndSwap(r.thread(), l, old, new, success, failure, pick)
+	old, last = r.mem.m.RMWAt(r.thread(), l, o, pick, f)
+	if r.wt != nil {
+		r.wt.wrote(r, o, rd)
+	}
+	return old, last
+}
+
+// WeakCompareAndSwap is a compare-and-swap of old for new, before memory
+// is touched; latest is what memory holds. Which store it reads is a
+// decision of the search: the latest by default, or an older one, which
+// it fails on as a load with the failure ordering, or, if that store
+// holds old, swaps on, its store going right after it. It returns whether
+// it swapped and whether its store went last, so that memory must hold it.
+func WeakCompareAndSwap(a uintptr, latest, old, new any, success, failure Ordering) (swapped, last bool) {
+	r := weakRun()
+	if r == nil {
+		return latest == old, true
+	}
+	r.touchSC(max(success, failure), false) // SeqCst is the strongest
+	l := r.mem.loc(a, latest)
+	cands := r.mem.m.CASChoices(r.thread(), l, old, success, failure)
+	pick := r.chooseStore(cands)
+	var rd *weakStep
+	if r.wt != nil {
+		o := failure
+		if cands[pick].Swaps {
+			o = success
+		}
+		rd = r.wt.read(r, l, o, cands, pick)
+	}
+	_, swapped, last = r.mem.m.CompareAndSwapAt(r.thread(), l, old, new, success, failure, pick)
 	if r.wt != nil && swapped {
 		r.wt.wrote(r, success, rd)
 	}
+	return swapped, last
 }
 
 // WeakFence is a fence of ordering o.
@@ -207,7 +222,7 @@ func WeakFence(o Ordering) {
 }
 
 // touchSC tells the reduced search that the running step reads the
-// seq_cst frontier (a seq_cst access), or writes it (a seq_cst fence), if
+// seq_cst order (a seq_cst access), or writes it (a seq_cst fence), if
 // o is seq_cst (scLoc, por.go). Fences are no scheduling points, so the
 // step of a fence and the step of a seq_cst access are ordered by these
 // touches.
@@ -278,10 +293,11 @@ func (mem *memory) sync(a uintptr) weak.Sync {
 	return s
 }
 
-// chooseStore decides which of cands a read reads: a decision of the
-// search when there is more than one (cands[0], the latest store, is the
-// default and costs nothing; the model offers older ones only within its
-// bound of stale reads per schedule).
+// chooseStore decides which of cands a read (a load, an RMW, a
+// compare-and-swap) reads: a decision of the search when there is more
+// than one (cands[0], the latest store, is the default and costs nothing;
+// the model offers older ones only within its bound of stale choices per
+// schedule).
 func (r *run) chooseStore(cands []weak.Candidate) int {
 	if len(cands) <= 1 {
 		return 0
@@ -290,6 +306,25 @@ func (r *run) chooseStore(cands []weak.Candidate) int {
 	c := r.guide.choose(r, d)
 	if c < 0 || c >= len(cands) {
 		r.diverge(r.cur, fmt.Sprintf("decision %d wants store %d of a read that has %d to choose from (a replay token from another version of the code, or another mode's parameters)", len(r.decisions), c, len(cands)))
+	}
+	d.chosen = c
+	r.decisions = append(r.decisions, d)
+	return c
+}
+
+// choosePlace decides where in modification order a store goes: a
+// decision of the search when there is more than one place (places[0],
+// last, is the default; the model offers others only within its bound of
+// stale choices per schedule). It is the same kind of decision as a
+// load's choice of store, with places for stores.
+func (r *run) choosePlace(places []weak.Placement) int {
+	if len(places) <= 1 {
+		return 0
+	}
+	d := decision{cur: -1, timer: -1, reads: len(places)}
+	c := r.guide.choose(r, d)
+	if c < 0 || c >= len(places) {
+		r.diverge(r.cur, fmt.Sprintf("decision %d wants place %d of a store that has %d places in modification order to choose from (a replay token from another version of the code, or another mode's parameters)", len(r.decisions), c, len(places)))
 	}
 	d.chosen = c
 	r.decisions = append(r.decisions, d)

@@ -52,6 +52,9 @@ type weakStep struct {
 	skipped []ref // newer stores not read
 	why     string
 	sw      []ref // releases this step synchronises with
+	// before is how many newer stores in modification order a store
+	// was placed before (0: it went last).
+	before int
 }
 
 func newWeakTrace() *weakTrace {
@@ -141,6 +144,14 @@ func (w *weakTrace) wrote(r *run, o Ordering, rd *weakStep) {
 		}
 	}
 	w.stores[r.mem.m.Events()] = storeInfo{at: at, rel: rel}
+}
+
+// placed records that the store of the running goroutine's coming step
+// went before the newest n stores of its location in modification order.
+func (w *weakTrace) placed(r *run, n int) {
+	if n > 0 {
+		w.step(r.cur.id).before = n
+	}
 }
 
 // fence records the running goroutine's fence of ordering o.

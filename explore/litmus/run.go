@@ -203,18 +203,23 @@ func (t Test) run(c *chooser, trace bool) *Execution {
 			regs[o.reg] = m.Load(th, locs[o.loc], o.ord, k).(int)
 			s.Value = regs[o.reg]
 		case opStore:
-			m.Store(th, locs[o.loc], o.ord, o.val)
+			// Where the store goes in modification order is a choice
+			// too (last, or before newer stores the model allows).
+			places := m.Placements(th, locs[o.loc], o.ord)
+			m.StoreAt(th, locs[o.loc], o.ord, o.val, c.pick(len(places)))
 			s.Value = o.val
 		case opAdd:
-			before := latest(th, locs[o.loc])
-			read = &before
-			regs[o.reg] = m.RMW(th, locs[o.loc], o.ord, func(v weak.Value) weak.Value { return v.(int) + o.val }).(int)
-			s.Value = regs[o.reg]
-		case opCAS:
-			cands := m.CASCandidates(th, locs[o.loc], o.val, o.fail)
+			cands := m.RMWCandidates(th, locs[o.loc], o.ord)
 			k := c.pick(len(cands))
 			read = &cands[k]
-			v, _ := m.CompareAndSwap(th, locs[o.loc], o.val, o.new, o.ord, o.fail, k)
+			old, _ := m.RMWAt(th, locs[o.loc], o.ord, k, func(v weak.Value) weak.Value { return v.(int) + o.val })
+			regs[o.reg] = old.(int)
+			s.Value = regs[o.reg]
+		case opCAS:
+			cands := m.CASChoices(th, locs[o.loc], o.val, o.ord, o.fail)
+			k := c.pick(len(cands))
+			read = &cands[k]
+			v, _, _ := m.CompareAndSwapAt(th, locs[o.loc], o.val, o.new, o.ord, o.fail, k)
 			regs[o.reg] = v.(int)
 			s.Value = regs[o.reg]
 		case opFence:

@@ -23,8 +23,9 @@ func (m *Model) read(t Thread, l Loc, o Ordering, cands []Candidate, pick int) *
 	if cands[pick].Age > 0 {
 		m.stale++
 	}
-	ts, _ := m.step(t)
+	ts, ev := m.stepAt(t, l)
 	ts.observe(l, s, o)
+	m.pscEvent(ts, t, ev, l, o == SeqCst, false, s, nil, x.after(len(x.stores)-cands[pick].Age))
 	return s
 }
 
@@ -43,19 +44,39 @@ func (ts *threadState) observe(l Loc, s *store, o Ordering) {
 // modification order. A release or seq_cst store carries t's whole view;
 // a relaxed one carries t's view at its last release fence, if any.
 func (m *Model) Store(t Thread, l Loc, o Ordering, v Value) {
-	checkStore(o)
-	x := m.loc(l)
-	ts, _ := m.step(t)
-	m.write(t, ts, l, x, o, v, nil)
+	m.StoreAt(t, l, o, v, 0)
 }
 
-// write is the writing half of every store and RMW: the new store goes
-// last in modification order and carries the view that o releases, joined
-// with inherited (the view of the store an RMW read: a release sequence
-// continues through RMWs).
-func (m *Model) write(t Thread, ts *threadState, l Loc, x *location, o Ordering, v Value, inherited *view) {
-	pos := x.latest().pos + 1
+// StoreAt is Store placed at Placements(t, l, o)[pick] in l's
+// modification order (0: last). It reports whether the store went last,
+// the one a memory that holds the latest value holds.
+func (m *Model) StoreAt(t Thread, l Loc, o Ordering, v Value, pick int) (last bool) {
+	places := m.Placements(t, l, o)
+	if pick < 0 || pick >= len(places) {
+		panic("weak: placement index out of range (the placements changed between the call that listed them and the store)")
+	}
+	x := m.loc(l)
+	if places[pick].Before > 0 {
+		m.stale++
+	}
+	ts, ev := m.stepAt(t, l)
+	st := m.write(t, ts, l, x, o, v, nil, len(x.stores)-places[pick].Before)
+	m.pscEvent(ts, t, ev, l, o == SeqCst, false, nil, st, x.after(x.index(st)+1))
+	return places[pick].Before == 0
+}
+
+// write is the writing half of every store and RMW: the new store goes at
+// index at of l's kept stores and carries the view that o releases,
+// joined with inherited (the view of the store an RMW read: a release
+// sequence continues through RMWs). It returns the new store.
+func (m *Model) write(t Thread, ts *threadState, l Loc, x *location, o Ordering, v Value, inherited *view, at int) *store {
+	pos, ok := x.between(at)
+	if !ok {
+		panic("weak: no place in modification order at the index chosen")
+	}
+	in, inF := x.inAt(at)
 	ts.cur.raise(l, pos)
+	ts.cur.pin = joinSet(ts.cur.pin, in)
 	var own *view
 	if o.releases() {
 		own = ts.cur
@@ -71,27 +92,44 @@ func (m *Model) write(t Thread, ts *threadState, l Loc, x *location, o Ordering,
 		msg = inherited.clone()
 		msg.join(own)
 	}
-	x.append(store{val: v, msg: msg, writer: t, seq: m.events}, m.cfg.History)
-	if o == SeqCst {
-		m.scWrite(l, pos)
-	}
+	return x.insert(store{val: v, msg: msg, writer: t, seq: m.events, info: &storeInfo{in: in, inF: inF}}, at, m.cfg.History)
 }
 
 // RMW is an atomic read-modify-write of l by t with ordering o (Swap,
-// Add, And, Or): it reads the latest store, as every RMW must (atomicity:
-// nothing comes between the store it reads and its own), writes f of its
-// value, and returns the value read. Its read is acquire for Acquire,
+// Add, And, Or) that reads the latest store and writes f of its value
+// after it; it returns the value read. Its read is acquire for Acquire,
 // AcqRel and SeqCst, its write release for Release, AcqRel and SeqCst;
 // either way the store it writes continues the release sequence of the
 // store it read.
 func (m *Model) RMW(t Thread, l Loc, o Ordering, f func(old Value) Value) (old Value) {
-	checkRMW(o)
+	old, _ = m.RMWAt(t, l, o, 0, f)
+	return old
+}
+
+// RMWAt is RMW reading candidate pick of RMWCandidates(t, l, o) (0: the
+// latest store). Its store goes right after the one it read (atomicity:
+// nothing between the two in modification order). It returns the value
+// read and whether its store went last.
+func (m *Model) RMWAt(t Thread, l Loc, o Ordering, pick int, f func(old Value) Value) (old Value, last bool) {
+	cands := m.RMWCandidates(t, l, o)
 	x := m.loc(l)
-	ts, _ := m.step(t)
-	s := *x.latest()
+	s := *x.pick(cands, pick)
+	at := len(x.stores) - cands[pick].Age
+	if cands[pick].Age > 0 {
+		m.stale++
+	}
+	ts, ev := m.stepAt(t, l)
 	ts.observe(l, &s, o)
-	m.write(t, ts, l, x, o, f(s.val), s.msg)
-	return s.val
+	st := m.writeRMW(t, ts, l, x, o, f(s.val), s.msg, at)
+	m.pscEvent(ts, t, ev, l, o == SeqCst, false, &s, st, x.after(x.index(st)+1))
+	return s.val, cands[pick].Age == 0
+}
+
+// writeRMW is write for the store of an RMW, marked as such.
+func (m *Model) writeRMW(t Thread, ts *threadState, l Loc, x *location, o Ordering, v Value, inherited *view, at int) *store {
+	st := m.write(t, ts, l, x, o, v, inherited, at)
+	st.rmw = true
+	return st
 }
 
 // CompareAndSwap is a strong compare-and-swap of l by t: it reads
@@ -109,4 +147,28 @@ func (m *Model) CompareAndSwap(t Thread, l Loc, expected, new Value, success, fa
 		return expected, true
 	}
 	return m.read(t, l, failure, cands, pick).val, false
+}
+
+// CompareAndSwapAt is a strong compare-and-swap of l by t that reads
+// candidate pick of CASChoices(t, l, expected, success, failure): if the
+// candidate Swaps, an RMW with ordering success that writes new right
+// after it; otherwise a load with ordering failure. It returns the value
+// read, whether it swapped, and whether a store it made went last.
+func (m *Model) CompareAndSwapAt(t Thread, l Loc, expected, new Value, success, failure Ordering, pick int) (old Value, swapped, last bool) {
+	cands := m.CASChoices(t, l, expected, success, failure)
+	x := m.loc(l)
+	c := cands[pick]
+	if !c.Swaps {
+		return m.read(t, l, failure, cands, pick).val, false, false
+	}
+	s := *x.pick(cands, pick)
+	at := len(x.stores) - c.Age
+	if c.Age > 0 {
+		m.stale++
+	}
+	ts, ev := m.stepAt(t, l)
+	ts.observe(l, &s, success)
+	st := m.writeRMW(t, ts, l, x, success, new, s.msg, at)
+	m.pscEvent(ts, t, ev, l, success == SeqCst, false, &s, st, x.after(x.index(st)+1))
+	return s.val, true, c.Age == 0
 }

@@ -9,21 +9,15 @@ package weak
 // store the last store or read-modify-write wrote.
 func (m *Model) Events() int { return m.events }
 
-// Known returns the oldest store of l that a read by t with ordering o
-// may read: the newest one t's view must not read before (for a seq_cst
-// read, the seq_cst frontier's too). ok is false when the history has
-// forgotten it.
+// Known returns the oldest store of l that a read by t may read: the
+// newest one t's view must not read before. (A seq_cst read may be kept
+// from some older ones by the seq_cst order too, psc.go; Known does not
+// say that part.) ok is false when the history has forgotten it.
 func (m *Model) Known(t Thread, l Loc, o Ordering) (c Candidate, ok bool) {
-	ts := m.thread(t)
 	x := m.loc(l)
-	floor := ts.cur.at(l)
-	if o == SeqCst {
-		floor = max(floor, m.scFloor(l))
+	i := m.oldest(t, l)
+	if x.stores[i].pos != m.thread(t).cur.at(l) {
+		return Candidate{}, false
 	}
-	for i := range x.stores {
-		if x.stores[i].pos == floor {
-			return x.candidate(i), true
-		}
-	}
-	return Candidate{}, false
+	return x.candidate(i), true
 }

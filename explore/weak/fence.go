@@ -8,15 +8,15 @@ package weak
 // with whatever release the read store carries. A release fence records
 // t's view; t's later relaxed stores carry it, so "release fence, then
 // relaxed store" is a release for whoever acquires that store. A seq_cst
-// fence is both, and in between joins the seq_cst order (sc.go).
+// fence is both, and in between joins the seq_cst order (psc.go).
 func (m *Model) Fence(t Thread, o Ordering) {
 	checkFence(o)
-	ts, _ := m.step(t)
+	ts, ev := m.step(t)
 	if o.acquires() {
 		ts.cur.join(&ts.pending)
 	}
 	if o == SeqCst {
-		m.scFence(ts)
+		m.pscEvent(ts, t, ev, -1, true, true, nil, nil, nil)
 	}
 	if o.releases() {
 		ts.fenced = ts.cur.clone()

@@ -12,7 +12,7 @@ package weak
 func (m *Model) Go(parent Thread) Thread {
 	ps, _ := m.step(parent)
 	child := Thread(len(m.threads))
-	cs := &threadState{cur: ps.cur.clone()}
+	cs := &threadState{cur: ps.cur.clone(), lastLoc: -1}
 	cs.cur.tick(child)
 	m.threads = append(m.threads, cs)
 	return child

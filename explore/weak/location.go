@@ -1,6 +1,9 @@
 package weak
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Loc names an atomic location of the model.
 type Loc int
@@ -18,25 +21,41 @@ type Value = any
 
 // A location's stores, in modification order.
 //
-// Modification order is the order in which the stores were executed: a
-// store goes after every store before it (loom does the same). C11 allows
-// more: a store may be ordered before a store executed earlier, as long as
-// coherence holds. The outcomes that need that (2+2W) are therefore never
-// produced; see doc.go.
+// Where a store goes in modification order is a choice, as C11 allows: by
+// default last (after every store executed before it, as loom does), or,
+// as the search decides, before some of the newest ones (Placements), as
+// long as coherence holds: after every store the writing thread knows (its
+// frontier: the stores that happen before it and the ones it read), as
+// long as the seq_cst order stays acyclic (psc.go), and never between
+// a read-modify-write and the store it read (atomicity). That is what 2+2W
+// and the store-buffering of relaxed RMWs need. An RMW may likewise read a
+// store other than the latest (RMWCandidates); its own store then goes
+// right after the one it read.
+//
+// A store's position is a number that orders the location's stores: the
+// first is 0, a store placed last gets the last one's plus 1, a store
+// placed between two gets the midpoint. So the positions that views hold
+// (view.go) stay valid when a store is placed before others, and a view's
+// frontier compares with any store's position directly. Halving a gap 50
+// times exhausts a float64's precision; a place that would need more is
+// not offered (it takes a behaviour away, never adds one), and the bound
+// on non-default choices (Config.MaxStale) keeps executions far from it.
 //
 // Only the newest Config.History stores are kept. A load may read any kept
 // store at or after its thread's frontier for the location; forgetting the
 // oldest only takes choices away, never adds an outcome C11 forbids.
 type location struct {
 	name   string
-	stores []store // oldest first; stores[i] has position base+i
-	base   int
+	stores []store // in modification order, oldest first
+	// forgotten and forgottenF join the psc sources (psc.go) of the
+	// stores forgotten, and of their reads: older than every kept one.
+	forgotten, forgottenF []int
 }
 
 // store is one store to a location (or the result of an RMW).
 type store struct {
 	val Value
-	pos int // position in modification order: 0 is the initial value
+	pos float64 // position in modification order: 0 is the initial value
 	// msg is the view a read of this store may synchronise with: the
 	// writer's view for a release store, the writer's last release fence
 	// for a relaxed one, joined with the store it read for an RMW (a
@@ -44,6 +63,11 @@ type store struct {
 	msg    *view
 	writer Thread // -1: the initial value
 	seq    int    // the model's operation number; 0 for the initial value
+	// rmw: the store is an RMW's, which read the store just before it in
+	// modification order; nothing may be placed between the two.
+	rmw bool
+	// info is the store's seq_cst bookkeeping (psc.go).
+	info *storeInfo
 }
 
 // NewAtomic adds an atomic location holding init, and returns it. The
@@ -53,7 +77,7 @@ type store struct {
 // the zero value the Go memory held.
 func (m *Model) NewAtomic(name string, init Value) Loc {
 	l := Loc(len(m.locs))
-	m.locs = append(m.locs, &location{name: name, stores: []store{{val: init, writer: -1}}})
+	m.locs = append(m.locs, &location{name: name, stores: []store{{val: init, writer: -1, info: &storeInfo{writer: -1}}}})
 	return l
 }
 
@@ -66,15 +90,40 @@ func (m *Model) loc(l Loc) *location {
 
 func (x *location) latest() *store { return &x.stores[len(x.stores)-1] }
 
-// append adds s after every store so far and forgets the oldest beyond
-// the history bound.
-func (x *location) append(s store, history int) {
-	s.pos = x.latest().pos + 1
-	x.stores = append(x.stores, s)
+// insert places s at index i of the kept stores (i = len: last), forgets
+// the oldest beyond the history bound, and returns the stored s. The
+// caller has checked with between that the place exists.
+func (x *location) insert(s store, i int, history int) *store {
+	s.pos, _ = x.between(i)
+	x.stores = slices.Insert(x.stores, i, s)
 	if n := len(x.stores) - history; n > 0 {
-		x.stores = append(x.stores[:0], x.stores[n:]...)
-		x.base += n
+		for _, f := range x.stores[:n] {
+			x.forgotten = joinSet(joinSet(x.forgotten, f.info.srcs), f.info.rsrcs)
+			x.forgottenF = joinSet(joinSet(x.forgottenF, f.info.srcsF), f.info.rsrcsF)
+		}
+		x.stores = slices.Delete(x.stores, 0, n)
+		i -= n
 	}
+	return &x.stores[i]
+}
+
+// between returns the position for a store placed at index i of the kept
+// stores (after stores[i-1], before stores[i]; i = len: last), and false if
+// there is none: i is 0 (before every kept store), the store at i is an
+// RMW that read the one before (atomicity), or the gap is exhausted.
+func (x *location) between(i int) (float64, bool) {
+	if i <= 0 || i > len(x.stores) {
+		return 0, false
+	}
+	prev := x.stores[i-1].pos
+	if i == len(x.stores) {
+		return prev + 1, true
+	}
+	if x.stores[i].rmw {
+		return 0, false
+	}
+	mid := prev + (x.stores[i].pos-prev)/2
+	return mid, mid > prev && mid < x.stores[i].pos
 }
 
 // Latest returns the value of l's newest store: what a Peek of the real
@@ -83,3 +132,13 @@ func (m *Model) Latest(l Loc) Value { return m.loc(l).latest().val }
 
 // Name returns the name l was registered with.
 func (m *Model) Name(l Loc) string { return m.loc(l).name }
+
+// index returns the index of st among x's kept stores.
+func (x *location) index(st *store) int {
+	for i := range x.stores {
+		if &x.stores[i] == st {
+			return i
+		}
+	}
+	panic("weak: store not kept")
+}

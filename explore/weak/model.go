@@ -13,12 +13,14 @@ type Config struct {
 	// load can read only those (the latest is always among them).
 	// Default 7, as loom.
 	History int
-	// MaxStale is how many reads of a store other than the latest one
-	// execution may make (its stale reads). Once it is reached,
-	// Candidates offers only the latest store. Default 2: message passing
-	// needs one, store buffering and IRIW two. A negative value allows
-	// none (every read reads the latest store: sequential consistency
-	// for the atomics).
+	// MaxStale is how many stale choices one execution may make: reads
+	// of a store other than the latest, and stores placed before the
+	// latest in modification order. Once it is reached, Candidates
+	// offers only the latest store and Placements only the last place.
+	// Default 2: message passing needs one, store buffering, IRIW and
+	// 2+2W two. A negative value allows none (every read reads the
+	// latest store, every store goes last: sequential consistency for
+	// the atomics).
 	MaxStale int
 }
 
@@ -50,23 +52,24 @@ type Model struct {
 	locs    []*location
 	cells   []*cell
 	syncs   []*view
-	sc      []int // the seq_cst frontier, sc.go
-	events  int   // operations so far, numbering stores for Candidate.Seq
-	stale   int   // stale reads so far
+	psc     pscState // the seq_cst order, psc.go
+	events  int      // operations so far, numbering stores for Candidate.Seq
+	stale   int      // stale choices so far
 }
 
 // New returns an empty memory with thread 0.
 func New(cfg Config) *Model {
 	m := &Model{cfg: cfg.withDefaults()}
-	m.threads = append(m.threads, &threadState{cur: &view{}})
+	m.threads = append(m.threads, &threadState{cur: &view{}, lastLoc: -1})
 	return m
 }
 
 // Config returns the bounds in force, defaults filled in.
 func (m *Model) Config() Config { return m.cfg }
 
-// StaleReads is the number of stale reads this execution made: loads and
-// failed compare-and-swaps that read a store older than the latest.
+// StaleReads is the number of stale choices this execution made: reads
+// (loads, RMWs, compare-and-swaps) of a store older than the latest, and
+// stores placed before the latest.
 func (m *Model) StaleReads() int { return m.stale }
 
 // threadState is one thread's part of the memory.
@@ -83,8 +86,14 @@ type threadState struct {
 	// yielded holds, per location, the position of the latest store when
 	// the thread last yielded (nil: it has not yielded); Yield raises the
 	// frontier to it at the thread's next yield.
-	yielded []int
+	yielded []float64
 	done    bool
+	// For psc (psc.go): the location of the thread's last event (-1:
+	// not an access), the clock at its last event on another location,
+	// and its SC events whose next event on another location is to come.
+	lastLoc   Loc
+	diffClock []uint32
+	awaiting  []*scNode
 }
 
 func (m *Model) thread(t Thread) *threadState {
@@ -98,9 +107,36 @@ func (m *Model) thread(t Thread) *threadState {
 	return ts
 }
 
-// step numbers a new operation of thread t and returns t's state.
-func (m *Model) step(t Thread) (*threadState, uint32) {
+// step numbers a new operation of thread t that is no atomic access and
+// returns t's state and the operation's number in t.
+func (m *Model) step(t Thread) (*threadState, uint32) { return m.stepAt(t, -1) }
+
+// stepAt is step for an access to l (-1: none).
+func (m *Model) stepAt(t Thread, l Loc) (*threadState, uint32) {
 	ts := m.thread(t)
 	m.events++
-	return ts, ts.cur.tick(t)
+	if l < 0 || l != ts.lastLoc {
+		ts.diffClock = append(ts.diffClock[:0], ts.cur.clock...)
+		ts.lastLoc = l
+	}
+	ev := ts.cur.tick(t)
+	keep := ts.awaiting[:0]
+	for _, n := range ts.awaiting {
+		if n.fence || l < 0 || n.loc != l {
+			n.next = ev
+		} else {
+			keep = append(keep, n)
+		}
+	}
+	ts.awaiting = keep
+	return ts, ev
+}
+
+// prvClock is the clock of t's last event before its next one that is
+// not an access to l: where sb|≠loc into an access to l starts.
+func (ts *threadState) prvClock(l Loc) []uint32 {
+	if ts.lastLoc != l {
+		return ts.cur.clock
+	}
+	return ts.diffClock
 }

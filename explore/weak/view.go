@@ -9,8 +9,8 @@ package weak
 // vector-clock race detector do.
 //
 // frontier is per location: frontier[l] is the position in l's
-// modification order of the newest store to l that this point must not
-// read before. A store hb-before the point puts it there (write-read
+// modification order (location.go: a number that orders l's stores) of the
+// newest store to l that this point must not read before. A store hb-before the point puts it there (write-read
 // coherence), and so does a store read by a load hb-before the point
 // (read-read coherence); a load may read only stores at or after it. This
 // is the "view" of the promising semantics (Kang et al., POPL 2017) and of
@@ -18,20 +18,24 @@ package weak
 // which events are ordered before, the frontier what that forbids reading.
 //
 // The two travel together through every synchronisation (a release store
-// carries a copy of both, an acquire load joins both), with one
-// exception: a seq_cst fence orders reads without creating happens-before,
-// so the global seq_cst view (sc.go) is a frontier only.
+// carries a copy of both, an acquire load joins both), and so does pin,
+// what the seq_cst order (psc.go) needs to know of the events before.
+// The seq_cst order itself creates no happens-before: the plain cells do
+// not see it.
 //
 // Entries beyond a slice's length are zero: clock 0 is "nothing of that
 // thread", frontier 0 is a location's initial value, which every thread
 // may read until it knows a newer store.
 type view struct {
 	clock    []uint32
-	frontier []int
+	frontier []float64
+	// pin is the sources of the psc edges that enter, through mo, fr or
+	// eco, the events that happen before this point (psc.go).
+	pin []int
 }
 
 func (v *view) clone() *view {
-	return &view{clock: append([]uint32(nil), v.clock...), frontier: append([]int(nil), v.frontier...)}
+	return &view{clock: append([]uint32(nil), v.clock...), frontier: append([]float64(nil), v.frontier...), pin: append([]int(nil), v.pin...)}
 }
 
 // join makes v the least upper bound of v and w (w may be nil: nothing).
@@ -41,6 +45,7 @@ func (v *view) join(w *view) {
 	}
 	v.clock = joinClock(v.clock, w.clock)
 	v.frontier = joinFrontier(v.frontier, w.frontier)
+	v.pin = joinSet(v.pin, w.pin)
 }
 
 func joinClock(a, b []uint32) []uint32 {
@@ -53,7 +58,7 @@ func joinClock(a, b []uint32) []uint32 {
 	return a
 }
 
-func joinFrontier(a, b []int) []int {
+func joinFrontier(a, b []float64) []float64 {
 	for len(a) < len(b) {
 		a = append(a, 0)
 	}
@@ -63,7 +68,7 @@ func joinFrontier(a, b []int) []int {
 	return a
 }
 
-func (v *view) at(l Loc) int {
+func (v *view) at(l Loc) float64 {
 	if int(l) < len(v.frontier) {
 		return v.frontier[l]
 	}
@@ -71,7 +76,7 @@ func (v *view) at(l Loc) int {
 }
 
 // raise records that the store at position pos of l is known here.
-func (v *view) raise(l Loc, pos int) {
+func (v *view) raise(l Loc, pos float64) {
 	for len(v.frontier) <= int(l) {
 		v.frontier = append(v.frontier, 0)
 	}

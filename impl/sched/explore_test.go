@@ -4,6 +4,7 @@ package sched
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/wsched/wsched/explore"
 	"github.com/wsched/wsched/impl/internal/atomic"
@@ -52,10 +53,27 @@ func (m *stateMachine) wake() {
 	// reach every poll.
 	m.msgs.AddRelaxed(1)
 	if m.tk.transitionToScheduled() {
-		if m.queued++; m.queued > 1 {
+		m.enqueue()
+		if m.queued > 1 {
 			explore.Failf("the task is in the queue twice (state %s)", stateNames[m.tk.state.Peek()])
 		}
 	}
+}
+
+// enqueue and dequeue are the stand-in queue's push and pop. A real run
+// queue hands the task over with a release and an acquire (the ring's
+// tail, the global queue's lock), so what the pusher did happens before
+// what the popper does; in the weak-memory mode they say so, or the
+// worker's transition could read a state older than the wake that
+// queued the task, which no queue of the runtime allows.
+func (m *stateMachine) enqueue() {
+	m.queued++
+	explore.WeakRelease(uintptr(unsafe.Pointer(&m.queued)))
+}
+
+func (m *stateMachine) dequeue() {
+	m.queued--
+	explore.WeakAcquire(uintptr(unsafe.Pointer(&m.queued)))
 }
 
 // work is the worker: take the task when it is queued, poll it (it is
@@ -65,7 +83,7 @@ func (m *stateMachine) wake() {
 func (m *stateMachine) work(want int, yield func(poll int) bool) {
 	for {
 		explore.Block(func() bool { return m.queued > 0 }, "the task in the queue")
-		m.queued--
+		m.dequeue()
 		m.tk.transitionToRunning()
 		m.polls++
 		if m.messages() >= want {
@@ -73,7 +91,7 @@ func (m *stateMachine) work(want int, yield func(poll int) bool) {
 			return
 		}
 		if m.tk.transitionAfterPending(yield(m.polls)) {
-			if m.queued++; m.queued > 1 {
+			if m.enqueue(); m.queued > 1 {
 				explore.Failf("requeued while queued")
 			}
 		}

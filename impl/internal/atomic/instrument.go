@@ -48,10 +48,11 @@ func load[V any, A raw[V]](a A, p unsafe.Pointer, o Ordering) V {
 
 func store[V any, A raw[V]](a A, p unsafe.Pointer, val V, o Ordering) {
 	explore.PointAt(uintptr(p), true)
-	if explore.Weak() {
-		explore.WeakStore(uintptr(p), o.weak(), a.Load(), val)
+	// In the weak mode the store may go before the latest one in
+	// modification order; memory keeps the last.
+	if !explore.Weak() || explore.WeakStore(uintptr(p), o.weak(), a.Load(), val) {
+		a.Store(val)
 	}
-	a.Store(val)
 	if explore.Tracing() {
 		explore.NoteAt(uintptr(p), o.op("Store"), val)
 	}
@@ -59,9 +60,10 @@ func store[V any, A raw[V]](a A, p unsafe.Pointer, val V, o Ordering) {
 
 func swap[V any, A raw[V]](a A, p unsafe.Pointer, new V, o Ordering) (old V) {
 	explore.PointAt(uintptr(p), true)
-	old = a.Swap(new)
 	if explore.Weak() {
-		explore.WeakRMW(uintptr(p), o.weak(), old, new)
+		old = weakRMW(a, p, o, func(V) V { return new })
+	} else {
+		old = a.Swap(new)
 	}
 	if explore.Tracing() {
 		explore.NoteAt(uintptr(p), o.op("Swap"), new, "->", old)
@@ -74,14 +76,30 @@ func compareAndSwap[V any, A raw[V]](a A, p unsafe.Pointer, old, new V, success,
 	if !explore.Weak() {
 		swapped = a.CompareAndSwap(old, new)
 	} else {
-		before := a.Load()
-		swapped = a.CompareAndSwap(old, new)
-		explore.WeakCompareAndSwap(uintptr(p), before, old, new, swapped, success.weak(), failure.weak())
+		// The model decides which store the CAS reads; memory takes its
+		// store only if it went last in modification order.
+		var last bool
+		swapped, last = explore.WeakCompareAndSwap(uintptr(p), a.Load(), old, new, success.weak(), failure.weak())
+		if swapped && last {
+			a.Store(new)
+		}
 	}
 	if explore.Tracing() {
 		explore.NoteAt(uintptr(p), success.op("CompareAndSwap")+failure.String(), old, new, "->", swapped)
 	}
 	return swapped
+}
+
+// weakRMW is a read-modify-write writing f(old) in the weak mode: the
+// model decides which store it reads (the latest, or an older one, its
+// own store then going right after it), and memory takes the store only
+// if it went last in modification order. It returns the value read.
+func weakRMW[V any, A raw[V]](a A, p unsafe.Pointer, o Ordering, f func(V) V) V {
+	old, last := explore.WeakRMW(uintptr(p), o.weak(), a.Load(), func(v any) any { return f(v.(V)) })
+	if last {
+		a.Store(f(old.(V)))
+	}
+	return old.(V)
 }
 
 // integer is the types with Add, And and Or.
@@ -98,9 +116,10 @@ type rawInteger[V integer] interface {
 
 func add[V integer, A rawInteger[V]](a A, p unsafe.Pointer, delta V, o Ordering) (new V) {
 	explore.PointAt(uintptr(p), true)
-	new = a.Add(delta)
 	if explore.Weak() {
-		explore.WeakRMW(uintptr(p), o.weak(), new-delta, new)
+		new = weakRMW(a, p, o, func(old V) V { return old + delta }) + delta
+	} else {
+		new = a.Add(delta)
 	}
 	if explore.Tracing() {
 		explore.NoteAt(uintptr(p), o.op("Add"), delta, "->", new)
@@ -110,9 +129,10 @@ func add[V integer, A rawInteger[V]](a A, p unsafe.Pointer, delta V, o Ordering)
 
 func and[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (old V) {
 	explore.PointAt(uintptr(p), true)
-	old = a.And(mask)
 	if explore.Weak() {
-		explore.WeakRMW(uintptr(p), o.weak(), old, old&mask)
+		old = weakRMW(a, p, o, func(old V) V { return old & mask })
+	} else {
+		old = a.And(mask)
 	}
 	if explore.Tracing() {
 		explore.NoteAt(uintptr(p), o.op("And"), mask, "->", old)
@@ -122,9 +142,10 @@ func and[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) 
 
 func or[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (old V) {
 	explore.PointAt(uintptr(p), true)
-	old = a.Or(mask)
 	if explore.Weak() {
-		explore.WeakRMW(uintptr(p), o.weak(), old, old|mask)
+		old = weakRMW(a, p, o, func(old V) V { return old | mask })
+	} else {
+		old = a.Or(mask)
 	}
 	if explore.Tracing() {
 		explore.NoteAt(uintptr(p), o.op("Or"), mask, "->", old)
@@ -150,19 +171,18 @@ func statLoad[V any, A raw[V]](a A, p unsafe.Pointer, o Ordering) V {
 
 func statStore[V any, A raw[V]](a A, p unsafe.Pointer, val V, o Ordering) {
 	touch(p, true)
-	if explore.Weak() {
-		explore.WeakStore(uintptr(p), o.weak(), a.Load(), val)
+	// As store: memory keeps the last store in modification order.
+	if !explore.Weak() || explore.WeakStore(uintptr(p), o.weak(), a.Load(), val) {
+		a.Store(val)
 	}
-	a.Store(val)
 }
 
 func statSwap[V any, A raw[V]](a A, p unsafe.Pointer, new V, o Ordering) (old V) {
 	touch(p, true)
-	old = a.Swap(new)
 	if explore.Weak() {
-		explore.WeakRMW(uintptr(p), o.weak(), old, new)
+		return weakRMW(a, p, o, func(V) V { return new })
 	}
-	return old
+	return a.Swap(new)
 }
 
 func statCompareAndSwap[V any, A raw[V]](a A, p unsafe.Pointer, old, new V, success, failure Ordering) (swapped bool) {
@@ -170,37 +190,35 @@ func statCompareAndSwap[V any, A raw[V]](a A, p unsafe.Pointer, old, new V, succ
 	if !explore.Weak() {
 		return a.CompareAndSwap(old, new)
 	}
-	before := a.Load()
-	swapped = a.CompareAndSwap(old, new)
-	explore.WeakCompareAndSwap(uintptr(p), before, old, new, swapped, success.weak(), failure.weak())
+	swapped, last := explore.WeakCompareAndSwap(uintptr(p), a.Load(), old, new, success.weak(), failure.weak())
+	if swapped && last {
+		a.Store(new)
+	}
 	return swapped
 }
 
 func statAdd[V integer, A rawInteger[V]](a A, p unsafe.Pointer, delta V, o Ordering) (new V) {
 	touch(p, true)
-	new = a.Add(delta)
 	if explore.Weak() {
-		explore.WeakRMW(uintptr(p), o.weak(), new-delta, new)
+		return weakRMW(a, p, o, func(old V) V { return old + delta }) + delta
 	}
-	return new
+	return a.Add(delta)
 }
 
 func statAnd[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (old V) {
 	touch(p, true)
-	old = a.And(mask)
 	if explore.Weak() {
-		explore.WeakRMW(uintptr(p), o.weak(), old, old&mask)
+		return weakRMW(a, p, o, func(old V) V { return old & mask })
 	}
-	return old
+	return a.And(mask)
 }
 
 func statOr[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (old V) {
 	touch(p, true)
-	old = a.Or(mask)
 	if explore.Weak() {
-		explore.WeakRMW(uintptr(p), o.weak(), old, old|mask)
+		return weakRMW(a, p, o, func(old V) V { return old | mask })
 	}
-	return old
+	return a.Or(mask)
 }
 
 // Int32 is sync/atomic's Int32, each operation a scheduling point.

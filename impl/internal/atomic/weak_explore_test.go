@@ -188,3 +188,63 @@ func TestSequentialModeReadsTheLatest(t *testing.T) {
 		t.Fatalf("%v", res.Failure)
 	}
 }
+
+// 2+2W: two goroutines store to x and y in opposite orders; both first
+// stores last in modification order (x=1 and y=1 at the end) needs each
+// second store placed before the other goroutine's first, executed
+// earlier: allowed with release stores, forbidden with seq_cst ones (psc
+// would have a cycle). Memory holds the last store, which is what the
+// check peeks.
+func TestWeak2Plus2W(t *testing.T) {
+	rel := func(a *atomic.Uint32, v uint32) { a.StoreRelease(v) }
+	sc := func(a *atomic.Uint32, v uint32) { a.StoreSeqCst(v) }
+	for _, c := range []struct {
+		name    string
+		store   func(*atomic.Uint32, uint32)
+		allowed bool
+	}{{"release", rel, true}, {"seq_cst", sc, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			res := weak(t, func() {
+				var x, y atomic.Uint32
+				w := explore.Go("other", func() {
+					c.store(&y, 1)
+					c.store(&x, 2)
+				})
+				c.store(&x, 1)
+				c.store(&y, 2)
+				w.Join()
+				explore.Assert(x.Peek() != 1 || y.Peek() != 1, "both first stores last in modification order")
+			})
+			if found := res.Failure != nil; found != c.allowed {
+				t.Fatalf("x=1 y=1 found: %v, RC11 allows it: %v\n%v", found, c.allowed, res.Failure)
+			}
+			if !c.allowed && !res.Exhaustive {
+				t.Fatalf("not exhaustive: %d schedules", res.Schedules)
+			}
+		})
+	}
+}
+
+// Store buffering whose loads are relaxed read-modify-writes: each Add
+// reads 0 when its store goes before the other goroutine's, executed
+// earlier, in modification order. RC11 allows it. Memory holds the last
+// store in modification order: the plain store's 1 when the Add went
+// before it, else the Add's 11.
+func TestWeakStoreBufferingRMW(t *testing.T) {
+	res := weak(t, func() {
+		var x, y atomic.Uint32
+		var r1 uint32
+		w := explore.Go("other", func() {
+			y.StoreRelaxed(1)
+			r1 = x.AddRelaxed(10) - 10
+		})
+		x.StoreRelaxed(1)
+		r0 := y.AddRelaxed(10) - 10
+		w.Join()
+		explore.Assert((x.Peek() == 11) == (r1 == 1) && (y.Peek() == 11) == (r0 == 1), "memory does not hold the last store: x=%d y=%d, the Adds read %d and %d", x.Peek(), y.Peek(), r1, r0)
+		explore.Assert(r0 == 1 || r1 == 1, "both read-modify-writes read the initial value")
+	})
+	if res.Failure == nil || !strings.Contains(res.Failure.Error(), "both read-modify-writes") {
+		t.Fatalf("the outcome RC11 allows was not found (%d schedules): %v", res.Schedules, res.Failure)
+	}
+}
