@@ -46,7 +46,7 @@ func Example_storeBuffering() {
 	}
 	// Output:
 	// seq_cst fences false: 20 executions, outcomes ["a=0 b=0" "a=0 b=1" "a=1 b=0" "a=1 b=1"]
-	// seq_cst fences true: 38 executions, outcomes ["a=0 b=1" "a=1 b=0" "a=1 b=1"]
+	// seq_cst fences true: 56 executions, outcomes ["a=0 b=1" "a=1 b=0" "a=1 b=1"]
 }
 
 // Explain shows how an outcome comes about: the order the operations ran
