@@ -27,13 +27,14 @@
 // each location named in Test.Final, then "race" if two accesses to a
 // plain cell (Read, Write) were not ordered by happens-before.
 //
-// What it enumerates: every interleaving of the threads' operations and,
-// at every read, every store the model lets that read read. The model has
-// no bound on stale reads or history here, so the outcomes are exactly
-// what explore/weak produces; explore/weak's doc.go, "What is not", lists
-// where that is fewer than RC11 allows (load buffering, 2+2W, store
-// buffering through relaxed RMWs). An outcome the model produces is always
-// one RC11 allows.
+// What it enumerates: every interleaving of the threads' operations, at
+// every read (a load, Add or CAS) every store the model lets it read, and
+// at every store every place in modification order the model allows. The
+// model has no bound on stale reads or history here, so the outcomes are
+// exactly what explore/weak produces. explore/weak's litmus suite runs on
+// this runner and compares each test's outcomes, set for set, with those
+// of the RC11 oracle (explore/weak/rc11); explore/weak's doc.go, "What is
+// not", says where RC11 itself allows fewer than C++20 (load buffering).
 //
 // What it is not: a checker of Go code. The explorer (package explore, in
 // its weak mode) runs the real code of impl/ against the same model;

@@ -71,3 +71,20 @@ func ExampleTest_Explain() {
 	//   3  T2  y.Store(1, Relaxed)
 	//   4  T2  b = x.Load(Relaxed)                       reads 0 from the initial value (stale: a newer store exists)
 }
+
+// Write-to-read causality: T2 passes on the value it read from x by
+// storing it to y (StoreReg) with release; T3 acquires y and then reads x.
+// Once T3 sees the 1 that T2 read, it cannot read x older than T2 did, so
+// a=1 b=1 c=0 never happens, although T1's store is relaxed.
+func ExampleStoreReg() {
+	const rlx, rel, acq = litmus.Relaxed, litmus.Release, litmus.Acquire
+	wrc := litmus.Test{Name: "WRC", Threads: [][]litmus.Op{
+		{litmus.Store("x", 1, rlx)},
+		{litmus.Load("a", "x", rlx), litmus.StoreReg("y", "a", rel)},
+		{litmus.Load("b", "y", acq), litmus.Load("c", "x", rlx)},
+	}}
+	outcomes, _ := wrc.Outcomes()
+	fmt.Printf("%q\n", outcomes)
+	// Output:
+	// ["a=0 b=0 c=0" "a=0 b=0 c=1" "a=1 b=0 c=0" "a=1 b=0 c=1" "a=1 b=1 c=1"]
+}

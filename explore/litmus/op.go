@@ -30,13 +30,15 @@ const (
 	opWrite // a plain cell
 )
 
-// Op is one operation of a thread. Make one with Load, Store, Add, CAS,
-// Fence, Read or Write.
+// Op is one operation of a thread. Make one with Load, Store, StoreReg,
+// Add, CAS, Fence, Read or Write.
 type Op struct {
 	kind      opKind
 	loc, reg  string
 	val, new  int
 	ord, fail Ordering
+	// valReg, for a store, names the register whose value it stores.
+	valReg string
 	// guard: run the operation only if register ifReg holds ifVal.
 	ifReg string
 	ifVal int
@@ -50,6 +52,13 @@ func Load(reg, loc string, o Ordering) Op {
 // Store writes v to atomic location loc.
 func Store(loc string, v int, o Ordering) Op {
 	return Op{kind: opStore, loc: loc, val: v, ord: o}
+}
+
+// StoreReg writes to atomic location loc the value register reg holds
+// when the store runs (0 if no operation has set it yet): a store whose
+// value depends on an earlier read.
+func StoreReg(loc, reg string, o Ordering) Op {
+	return Op{kind: opStore, loc: loc, valReg: reg, ord: o}
 }
 
 // Add adds d to atomic location loc in one read-modify-write (a
@@ -88,6 +97,10 @@ func (o Op) String() string {
 	case opLoad:
 		s = fmt.Sprintf("%s = %s.Load(%v)", o.reg, o.loc, o.ord)
 	case opStore:
+		if o.valReg != "" {
+			s = fmt.Sprintf("%s.Store(%s, %v)", o.loc, o.valReg, o.ord)
+			break
+		}
 		s = fmt.Sprintf("%s.Store(%d, %v)", o.loc, o.val, o.ord)
 	case opAdd:
 		s = fmt.Sprintf("%s = %s.Add(%d, %v)", o.reg, o.loc, o.val, o.ord)

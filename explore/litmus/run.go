@@ -205,9 +205,13 @@ func (t Test) run(c *chooser, trace bool) *Execution {
 		case opStore:
 			// Where the store goes in modification order is a choice
 			// too (last, or before newer stores the model allows).
+			v := o.val
+			if o.valReg != "" {
+				v = regs[o.valReg]
+			}
 			places := m.Placements(th, locs[o.loc], o.ord)
-			m.StoreAt(th, locs[o.loc], o.ord, o.val, c.pick(len(places)))
-			s.Value = o.val
+			m.StoreAt(th, locs[o.loc], o.ord, v, c.pick(len(places)))
+			s.Value = v
 		case opAdd:
 			cands := m.RMWCandidates(th, locs[o.loc], o.ord)
 			k := c.pick(len(cands))

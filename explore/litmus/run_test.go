@@ -65,3 +65,24 @@ func TestExplainRMWs(t *testing.T) {
 		t.Errorf("want the add, then the CAS reading the add's store, then the skipped store:\n%v", ex)
 	}
 }
+
+// StoreReg stores the value its register holds when it runs: y ends with
+// what a read, in every execution, and the step records that value.
+func TestStoreRegStoresTheRegister(t *testing.T) {
+	tt := Test{Name: "forward", Threads: [][]Op{
+		{Store("x", 2, Relaxed)},
+		{Load("a", "x", Relaxed), StoreReg("y", "a", Relaxed)},
+	}, Final: []string{"y"}}
+	outs, n := tt.Outcomes()
+	if got := strings.Join(outs, "; "); got != "a=0 y=0; a=2 y=2" {
+		t.Errorf("outcomes %s (%d executions), want a=0 y=0; a=2 y=2", got, n)
+	}
+	ex, ok := tt.Explain("a=2 y=2")
+	if !ok {
+		t.Fatal("a=2 y=2 not produced")
+	}
+	last := ex.Steps[len(ex.Steps)-1]
+	if last.Value != 2 || last.Op.String() != "y.Store(a, Relaxed)" {
+		t.Errorf("want the last step to be y.Store(a, Relaxed) storing 2:\n%v", ex)
+	}
+}

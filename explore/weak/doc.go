@@ -90,10 +90,10 @@
 //     which C11 does not require.
 //
 // Every one of these only removes outcomes: the model never produces an
-// outcome RC11 forbids. The litmus tests (litmus_test.go, run by package
-// explore/litmus) enumerate every
-// interleaving and every choice of store and of place of small programs,
-// without the bounds, and compare the outcomes, set for set, with those
-// of an RC11 oracle (explore/weak/rc11) that enumerates the programs'
-// executions from RC11's axioms.
+// outcome RC11 forbids. The litmus tests (litmus_test.go) run small
+// programs on package explore/litmus, which enumerates every interleaving
+// and every choice of store and of place, without the bounds, and compare
+// the outcomes, set for set, with those of an RC11 oracle
+// (explore/weak/rc11) that enumerates the programs' executions from
+// RC11's axioms.
 package weak

@@ -1,4 +1,4 @@
-package weak
+package weak_test
 
 // Litmus tests from GenMC's suite (github.com/MPI-SWS/genmc v0.11.0,
 // tests/correct/litmus), transcribed from their C files (unnamed loads

@@ -1,10 +1,12 @@
-package weak
+package weak_test
 
 import (
 	"fmt"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/wsched/wsched/explore/weak"
 )
 
 // Small programs drawn by rapid, run through the model (every interleaving
@@ -18,7 +20,7 @@ import (
 func genProgram(t *rapid.T) litmus {
 	locs := []string{"x", "y", "z"}[:rapid.IntRange(2, 3).Draw(t, "locs")]
 	nthreads := rapid.IntRange(2, 3).Draw(t, "threads")
-	pick := func(label string, os ...Ordering) Ordering {
+	pick := func(label string, os ...weak.Ordering) weak.Ordering {
 		return rapid.SampledFrom(os).Draw(t, label)
 	}
 	lt := litmus{name: "random", final: locs}
@@ -30,21 +32,21 @@ func genProgram(t *rapid.T) litmus {
 			kind := rapid.IntRange(0, 4).Draw(t, "kind")
 			switch kind {
 			case 0:
-				ops = append(ops, ld(fmt.Sprintf("r%d", reg), l, pick("load", Relaxed, Acquire, SeqCst)))
+				ops = append(ops, ld(fmt.Sprintf("r%d", reg), l, pick("load", weak.Relaxed, weak.Acquire, weak.SeqCst)))
 				reg++
 			case 1:
 				val++
-				ops = append(ops, st(l, val, pick("store", Relaxed, Release, SeqCst)))
+				ops = append(ops, st(l, val, pick("store", weak.Relaxed, weak.Release, weak.SeqCst)))
 			case 2:
-				ops = append(ops, add(fmt.Sprintf("r%d", reg), l, 10, pick("rmw", Relaxed, Acquire, Release, AcqRel, SeqCst)))
+				ops = append(ops, add(fmt.Sprintf("r%d", reg), l, 10, pick("rmw", weak.Relaxed, weak.Acquire, weak.Release, weak.AcqRel, weak.SeqCst)))
 				reg++
 			case 3:
 				val++
 				ops = append(ops, cas(fmt.Sprintf("r%d", reg), l, rapid.IntRange(0, val).Draw(t, "expected"), 100+val,
-					pick("cas", Relaxed, Acquire, Release, AcqRel, SeqCst), pick("cas failure", Relaxed, Acquire, SeqCst)))
+					pick("cas", weak.Relaxed, weak.Acquire, weak.Release, weak.AcqRel, weak.SeqCst), pick("cas failure", weak.Relaxed, weak.Acquire, weak.SeqCst)))
 				reg++
 			case 4:
-				ops = append(ops, fence(pick("fence", Acquire, Release, AcqRel, SeqCst)))
+				ops = append(ops, fence(pick("fence", weak.Acquire, weak.Release, weak.AcqRel, weak.SeqCst)))
 			}
 		}
 		lt.threads = append(lt.threads, ops)

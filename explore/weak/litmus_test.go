@@ -1,4 +1,4 @@
-package weak
+package weak_test
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wsched/wsched/explore/weak"
 )
 
 // The litmus suite: each test's outcomes, over every interleaving and
@@ -19,11 +21,11 @@ import (
 // line), the oracle must agree.
 
 const (
-	rlx = Relaxed
-	acq = Acquire
-	rel = Release
-	sc  = SeqCst
-	ar  = AcqRel
+	rlx = weak.Relaxed
+	acq = weak.Acquire
+	rel = weak.Release
+	sc  = weak.SeqCst
+	ar  = weak.AcqRel
 )
 
 var (

@@ -1,9 +1,10 @@
-package weak
+package weak_test
 
 import (
 	"maps"
 	"slices"
 
+	"github.com/wsched/wsched/explore/weak"
 	"github.com/wsched/wsched/explore/weak/rc11"
 )
 
@@ -34,10 +35,10 @@ func toOp(o op) rc11.Op {
 	}
 }
 
-func toOrdering(o Ordering) rc11.Ordering {
-	return map[Ordering]rc11.Ordering{
-		Relaxed: rc11.Relaxed, Acquire: rc11.Acquire, Release: rc11.Release,
-		AcqRel: rc11.AcqRel, SeqCst: rc11.SeqCst,
+func toOrdering(o weak.Ordering) rc11.Ordering {
+	return map[weak.Ordering]rc11.Ordering{
+		weak.Relaxed: rc11.Relaxed, weak.Acquire: rc11.Acquire, weak.Release: rc11.Release,
+		weak.AcqRel: rc11.AcqRel, weak.SeqCst: rc11.SeqCst,
 	}[o]
 }
 
