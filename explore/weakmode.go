@@ -299,17 +299,7 @@ func (mem *memory) sync(a uintptr) weak.Sync {
 // the model offers older ones only within its bound of stale choices per
 // schedule).
 func (r *run) chooseStore(cands []weak.Candidate) int {
-	if len(cands) <= 1 {
-		return 0
-	}
-	d := decision{cur: -1, timer: -1, reads: len(cands)}
-	c := r.guide.choose(r, d)
-	if c < 0 || c >= len(cands) {
-		r.diverge(r.cur, fmt.Sprintf("decision %d wants store %d of a read that has %d to choose from (a replay token from another version of the code, or another mode's parameters)", len(r.decisions), c, len(cands)))
-	}
-	d.chosen = c
-	r.decisions = append(r.decisions, d)
-	return c
+	return r.chooseWeak(len(cands), "store %d of a read that has %d to choose from")
 }
 
 // choosePlace decides where in modification order a store goes: a
@@ -318,13 +308,20 @@ func (r *run) chooseStore(cands []weak.Candidate) int {
 // stale choices per schedule). It is the same kind of decision as a
 // load's choice of store, with places for stores.
 func (r *run) choosePlace(places []weak.Placement) int {
-	if len(places) <= 1 {
+	return r.chooseWeak(len(places), "place %d of a store that has %d places in modification order to choose from")
+}
+
+// chooseWeak takes a choice among n of the weak mode (a store to read, a
+// place to store at) as a decision of the search; what names the choice
+// for a replay that does not fit it.
+func (r *run) chooseWeak(n int, what string) int {
+	if n <= 1 {
 		return 0
 	}
-	d := decision{cur: -1, timer: -1, reads: len(places)}
+	d := decision{cur: -1, timer: -1, reads: n}
 	c := r.guide.choose(r, d)
-	if c < 0 || c >= len(places) {
-		r.diverge(r.cur, fmt.Sprintf("decision %d wants place %d of a store that has %d places in modification order to choose from (a replay token from another version of the code, or another mode's parameters)", len(r.decisions), c, len(places)))
+	if c < 0 || c >= n {
+		r.diverge(r.cur, fmt.Sprintf("decision %d wants "+what+" (a replay token from another version of the code, or another mode's parameters)", len(r.decisions), c, n))
 	}
 	d.chosen = c
 	r.decisions = append(r.decisions, d)
