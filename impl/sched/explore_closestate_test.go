@@ -38,38 +38,11 @@ func TestExploreCloseStatePair(t *testing.T) {
 	explore.Check(t, "shutdown/pair-close-state", explore.Options{Preemptions: 3, MaxSchedules: 200_000}, func() {
 		rt := newBareRuntime(Config{Workers: 1, LongPoll: -1, ParkTimeout: 0})
 		rt.exited() // the monitor's exit: live counts the worker alone
-		var release explore.Event
-		polled := false
 		worker := explore.Go("worker", rt.workers[0].run)
-		h, err := rt.spawnRemote(Func(func() {
-			polled = true
-			release.Wait()
-		}))
-		if err != nil {
-			explore.Failf("Spawn: %v", err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		err = rt.Shutdown(ctx)
-		var sr *StillRunningError
-		switch {
-		case err == nil && polled:
-			explore.Failf("Shutdown returned nil while the task's poll blocks")
-		case err == nil:
-		case errors.As(err, &sr) && errors.Is(err, context.Canceled):
-		default:
-			explore.Failf("Shutdown = %v, want nil or a StillRunningError wrapping context.Canceled", err)
-		}
-		release.Set()
-		if err := rt.Shutdown(context.Background()); err != nil {
-			explore.Failf("Shutdown after the poll returned = %v", err)
-		}
+		b := spawnBlocking(rt)
+		b.shutdownAround(rt)
 		worker.Join()
-		switch err := h.Wait(context.Background()); {
-		case err == nil && polled, errors.Is(err, ErrCancelled) && !polled:
-		default:
-			explore.Failf("Wait of the task = %v, polled %v: want nil and polled, or ErrCancelled and not", err, polled)
-		}
+		b.checkRunOrCancelled()
 	})
 }
 
@@ -91,15 +64,7 @@ func TestExploreCloseStatePairExtra(t *testing.T) {
 		rt := newBareRuntime(Config{Workers: 1, LongPoll: time.Second, ParkTimeout: 0})
 		w := rt.workers[0]
 		w.beginPark()
-		var release explore.Event
-		polled := false
-		h, err := rt.spawnRemote(Func(func() {
-			polled = true
-			release.Wait()
-		}))
-		if err != nil {
-			explore.Failf("Spawn: %v", err)
-		}
+		b := spawnBlocking(rt)
 		worker := explore.Go("worker", func() {
 			for !rt.closed.LoadAcquire() {
 				w.parker.Park(0) // until Shutdown's token
@@ -113,28 +78,62 @@ func TestExploreCloseStatePairExtra(t *testing.T) {
 			}
 			rt.exited()
 		})
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		err = rt.Shutdown(ctx)
-		var sr *StillRunningError
-		switch {
-		case err == nil && polled:
-			explore.Failf("Shutdown returned nil while the task's poll blocks")
-		case err == nil:
-		case errors.As(err, &sr) && errors.Is(err, context.Canceled):
-		default:
-			explore.Failf("Shutdown = %v, want nil or a StillRunningError wrapping context.Canceled", err)
-		}
-		release.Set()
-		if err := rt.Shutdown(context.Background()); err != nil {
-			explore.Failf("Shutdown after the poll returned = %v", err)
-		}
+		b.shutdownAround(rt)
 		worker.Join()
 		mon.Join()
-		switch err := h.Wait(context.Background()); {
-		case err == nil && polled, errors.Is(err, ErrCancelled) && !polled:
-		default:
-			explore.Failf("Wait of the task = %v, polled %v: want nil and polled, or ErrCancelled and not", err, polled)
-		}
+		b.checkRunOrCancelled()
 	})
+}
+
+// blockingTask is the pairs' task: spawned from outside, its poll blocks
+// until release is set, which is after Shutdown has returned.
+type blockingTask struct {
+	h       *JoinHandle
+	release explore.Event
+	polled  bool
+}
+
+func spawnBlocking(rt *Runtime) *blockingTask {
+	b := &blockingTask{}
+	h, err := rt.spawnRemote(Func(func() {
+		b.polled = true
+		b.release.Wait()
+	}))
+	if err != nil {
+		explore.Failf("Spawn: %v", err)
+	}
+	b.h = h
+	return b
+}
+
+// shutdownAround calls Shutdown with a context already cancelled, which
+// must return nil (the task was not polled) or a StillRunningError
+// wrapping context.Canceled, then releases the poll and shuts down again,
+// which must succeed.
+func (b *blockingTask) shutdownAround(rt *Runtime) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := rt.Shutdown(ctx)
+	var sr *StillRunningError
+	switch {
+	case err == nil && b.polled:
+		explore.Failf("Shutdown returned nil while the task's poll blocks")
+	case err == nil:
+	case errors.As(err, &sr) && errors.Is(err, context.Canceled):
+	default:
+		explore.Failf("Shutdown = %v, want nil or a StillRunningError wrapping context.Canceled", err)
+	}
+	b.release.Set()
+	if err := rt.Shutdown(context.Background()); err != nil {
+		explore.Failf("Shutdown after the poll returned = %v", err)
+	}
+}
+
+// checkRunOrCancelled: the task ran once, or was cancelled unpolled.
+func (b *blockingTask) checkRunOrCancelled() {
+	switch err := b.h.Wait(context.Background()); {
+	case err == nil && b.polled, errors.Is(err, ErrCancelled) && !b.polled:
+	default:
+		explore.Failf("Wait of the task = %v, polled %v: want nil and polled, or ErrCancelled and not", err, b.polled)
+	}
 }
