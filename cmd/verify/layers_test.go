@@ -35,3 +35,41 @@ func TestWeakScenariosMatchTheWeakPackages(t *testing.T) {
 		}
 	}
 }
+
+// Under -long the unit layer gives rapid 2000 cases per property; the
+// explorer's own package runs them without the race detector (its
+// generated-program properties take half an hour each with it), and
+// every other package that links rapid runs them with it.
+func TestLongUnitLayerRunsTheExplorerWithoutRace(t *testing.T) {
+	t.Chdir("../..")
+	var unit layer
+	for _, l := range layers("") {
+		if l.name == "unit" {
+			unit = l
+		}
+	}
+	cmds, err := unit.longFn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var explorer, raced int
+	for _, c := range cmds {
+		race, rapid := slices.Contains(c, "-race"), slices.Contains(c, "-rapid.checks=2000")
+		if slices.Contains(c, "./explore") {
+			explorer++
+			if race || !rapid {
+				t.Errorf("%v: want ./explore with 2000 rapid cases and without -race", c)
+			}
+			continue
+		}
+		if !race {
+			t.Errorf("%v: want -race", c)
+		}
+		if rapid && slices.Contains(c, "./impl/queue") {
+			raced++
+		}
+	}
+	if explorer != 1 || raced != 1 {
+		t.Errorf("commands %v: want ./explore once and ./impl/queue with 2000 cases under -race once", cmds)
+	}
+}
