@@ -16,7 +16,7 @@ import (
 // (build) but starts none of its goroutines: the scenario plays the
 // workers with the real functions of the race, each on a scenario
 // goroutine. Idle workers sleep until woken (no timeout) and get sleepy
-// after one round (rounds_explore.go), so a lost wakeup is a deadlock a
+// after one round (roundsUntilSleepy), so a lost wakeup is a deadlock a
 // few steps in. The whole-pool scenarios (explore/scenarios,
 // forkjoin_test.go) reach the same code through Run and Join, but are
 // too big to be exhaustive, the more so in the weak-memory mode.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/debugcheck"
 	"github.com/wsched/wsched/impl/internal/sync"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
@@ -50,8 +51,10 @@ const (
 	// roundsUntilSleepy: searches (each followed by a yield) before an
 	// idle worker announces that it is sleepy. Yielding is cheap to wake
 	// from (no wake needed at all), so a worker stays here while work
-	// arrives every few microseconds.
-	roundsUntilSleepy = sleepyRounds
+	// arrives every few microseconds. 32; under the explorer 1, so that
+	// sleeping is a few steps into a scenario (as the ring shrinks to 4
+	// slots).
+	roundsUntilSleepy = 32*(1-debugcheck.IsExplore) + 1*debugcheck.IsExplore
 	// roundsUntilSleeping: the round after the announcement, in which the
 	// worker searches one last time before it sleeps.
 	roundsUntilSleeping = roundsUntilSleepy + 1

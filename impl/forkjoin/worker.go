@@ -5,6 +5,7 @@ import (
 	"github.com/wsched/wsched/impl/internal/sync"
 
 	"github.com/wsched/wsched/impl/deque"
+	"github.com/wsched/wsched/internal/goid"
 )
 
 // Worker is one worker of a Pool, as seen by the job it is running. Only the
@@ -38,8 +39,8 @@ type Worker struct {
 	// from inside a job by it (misuse.go). Ordering: relaxed.
 	goid atomic.StatInt64
 	// jobGoroutine is what a race-detector build tells a Worker used
-	// from another goroutine by (misuse_race.go; empty without it).
-	jobGoroutine jobGoroutine
+	// from another goroutine by (misuse.go; empty without it).
+	jobGoroutine goid.Owner
 
 	// Diagnostics, read by Snapshot. Ordering: relaxed.
 	state  atomic.StatInt32

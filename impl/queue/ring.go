@@ -4,15 +4,15 @@ import (
 	"github.com/wsched/wsched/impl/internal/atomic"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
+	"github.com/wsched/wsched/impl/internal/debugcheck"
 	"github.com/wsched/wsched/impl/internal/owner"
 )
 
-// Capacity is the number of slots in a Ring: 256 (capacity.go). A power of
-// two, so a position maps to its slot with a mask. Under the explore build
-// tag it is 4 (capacity_explore.go), as in Tokio's loom build and the TLA+
-// models, so that a full ring, an overflow and a wrap-around of the slots
-// are a few steps into a scenario.
-const Capacity = capacity
+// Capacity is the number of slots in a Ring: 256. A power of two, so a
+// position maps to its slot with a mask. Under the explore build tag it is
+// 4, as in Tokio's loom build and the TLA+ models, so that a full ring, an
+// overflow and a wrap-around of the slots are a few steps into a scenario.
+const Capacity = 256*(1-debugcheck.IsExplore) + 4*debugcheck.IsExplore
 
 // MaxSteal caps one steal, and is how many tasks one overflow moves to the
 // Injector: half the ring.

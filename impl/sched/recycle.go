@@ -2,6 +2,7 @@ package sched
 
 import (
 	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/impl/internal/debugcheck"
 	"github.com/wsched/wsched/impl/internal/sync"
 )
 
@@ -45,8 +46,8 @@ const (
 	// spareBatch is how many records move between a worker and the
 	// shared stack at once: one lock per 64 spawns at worst (2 under the
 	// explorer, so that records reach the shared stack a few spawns into
-	// a scenario; spare_size*.go).
-	spareBatch = spareBatchSize
+	// a scenario).
+	spareBatch = 64*(1-debugcheck.IsExplore) + 2*debugcheck.IsExplore
 	// maxSharedSpare bounds the shared stack: 16 Ki records of 48 bytes,
 	// 768 KiB at most, enough for the 10,000 tasks in flight of a spawn
 	// burst to be spawned again without allocating.

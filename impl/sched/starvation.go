@@ -1,8 +1,10 @@
-//go:build !explore
-
 package sched
 
-import "runtime/metrics"
+import (
+	"runtime/metrics"
+
+	"github.com/wsched/wsched/impl/internal/debugcheck"
+)
 
 // Telling a blocked poll from a starved one.
 //
@@ -43,8 +45,9 @@ import "runtime/metrics"
 // The counts are approximate (the runtime reads them without stopping
 // anything), which is why they only choose between at once and paced,
 // never between help and none. Under the explore build tag the monitor
-// starts extra workers as it did before (starvation_explore.go): the
-// counts are the real runtime's, not the explored schedule's.
+// starts an extra worker whenever its rule says so (allowExtra): the
+// counts are the real runtime's, which an explored schedule does not
+// control.
 
 // maxPaceLongPolls bounds the pacing gap, in LongPolls: a blocked poll
 // hidden by a busy process waits at most about that long for a worker.
@@ -61,6 +64,9 @@ type extraPacing struct {
 // allowExtra reports whether the monitor may start an extra worker now,
 // stuck workers being flagged in this look and none healthy.
 func (p *extraPacing) allowExtra(m *monitor, now int64, stuck int) bool {
+	if debugcheck.Explore {
+		return true
+	}
 	// Observes whether an extra worker runs; relaxed: a count, and a
 	// stale one only moves a start by one look.
 	if m.rt.extras.running.LoadRelaxed() == 0 || m.blockedAmong(p, stuck) {

@@ -1,5 +1,11 @@
 package sched
 
+import (
+	"fmt"
+
+	"github.com/wsched/wsched/impl/internal/debugcheck"
+)
+
 // A worker's searching state, and the only code that changes it.
 //
 // Whether a worker searches is kept in three places:
@@ -37,7 +43,7 @@ package sched
 // transition and the zeros as the last goroutine exits (ledger_explore.go:
 // num_searching is read without a scheduling point, so the explorer's
 // interleavings cannot split the check); the explore and race builds check
-// that the flag and the state agree (transitions_check.go). Every build
+// that the flag and the state agree (checkSearching, below). Every build
 // can see the end of it: Metrics().Searching is 0 after Shutdown (the
 // behaviour suite checks it after each of its runs).
 
@@ -125,4 +131,18 @@ func (w *worker) endPark() {
 	}
 	w.setState(workerRunning)
 	w.checkSearching("woke unclaimed")
+}
+
+// checkSearching panics when the flag and the state disagree after a
+// transition named what. Only the race and explore builds check, where
+// the tests run; elsewhere it is empty. In the explore build it also
+// checks the credit ledger.
+func (w *worker) checkSearching(what string) {
+	if debugcheck.On {
+		s := w.state.LoadRelaxed() // observes the owner's own store: relaxed
+		if w.searching != (s == workerSearching) {
+			panic(fmt.Sprintf("sched: worker %d %s: searching flag %v but state %s", w.index, what, w.searching, workerStateNames[s]))
+		}
+		w.rt.checkLedger(w.index, what)
+	}
 }

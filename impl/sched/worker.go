@@ -9,6 +9,7 @@ import (
 	"github.com/wsched/wsched/impl/fastrand"
 	"github.com/wsched/wsched/impl/park"
 	"github.com/wsched/wsched/impl/queue"
+	"github.com/wsched/wsched/internal/goid"
 )
 
 // Worker states, for metrics (a snapshot) and for Shutdown, which waits
@@ -80,9 +81,9 @@ type worker struct {
 	// a task by it.
 	goid atomic.StatInt64
 	// pollGoroutine is what a build with the race detector tells a
-	// Context used from another goroutine by (pollcheck_race.go; empty
+	// Context used from another goroutine by (pollcheck.go; empty
 	// without it).
-	pollGoroutine pollGoroutine
+	pollGoroutine goid.Owner
 
 	// Owner-only state.
 	// polling is the task being polled (nil between polls and for a Go

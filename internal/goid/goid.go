@@ -5,7 +5,9 @@
 // hundred and more at depth under the race detector), so it is for calls
 // off every hot path (Shutdown, Close). Handle returns a number that is
 // the goroutine's only while it lives, for a register read: what a check
-// made on every call uses (handle.go).
+// made on every call uses (handle.go). Owner keeps one goroutine's
+// handle, in a build with the race detector, for such a check: is the
+// caller the goroutine that owns this worker (owner_race.go)?
 //
 // Go keeps goroutine identity private on purpose; wsched uses it only to
 // say which rule a caller broke (a Context used from a goroutine other

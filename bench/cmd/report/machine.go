@@ -18,13 +18,19 @@ type machine struct {
 	Go       string // go env GOVERSION
 	OSArch   string
 	Commit   string // HEAD of the work tree, "" outside a git checkout
+	// LoadStart and LoadEnd are /proc/loadavg's 1, 5 and 15 minute load
+	// averages as the run started and as it ended ("" where there is no
+	// /proc): a load near or above NumCPU says that other work shared the
+	// cores while the benchmarks ran.
+	LoadStart, LoadEnd string
 }
 
 func detectMachine() machine {
 	m := machine{
-		NumCPU: runtime.NumCPU(),
-		OSArch: runtime.GOOS + "/" + runtime.GOARCH,
-		CPU:    procField("/proc/cpuinfo", "model name"),
+		NumCPU:    runtime.NumCPU(),
+		OSArch:    runtime.GOOS + "/" + runtime.GOARCH,
+		CPU:       procField("/proc/cpuinfo", "model name"),
+		LoadStart: loadAverage(),
 	}
 	if mem := procField("/proc/meminfo", "MemTotal"); mem != "" {
 		m.MemTotal = mem
@@ -47,6 +53,19 @@ func detectMachine() machine {
 		}
 	}
 	return m
+}
+
+// loadAverage returns the 1, 5 and 15 minute load averages of
+// /proc/loadavg, or "".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	if f := strings.Fields(string(b)); len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return ""
 }
 
 // procField returns the value of the first "key : value" line of a /proc file.

@@ -124,6 +124,11 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+	if *in == "" {
+		m.LoadEnd = loadAverage() // a page built from saved output did not see the run's load
+	} else {
+		m.LoadStart = ""
+	}
 	svgRel, err := filepath.Rel(filepath.Dir(*mdPath), *svgPath)
 	if err != nil {
 		svgRel = *svgPath

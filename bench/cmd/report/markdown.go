@@ -48,6 +48,9 @@ func writeMachine(sb *strings.Builder, m machine, hdr *header) {
 	fmt.Fprintf(sb, "| memory | %s |\n", orUnknown(m.MemTotal))
 	fmt.Fprintf(sb, "| OS/arch | %s |\n", m.OSArch)
 	fmt.Fprintf(sb, "| Go | %s |\n", orUnknown(m.Go))
+	if m.LoadStart != "" && m.LoadEnd != "" {
+		fmt.Fprintf(sb, "| load average (1, 5, 15 min) | %s at the start, %s at the end |\n", m.LoadStart, m.LoadEnd)
+	}
 	sb.WriteString("\n")
 }
 

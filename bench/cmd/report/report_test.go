@@ -88,8 +88,9 @@ func TestOutputs(t *testing.T) {
 	if bars != 3 {
 		t.Errorf("SVG has %d bars, want 3", bars)
 	}
-	md := resultsMarkdown(groups, hdr, machine{CPU: "Test CPU", NumCPU: 2}, "go test", 2, "performance.svg", "", breakdownMarkdown(nil, "2s"))
+	md := resultsMarkdown(groups, hdr, machine{CPU: "Test CPU", NumCPU: 2, LoadStart: "3.10 2.00 1.50", LoadEnd: "4.00 3.00 2.00"}, "go test", 2, "performance.svg", "", breakdownMarkdown(nil, "2s"))
 	for _, want := range []string{"### YieldMany", "| impl-channel | 5.50 |", "| ×0.5 |", "Test CPU", "](performance.svg)",
+		"| load average (1, 5, 15 min) | 3.10 2.00 1.50 at the start, 4.00 3.00 2.00 at the end |",
 		// Two runs give no confidence interval, so a faster median is only "within noise".
 		"| YieldMany | goroutines | 11.0 | impl-channel | 5.50 | ×0.5 | within noise | yes |",
 		"| YieldMany | 0.0015 | 2.00 |"} {

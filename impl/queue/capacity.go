@@ -1,5 +1,0 @@
-//go:build !explore
-
-package queue
-
-const capacity = 256
