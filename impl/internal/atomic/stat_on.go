@@ -9,7 +9,7 @@ import (
 
 // The Stat types of the explore build: sync/atomic's, with no scheduling
 // point (as in every build), but each access recorded as an access of the
-// step it belongs to (explore.Touch), so that the reduced search orders a
+// step it belongs to (explorer.Touch), so that the reduced search orders a
 // step that reads a counter (the monitor's look at a worker's ticks, the
 // credit ledger's check) against the steps that move it.
 //

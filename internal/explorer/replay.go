@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"fmt"
@@ -88,7 +88,7 @@ func (e *explorer) replay(tok string) Result {
 		e.res.Failure = &Failure{Kind: kindDiverged, Message: "replay diverged at step 0: " + err.Error(), Token: tok, Schedule: 1}
 		return e.res
 	}
-	if want := modeOf(e.opt); t.header() != want.header() {
+	if want := ModeOf(e.opt); t.header() != want.header() {
 		e.res.Failure = &Failure{Kind: kindDiverged, Token: tok, Schedule: 1, Message: fmt.Sprintf(
 			"replay diverged at step 0: the token was recorded %s, and this run is %s; its choices mean nothing here (replay with the command the failure printed)",
 			t.describe(), want.describe())}

@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"math/bits"
@@ -952,13 +952,14 @@ func normalForm(p *porRun) string {
 // search against the plain one: every trace that the plain search reaches
 // within a bound, the reduced search must reach within that bound.
 func Classes(opt Options, body func()) (map[string]int, Result) {
-	got, _, res := classes(opt, body)
+	got, _, res := ClassesWithTokens(opt, body)
 	return got, res
 }
 
-// classes is Classes, with the replay token of each trace's first run.
-func classes(opt Options, body func()) (map[string]int, map[string]string, Result) {
-	opt = opt.withDefaults()
+// ClassesWithTokens is Classes, with the replay token of each trace's
+// first run.
+func ClassesWithTokens(opt Options, body func()) (map[string]int, map[string]string, Result) {
+	opt = opt.WithDefaults()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	got, tokens := map[string]int{}, map[string]string{}
 	e := &explorer{opt: opt, body: body, record: true}

@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"fmt"
@@ -74,9 +74,9 @@ func kindName(k byte) string {
 	return fmt.Sprintf("a decision of unknown kind %q", k)
 }
 
-// modeOf is the token header of an exploration with opt (defaults filled
+// ModeOf is the token header of an exploration with opt (defaults filled
 // in).
-func modeOf(opt Options) Token {
+func ModeOf(opt Options) Token {
 	if !opt.Weak {
 		return Token{}
 	}
@@ -102,7 +102,7 @@ func (t Token) describe() string {
 // encodeToken writes the token of a run with opt that made decisions ds.
 func encodeToken(opt Options, ds []decision) string {
 	var b strings.Builder
-	b.WriteString(modeOf(opt).header())
+	b.WriteString(ModeOf(opt).header())
 	b.WriteByte('/')
 	n := b.Len()
 	for i := range ds {

@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"fmt"
@@ -10,7 +10,9 @@ import (
 	"github.com/wsched/wsched/explore/weak"
 )
 
-// Options bound one exploration.
+// Options bound one exploration. They are explore.Options field for field
+// (that package converts one into the other, so a field added here is
+// added there, where the scenario writer reads it).
 type Options struct {
 	// Preemptions is the preemption bound of the depth-first search: a
 	// schedule may switch away from a goroutine that could go on at most
@@ -70,7 +72,7 @@ type Options struct {
 	History int
 }
 
-func (o Options) withDefaults() Options {
+func (o Options) WithDefaults() Options {
 	if o.Preemptions == 0 {
 		o.Preemptions = 2
 	}
@@ -92,7 +94,8 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Result is what an exploration did.
+// Result is what an exploration did; explore.Result is it as the public
+// package gives it.
 type Result struct {
 	Schedules int
 	Steps     int64 // scheduling points over all schedules
@@ -119,12 +122,12 @@ type Result struct {
 	Elapsed time.Duration
 }
 
-// stuckError is what Explore panics with when a schedule stops handing
+// StuckError is what Explore panics with when a schedule stops handing
 // over: a goroutine is blocked where the explorer cannot see it, and the
 // run cannot be torn down.
-type stuckError struct{ msg string }
+type StuckError struct{ msg string }
 
-func (e stuckError) Error() string { return e.msg }
+func (e StuckError) Error() string { return e.msg }
 
 // Explore runs body under many schedules, as opt says, and returns what it
 // found. body runs as the goroutine "main"; everything it starts with Go
@@ -134,7 +137,7 @@ func (e stuckError) Error() string { return e.msg }
 // and sets GOMAXPROCS to 1 while it runs, since one goroutine runs at a
 // time anyway and handoffs are cheapest on one P.
 func Explore(opt Options, body func()) Result {
-	opt = opt.withDefaults()
+	opt = opt.WithDefaults()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	weakOn.Store(opt.Weak)
 	defer weakOn.Store(false)
@@ -237,7 +240,7 @@ func (e *explorer) wait(r *run) {
 			// start. The other goroutines of the run stay blocked.
 			r.abandoned.Store(true)
 			current.Store(nil)
-			panic(stuckError{fmt.Sprintf("explore: no goroutine handed over for %v: a goroutine of the scenario is blocked outside the explorer's control (a channel, lock or sleep that is not instrumented). Every goroutine:\n%s", e.opt.Watchdog, buf)})
+			panic(StuckError{fmt.Sprintf("explore: no goroutine handed over for %v: a goroutine of the scenario is blocked outside the explorer's control (a channel, lock or sleep that is not instrumented). Every goroutine:\n%s", e.opt.Watchdog, buf)})
 		}
 	}
 }
