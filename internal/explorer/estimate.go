@@ -41,7 +41,17 @@ type knuthGuide struct {
 
 func (g *knuthGuide) next() uint64 { return xorshift(&g.rng) }
 
-func (g *knuthGuide) choose(r *run, d decision) int {
+func (g *knuthGuide) goroutine(r *run, s schedule) int {
+	return g.walk(r, decision{kind: kindGoroutine, schedule: s})
+}
+
+func (g *knuthGuide) store(r *run, l load) int {
+	return g.walk(r, decision{kind: kindStore, load: l})
+}
+
+// walk takes a random choice at d, free or (with the probability above) a
+// preemption, and weighs the walk by it.
+func (g *knuthGuide) walk(r *run, d decision) int {
 	g.free, g.costly = g.free[:0], g.costly[:0]
 	for _, a := range d.alternatives() {
 		switch {

@@ -12,11 +12,18 @@ import (
 // dfsGuide replays a prefix of choices, then takes the defaults.
 type dfsGuide struct{ prefix []int }
 
-func (g *dfsGuide) choose(r *run, d decision) int {
+func (g *dfsGuide) goroutine(r *run, s schedule) int {
 	if i := len(r.decisions); i < len(g.prefix) {
 		return g.prefix[i]
 	}
-	return d.defaultChoice()
+	return s.defaultChoice()
+}
+
+func (g *dfsGuide) store(r *run, l load) int {
+	if i := len(r.decisions); i < len(g.prefix) {
+		return g.prefix[i]
+	}
+	return 0
 }
 
 // pctGuide is probabilistic concurrency testing (Burckhardt et al.,
@@ -45,21 +52,28 @@ func xorshift(s *uint64) uint64 {
 	return *s
 }
 
-func (g *pctGuide) choose(r *run, d decision) int {
+// changePriorities applies the change points the run has reached.
+func (g *pctGuide) changePriorities(r *run) {
 	for len(g.changes) > 0 && g.changes[0].step <= r.steps {
 		g.prio[r.cur.id] = g.changes[0].prio
 		g.changes = g.changes[1:]
 	}
-	if d.reads > 0 {
-		// Which store a load reads: the latest half the time, else
-		// one of the older ones the model offers, at random.
-		if g.next()%2 == 0 {
-			return 0
-		}
-		return 1 + int(g.next()%uint64(d.reads-1))
+}
+
+// store: which store a load reads, the latest half the time, else one of
+// the older ones the model offers, at random.
+func (g *pctGuide) store(r *run, l load) int {
+	g.changePriorities(r)
+	if g.next()%2 == 0 {
+		return 0
 	}
+	return 1 + int(g.next()%uint64(l.n-1))
+}
+
+func (g *pctGuide) goroutine(r *run, s schedule) int {
+	g.changePriorities(r)
 	best, bestP := -1, -1
-	for m := d.enabled; m != 0; m &= m - 1 {
+	for m := s.enabled; m != 0; m &= m - 1 {
 		id := bits.TrailingZeros64(m)
 		p, ok := g.prio[id]
 		if !ok {

@@ -36,13 +36,10 @@ type porSearch struct {
 }
 
 type porNode struct {
-	enabled uint64
-	cur     int
-	timer   int
-	// reads, when > 0, makes this the weak-memory mode's decision of
-	// which store a load reads (weakmode.go): every one is run (bt is
-	// all of them), as the plain search runs them, and none costs a
-	// preemption. Which store a load may read depends on the steps
+	// kind and schedule are the decision's (decision.go). A load's node
+	// (kind kindStore: which store a load reads, weakmode.go) has every
+	// choice in enabled: every one is run (bt is all of them), as the
+	// plain search runs them, and none costs a preemption. Which store a load may read depends on the steps
 	// before it that conflict with it (the stores to its location, what
 	// its goroutine synchronised with, the seq_cst events: scLoc) and,
 	// through the seq_cst order, on other goroutines' stale choices; but
@@ -51,7 +48,8 @@ type porNode struct {
 	// every order of one class reaches the same executions, the choice
 	// is the load's own, like a value read from input, and the reduction
 	// of the steps around it stands.
-	reads     int
+	kind byte
+	schedule
 	preBefore int // preemptions before this decision on the path
 	chosen    int
 	bt, done  uint64
@@ -90,8 +88,7 @@ func (n *porNode) over(c, bound int) bool {
 }
 
 func (n *porNode) costs(c int) bool {
-	d := decision{enabled: n.enabled, cur: n.cur, timer: n.timer, reads: n.reads}
-	return d.costs(c)
+	return n.kind == kindGoroutine && n.schedule.costs(c)
 }
 
 func asleep(ss []sleeper) uint64 {
@@ -117,17 +114,19 @@ func (n *porNode) sleepAt(c int) []sleeper {
 // or, with sleep sets, the first one not asleep.
 type porGuide struct{ s *porSearch }
 
-func (g *porGuide) choose(r *run, d decision) int {
+// store: which store a load reads. Every choice is run.
+func (g *porGuide) store(r *run, l load) int {
 	s, i := g.s, len(r.decisions)
-	if d.reads > 0 {
-		// Which store a load reads: every choice is run.
-		if i < len(s.prefix) {
-			return s.prefix[i]
-		}
-		all := uint64(1)<<d.reads - 1
-		s.nodes = append(s.nodes[:i], porNode{enabled: all, bt: all, done: 1, cur: -1, timer: -1, reads: d.reads, preBefore: r.preempts})
-		return 0
+	if i < len(s.prefix) {
+		return s.prefix[i]
 	}
+	all := uint64(1)<<l.n - 1
+	s.nodes = append(s.nodes[:i], porNode{kind: kindStore, schedule: schedule{enabled: all, cur: -1, timer: -1}, bt: all, done: 1, preBefore: r.preempts})
+	return 0
+}
+
+func (g *porGuide) goroutine(r *run, d schedule) int {
+	s, i := g.s, len(r.decisions)
 	if i < len(s.prefix) {
 		c := s.prefix[i]
 		if s.sleep {
@@ -135,7 +134,7 @@ func (g *porGuide) choose(r *run, d decision) int {
 		}
 		return c
 	}
-	n := porNode{enabled: d.enabled, cur: d.cur, timer: d.timer, preBefore: r.preempts}
+	n := porNode{kind: kindGoroutine, schedule: d, preBefore: r.preempts}
 	if s.sleep {
 		n.sleep0 = append([]sleeper(nil), r.por.sleep...)
 	}

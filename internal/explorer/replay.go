@@ -33,15 +33,23 @@ type replayGuide struct {
 	used int // listed decisions reached
 }
 
-func (g *replayGuide) choose(r *run, d decision) int {
+func (g *replayGuide) goroutine(r *run, s schedule) int {
+	return g.follow(r, kindGoroutine, s.defaultChoice())
+}
+
+func (g *replayGuide) store(r *run, l load) int { return g.follow(r, kindStore, 0) }
+
+// follow is the token's choice at the next decision, of kind kind, or
+// def if the token lists none; -1 if the token lists another kind there.
+func (g *replayGuide) follow(r *run, kind byte, def int) int {
 	i := len(r.decisions)
 	c, ok := g.tok.Choices[i]
 	if !ok {
-		return d.defaultChoice()
+		return def
 	}
 	g.used++
-	if c.Kind != d.kind() {
-		r.diverged = fmt.Sprintf("decision %d is %s here, but the token lists %s (%c%d) for it", i, kindName(d.kind()), kindName(c.Kind), c.Kind, c.Choice)
+	if c.Kind != kind {
+		r.diverged = fmt.Sprintf("decision %d is %s here, but the token lists %s (%c%d) for it", i, kindName(kind), kindName(c.Kind), c.Kind, c.Choice)
 		return -1
 	}
 	return c.Choice

@@ -56,14 +56,6 @@ const (
 	kindStore     = 's'
 )
 
-// kind is the letter of d's kind.
-func (d *decision) kind() byte {
-	if d.reads > 0 {
-		return kindStore
-	}
-	return kindGoroutine
-}
-
 func kindName(k byte) string {
 	switch k {
 	case kindGoroutine:
@@ -113,7 +105,7 @@ func encodeToken(opt Options, ds []decision) string {
 		if b.Len() > n {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, "%d:%c%d", i, d.kind(), d.chosen)
+		fmt.Fprintf(&b, "%d:%c%d", i, d.kind, d.chosen)
 	}
 	if b.Len() == n {
 		b.WriteByte('-')

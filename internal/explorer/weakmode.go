@@ -307,12 +307,11 @@ func (r *run) chooseWeak(n int, what string) int {
 	if n <= 1 {
 		return 0
 	}
-	d := decision{cur: -1, timer: -1, reads: n}
-	c := r.guide.choose(r, d)
+	l := load{n}
+	c := r.guide.store(r, l)
 	if c < 0 || c >= n {
 		r.diverge(r.cur, fmt.Sprintf("decision %d wants "+what+" (a replay token from another version of the code, or another mode's parameters)", len(r.decisions), c, n))
 	}
-	d.chosen = c
-	r.decisions = append(r.decisions, d)
+	r.decisions = append(r.decisions, decision{kind: kindStore, load: l, chosen: c})
 	return c
 }
