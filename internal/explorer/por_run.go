@@ -3,6 +3,8 @@ package explorer
 import (
 	"math/bits"
 	"slices"
+
+	"github.com/wsched/wsched/internal/vclock"
 )
 
 // The analysis of one run of the reduced search (por.go says what it
@@ -23,24 +25,24 @@ type porEvent struct {
 	stepSummary
 	// clock[q] is how many steps of goroutine q happen before this one,
 	// or are it.
-	clock []uint32
+	clock vclock.Clock
 }
 
 // locState is the analysis's record of one location.
 type locState struct {
-	w      int      // the last step that wrote it, or -1
-	wclock []uint32 // its clock
-	reads  []int    // the steps that read it since, the last per goroutine
-	rclock []uint32 // their clocks joined
+	w      int          // the last step that wrote it, or -1
+	wclock vclock.Clock // its clock
+	reads  []int        // the steps that read it since, the last per goroutine
+	rclock vclock.Clock // their clocks joined
 }
 
 // porRun is the analysis of one run.
 type porRun struct {
 	s       *porSearch
 	events  []porEvent
-	open    bool       // the last event's goroutine is still running it
-	last    []int      // per goroutine: its last event, or -1
-	thClock [][]uint32 // per goroutine: its last event's clock
+	open    bool           // the last event's goroutine is still running it
+	last    []int          // per goroutine: its last event, or -1
+	thClock []vclock.Clock // per goroutine: its last event's clock
 	// parent is, per goroutine, the event that started it (a goroutine's
 	// steps happen after its go statement), or -1.
 	parent   []int
@@ -50,9 +52,9 @@ type porRun struct {
 	accs     []access // where the steps' accesses are kept, in order
 	accStart int      // the running step's first in accs
 	cand     []int
-	idx      []int32  // the running step's locations, in states
-	all      []uint32 // every event's clock, joined
-	glob     []uint32 // the clocks of the events that touch everything, joined
+	idx      []int32      // the running step's locations, in states
+	all      vclock.Clock // every event's clock, joined
+	glob     vclock.Clock // the clocks of the events that touch everything, joined
 	lastGlob int
 	sleep    []sleeper
 	undone   bool // undoPreemptions ran in this run
@@ -77,7 +79,7 @@ func newPorRun(s *porSearch, spare *porRun) *porRun {
 }
 
 // clock returns a zero clock of n entries.
-func (p *porRun) clock(n int) []uint32 {
+func (p *porRun) clock(n int) vclock.Clock {
 	if cap(p.arena)-len(p.arena) < n {
 		p.arena = make([]uint32, 0, max(1<<14, n))
 	}
@@ -123,7 +125,7 @@ func (p *porRun) spawned(tid int) {
 
 // clockOf is the clock of goroutine tid's last step, or of the step that
 // started it.
-func (p *porRun) clockOf(tid int) []uint32 {
+func (p *porRun) clockOf(tid int) vclock.Clock {
 	if c := p.thClock[tid]; c != nil {
 		return c
 	}
@@ -180,22 +182,15 @@ func (p *porRun) touch(r *run, a access) {
 
 // hb reports whether event i happens before (or is) a point whose clock is
 // c.
-func (p *porRun) hb(c []uint32, i int) bool {
+func (p *porRun) hb(c vclock.Clock, i int) bool {
 	e := &p.events[i]
-	return e.tid < len(c) && uint32(e.local) < c[e.tid]
+	return uint32(e.local) < c.At(e.tid)
 }
 
-func join(dst []uint32, src []uint32) []uint32 {
-	for len(dst) < len(src) {
-		dst = append(dst, 0)
-	}
-	for i, v := range src {
-		dst[i] = max(dst[i], v)
-	}
-	return dst
-}
-
-// finish ends the running step: its races, its clock, the sleep set.
+// finish ends the running step: the sleep set learns what it touched,
+// and, unless the run only repeats a class, its races with earlier steps
+// are found, its clock is computed, the search is asked to reverse the
+// races, and the step is remembered for the steps to come.
 func (p *porRun) finish(r *run) {
 	if !p.open {
 		return
@@ -204,28 +199,50 @@ func (p *porRun) finish(r *run) {
 	n := len(p.events) - 1
 	e := &p.events[n]
 	if p.s != nil && p.s.sleep {
-		if e.dec >= 0 {
-			p.s.nodes[e.dec].record(e.tid, e.stepSummary, e.npend)
-		}
-		kept := p.sleep[:0]
-		for _, z := range p.sleep {
-			if !z.conflicts(r, &e.stepSummary) {
-				kept = append(kept, z)
-			}
-		}
-		p.sleep = kept
+		p.wakeSleepers(r, e)
 	}
 	if p.stopped {
 		return
 	}
-	tid := e.tid
-	prev := p.clockOf(tid)
+	prev := p.clockOf(e.tid)
+	cand := p.racesOf(e, prev)
+	e.clock = p.stepClock(r, e, prev)
+	if p.s != nil {
+		p.reverseRaces(r, cand, n)
+		if e.dec >= 0 {
+			p.timerRace(r, n)
+		}
+	}
+	p.cand = cand
+	p.remember(n)
+}
 
-	// The races: conflicting steps of other goroutines, not already
-	// before this one.
+// wakeSleepers records step e at the decision that chose it (what it
+// touched, for the sleep sets of the choices explored after it there),
+// and wakes the sleepers whose step conflicts with it.
+func (p *porRun) wakeSleepers(r *run, e *porEvent) {
+	if e.dec >= 0 {
+		p.s.nodes[e.dec].record(e.tid, e.stepSummary, e.npend)
+	}
+	kept := p.sleep[:0]
+	for _, z := range p.sleep {
+		if !z.conflicts(r, &e.stepSummary) {
+			kept = append(kept, z)
+		}
+	}
+	p.sleep = kept
+}
+
+// racesOf returns the candidates for races with step e, whose
+// goroutine's clock before it is prev: the earlier conflicting steps of
+// other goroutines (the last writer of each location e touches, and the
+// readers since if e writes it; every goroutine's last step if e touches
+// everything) that do not already happen before e. It keeps the indexes
+// of e's locations' records in p.idx, for stepClock and remember.
+func (p *porRun) racesOf(e *porEvent, prev vclock.Clock) []int {
 	cand := p.cand[:0]
 	add := func(i int) {
-		if i >= 0 && p.events[i].tid != tid && !p.hb(prev, i) {
+		if i >= 0 && p.events[i].tid != e.tid && !p.hb(prev, i) {
 			cand = append(cand, i)
 		}
 	}
@@ -233,39 +250,50 @@ func (p *porRun) finish(r *run) {
 		for _, i := range p.last {
 			add(i)
 		}
-	} else {
-		add(p.lastGlob)
-		idx := p.idx[:0]
-		for _, a := range e.acc {
-			k := p.locIndex(a.loc)
-			idx = append(idx, k)
-			ls := &p.states[k]
-			add(ls.w)
-			if a.write {
-				for _, i := range ls.reads {
-					add(i)
-				}
+		return cand
+	}
+	add(p.lastGlob)
+	idx := p.idx[:0]
+	for _, a := range e.acc {
+		k := p.locIndex(a.loc)
+		idx = append(idx, k)
+		ls := &p.states[k]
+		add(ls.w)
+		if a.write {
+			for _, i := range ls.reads {
+				add(i)
 			}
 		}
-		p.idx = idx
 	}
-	// The clock.
+	p.idx = idx
+	return cand
+}
+
+// stepClock is step e's vector clock: its goroutine's (prev) and one
+// more step of it, joined with the clocks of the steps it conflicts with
+// (every step's, if it touches everything).
+func (p *porRun) stepClock(r *run, e *porEvent, prev vclock.Clock) vclock.Clock {
 	c := p.clock(len(r.threads))
 	copy(c, prev)
-	c[tid] = uint32(e.local + 1)
+	c[e.tid] = uint32(e.local + 1)
 	if e.all {
-		c = join(c, p.all)
-	} else {
-		c = join(c, p.glob)
-		for k, a := range e.acc {
-			ls := &p.states[p.idx[k]]
-			c = join(c, ls.wclock)
-			if a.write {
-				c = join(c, ls.rclock)
-			}
+		return c.Join(p.all)
+	}
+	c = c.Join(p.glob)
+	for k, a := range e.acc {
+		ls := &p.states[p.idx[k]]
+		c = c.Join(ls.wclock)
+		if a.write {
+			c = c.Join(ls.rclock)
 		}
 	}
-	e.clock = c
+	return c
+}
+
+// reverseRaces asks the search to reverse each race of step n with a
+// candidate that nothing but the conflict orders before n (not through
+// another candidate: only the immediate races), each once (race).
+func (p *porRun) reverseRaces(r *run, cand []int, n int) {
 	for k, i := range cand {
 		immediate := true
 		for _, j := range cand {
@@ -274,19 +302,22 @@ func (p *porRun) finish(r *run) {
 				break
 			}
 		}
-		if immediate && p.s != nil && (k == 0 || !slices.Contains(cand[:k], i)) {
+		if immediate && (k == 0 || !slices.Contains(cand[:k], i)) {
 			p.race(r, i, n)
 		}
 	}
-	if p.s != nil && e.dec >= 0 {
-		p.timerRace(r, n)
-	}
+}
 
-	p.cand = cand
-	p.thClock[tid] = c
-	p.all = join(p.all, c)
+// remember records step n as its goroutine's last, in the join of every
+// clock, and as the last writer, or one of the readers, of each location
+// it touched (or as the last step that touched everything).
+func (p *porRun) remember(n int) {
+	e := &p.events[n]
+	c := e.clock
+	p.thClock[e.tid] = c
+	p.all = p.all.Join(c)
 	if e.all {
-		p.glob = join(p.glob, c)
+		p.glob = p.glob.Join(c)
 		p.lastGlob = n
 		return
 	}
@@ -296,10 +327,10 @@ func (p *porRun) finish(r *run) {
 			ls.w, ls.wclock, ls.reads, ls.rclock = n, c, ls.reads[:0], ls.rclock[:0]
 			continue
 		}
-		ls.rclock = join(ls.rclock, c)
+		ls.rclock = ls.rclock.Join(c)
 		replaced := false
 		for k, i := range ls.reads {
-			if p.events[i].tid == tid {
+			if p.events[i].tid == e.tid {
 				ls.reads[k], replaced = n, true
 			}
 		}
