@@ -122,13 +122,16 @@ func ExampleClasses() {
 		y.Store(1)
 		a.Join()
 	}
-	plain, res := explore.Classes(explore.Options{}, body)
+	plain, res, _ := explore.Classes(explore.Options{}, body)
 	fmt.Println("plain:", res.Schedules, "schedules,", len(plain), "class(es)")
-	reduced, res := explore.Classes(explore.Options{Reduce: true}, body)
+	reduced, res, _ := explore.Classes(explore.Options{Reduce: true}, body)
 	fmt.Println("reduced:", res.Schedules, "schedules,", len(reduced), "class(es)")
+	_, _, err := explore.Classes(explore.Options{Weak: true}, body)
+	fmt.Println("weak:", err != nil)
 	// Output:
 	// plain: 5 schedules, 1 class(es)
 	// reduced: 3 schedules, 1 class(es)
+	// weak: true
 }
 
 // Go starts a goroutine of the scenario; Join waits for it.

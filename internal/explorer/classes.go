@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"errors"
 	"runtime"
 	"strings"
 )
@@ -53,14 +54,25 @@ func normalForm(p *porRun) string {
 // not stop, with how many runs reached it. It is for checking the reduced
 // search against the plain one: every trace that the plain search reaches
 // within a bound, the reduced search must reach within that bound.
-func Classes(opt Options, body func()) (map[string]int, Result) {
-	got, _, res := ClassesWithTokens(opt, body)
-	return got, res
+//
+// It refuses the weak-memory mode (Options.Weak) with ErrWeakClasses: there
+// an execution is also which store each load read, which a trace does not
+// name, so two runs of one trace may be two executions and the count
+// would say nothing.
+func Classes(opt Options, body func()) (map[string]int, Result, error) {
+	got, _, res, err := ClassesWithTokens(opt, body)
+	return got, res, err
 }
+
+// ErrWeakClasses is Classes' refusal of the weak-memory mode.
+var ErrWeakClasses = errors.New("explore: Classes does not run the weak-memory mode: a trace (the order of the conflicting steps) does not name the stores the loads read, so it is not an execution there")
 
 // ClassesWithTokens is Classes, with the replay token of each trace's
 // first run.
-func ClassesWithTokens(opt Options, body func()) (map[string]int, map[string]string, Result) {
+func ClassesWithTokens(opt Options, body func()) (map[string]int, map[string]string, Result, error) {
+	if opt.Weak {
+		return nil, nil, Result{}, ErrWeakClasses
+	}
 	opt = opt.WithDefaults()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	got, tokens := map[string]int{}, map[string]string{}
@@ -80,5 +92,5 @@ func ClassesWithTokens(opt Options, body func()) (map[string]int, map[string]str
 	} else {
 		res = e.dfs()
 	}
-	return got, tokens, res
+	return got, tokens, res, nil
 }
