@@ -26,7 +26,8 @@ const Enabled = true
 
 // The operations, once for every type: raw is the sync/atomic value, p
 // the wrapper's address (the location the explorer and its memory model
-// know it by).
+// know it by). Each type's lowercase methods, which call these, are
+// written by gen.go (types_on.go, stat_on.go).
 type raw[V any] interface {
 	Load() V
 	Store(V)
@@ -221,108 +222,6 @@ func statOr[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Orderin
 	return a.Or(mask)
 }
 
-// Int32 is sync/atomic's Int32, each operation a scheduling point.
-type Int32 struct{ v atomic.Int32 }
-
-func (x *Int32) load(o Ordering) int32 { return load(&x.v, unsafe.Pointer(x), o) }
-
-func (x *Int32) store(val int32, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
-
-func (x *Int32) swap(new int32, o Ordering) int32 { return swap(&x.v, unsafe.Pointer(x), new, o) }
-
-func (x *Int32) compareAndSwap(old, new int32, success, failure Ordering) bool {
-	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
-}
-
-func (x *Int32) add(delta int32, o Ordering) int32 { return add(&x.v, unsafe.Pointer(x), delta, o) }
-
-func (x *Int32) and(mask int32, o Ordering) int32 { return and(&x.v, unsafe.Pointer(x), mask, o) }
-
-func (x *Int32) or(mask int32, o Ordering) int32 { return or(&x.v, unsafe.Pointer(x), mask, o) }
-
-// Int64 is sync/atomic's Int64, each operation a scheduling point.
-type Int64 struct{ v atomic.Int64 }
-
-func (x *Int64) load(o Ordering) int64 { return load(&x.v, unsafe.Pointer(x), o) }
-
-func (x *Int64) store(val int64, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
-
-func (x *Int64) swap(new int64, o Ordering) int64 { return swap(&x.v, unsafe.Pointer(x), new, o) }
-
-func (x *Int64) compareAndSwap(old, new int64, success, failure Ordering) bool {
-	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
-}
-
-func (x *Int64) add(delta int64, o Ordering) int64 { return add(&x.v, unsafe.Pointer(x), delta, o) }
-
-func (x *Int64) and(mask int64, o Ordering) int64 { return and(&x.v, unsafe.Pointer(x), mask, o) }
-
-func (x *Int64) or(mask int64, o Ordering) int64 { return or(&x.v, unsafe.Pointer(x), mask, o) }
-
-// Uint32 is sync/atomic's Uint32, each operation a scheduling point.
-type Uint32 struct{ v atomic.Uint32 }
-
-func (x *Uint32) load(o Ordering) uint32 { return load(&x.v, unsafe.Pointer(x), o) }
-
-func (x *Uint32) store(val uint32, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
-
-func (x *Uint32) swap(new uint32, o Ordering) uint32 { return swap(&x.v, unsafe.Pointer(x), new, o) }
-
-func (x *Uint32) compareAndSwap(old, new uint32, success, failure Ordering) bool {
-	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
-}
-
-func (x *Uint32) add(delta uint32, o Ordering) uint32 { return add(&x.v, unsafe.Pointer(x), delta, o) }
-
-func (x *Uint32) and(mask uint32, o Ordering) uint32 { return and(&x.v, unsafe.Pointer(x), mask, o) }
-
-func (x *Uint32) or(mask uint32, o Ordering) uint32 { return or(&x.v, unsafe.Pointer(x), mask, o) }
-
-// Uint64 is sync/atomic's Uint64, each operation a scheduling point.
-type Uint64 struct{ v atomic.Uint64 }
-
-func (x *Uint64) load(o Ordering) uint64 { return load(&x.v, unsafe.Pointer(x), o) }
-
-func (x *Uint64) store(val uint64, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
-
-func (x *Uint64) swap(new uint64, o Ordering) uint64 { return swap(&x.v, unsafe.Pointer(x), new, o) }
-
-func (x *Uint64) compareAndSwap(old, new uint64, success, failure Ordering) bool {
-	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
-}
-
-func (x *Uint64) add(delta uint64, o Ordering) uint64 { return add(&x.v, unsafe.Pointer(x), delta, o) }
-
-func (x *Uint64) and(mask uint64, o Ordering) uint64 { return and(&x.v, unsafe.Pointer(x), mask, o) }
-
-func (x *Uint64) or(mask uint64, o Ordering) uint64 { return or(&x.v, unsafe.Pointer(x), mask, o) }
-
-// Bool is sync/atomic's Bool, each operation a scheduling point.
-type Bool struct{ v atomic.Bool }
-
-func (x *Bool) load(o Ordering) bool { return load(&x.v, unsafe.Pointer(x), o) }
-
-func (x *Bool) store(val bool, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
-
-func (x *Bool) swap(new bool, o Ordering) bool { return swap(&x.v, unsafe.Pointer(x), new, o) }
-
-func (x *Bool) compareAndSwap(old, new bool, success, failure Ordering) bool {
-	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
-}
-
-// Pointer is sync/atomic's Pointer[T], each operation a scheduling point.
-type Pointer[T any] struct{ v atomic.Pointer[T] }
-
-func (x *Pointer[T]) load(o Ordering) *T { return load[*T](&x.v, unsafe.Pointer(x), o) }
-
-func (x *Pointer[T]) store(val *T, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
-
-func (x *Pointer[T]) swap(new *T, o Ordering) *T { return swap(&x.v, unsafe.Pointer(x), new, o) }
-
-func (x *Pointer[T]) compareAndSwap(old, new *T, success, failure Ordering) bool {
-	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
-}
-
 // fence is a fence of the given ordering. It is not a scheduling point
 // (it would only add schedules), but it is a step of every trace. Under
 // sequential consistency it does nothing else; in the weak-memory mode it
@@ -346,25 +245,16 @@ func (o Ordering) weak() explorer.Ordering { return explorer.Ordering(o - Relaxe
 // the line claims.
 func (o Ordering) op(op string) string { return op + o.String() }
 
-// Peek reads the value without a scheduling point or a trace entry. It
-// exists only in the explore build, for the readiness checks that the
-// explorer evaluates while it decides (explorer.Block): those must look at
-// shared state without being operations of a goroutine.
+// Peek (types_on.go, one per type) reads the value without a scheduling
+// point or a trace entry. It exists only in the explore build, for the
+// readiness checks that the explorer evaluates while it decides
+// (explorer.Block): those must look at shared state without being
+// operations of a goroutine.
 //
 // A peek from a goroutine's own code (a check that reads several
 // counters at once) is a read of the step it belongs to, for the reduced
-// search (explorer.Touch); while the explorer decides, it is nobody's.
-func (x *Int32) Peek() int32 { touch(unsafe.Pointer(x), false); return x.v.Load() }
-
-func (x *Int64) Peek() int64 { touch(unsafe.Pointer(x), false); return x.v.Load() }
-
-func (x *Uint32) Peek() uint32 { touch(unsafe.Pointer(x), false); return x.v.Load() }
-
-func (x *Uint64) Peek() uint64 { touch(unsafe.Pointer(x), false); return x.v.Load() }
-
-func (x *Bool) Peek() bool { touch(unsafe.Pointer(x), false); return x.v.Load() }
-
-func (x *Pointer[T]) Peek() *T { touch(unsafe.Pointer(x), false); return x.v.Load() }
+// search (touch, explorer.Touch); while the explorer decides, it is
+// nobody's.
 
 func touch(p unsafe.Pointer, write bool) { explorer.Touch(uintptr(p), write) }
 
