@@ -39,15 +39,15 @@ type porNode struct {
 	// kind and schedule are the decision's (decision.go). A load's node
 	// (kind kindStore: which store a load reads, weakmode.go) has every
 	// choice in enabled: every one is run (bt is all of them), as the
-	// plain search runs them, and none costs a preemption. Which store a load may read depends on the steps
-	// before it that conflict with it (the stores to its location, what
-	// its goroutine synchronised with, the seq_cst events: scLoc) and,
-	// through the seq_cst order, on other goroutines' stale choices; but
-	// a choice is offered exactly when the execution stays RC11
-	// consistent, which does not depend on the order of the steps, so
-	// every order of one class reaches the same executions, the choice
-	// is the load's own, like a value read from input, and the reduction
-	// of the steps around it stands.
+	// plain search runs them, and none costs a preemption. Which store a
+	// load may read depends on the steps before it that conflict with it
+	// (the stores to its location, what its goroutine synchronised with,
+	// the seq_cst events: scLoc) and, through the seq_cst order, on other
+	// goroutines' stale choices; but a choice is offered exactly when the
+	// execution stays RC11 consistent, which does not depend on the order
+	// of the steps, so every order of one class reaches the same
+	// executions, the choice is the load's own, like a value read from
+	// input, and the reduction of the steps around it stands.
 	kind byte
 	schedule
 	preBefore int // preemptions before this decision on the path
