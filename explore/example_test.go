@@ -270,3 +270,15 @@ func ExampleParseRecord() {
 	fmt.Println(ok, err, rec.Scenario, rec.Mode, rec.Schedules, rec.Exhaustive)
 	// Output: true <nil> counter/two dfs 6 true
 }
+
+// A Record is what one Check did; a failed one names its schedule and the
+// token that replays it, and a tool reads it from the log or the records
+// file (RecordsEnv) instead of the failure's text.
+func ExampleRecord() {
+	line := `{"v":1,"scenario":"counter/lost-update","mode":"dfs","bound":1,"schedules":7,"failure":{"kind":"assertion","schedule":7,"preemptions":1,"token":"sc/1:g2"}}`
+	rec, _, _ := explore.ParseRecord(line)
+	if f := rec.Failure; f != nil {
+		fmt.Printf("%s: %s at schedule %d, replay token %s\n", rec.Scenario, f.Kind, f.Schedule, f.Token)
+	}
+	// Output: counter/lost-update: assertion at schedule 7, replay token sc/1:g2
+}
