@@ -35,9 +35,9 @@ type Options struct {
 	// a trace (see Failure.Token).
 	Replay string
 	// Reduce replaces the plain depth-first search, which runs every
-	// schedule within the bound, with the reduced one (the package comment), which
-	// runs one schedule of each class of schedules that differ only in
-	// the order of steps that do not conflict. docs/explore.md ("The
+	// schedule within the bound, with the reduced one, which runs one
+	// schedule of each class of schedules that differ only in the order
+	// of steps that do not conflict. docs/explore.md ("The
 	// reduced search") says how it is compared with the plain search,
 	// and that the classes it once missed under a bound are reached now.
 	Reduce bool
@@ -49,9 +49,10 @@ type Options struct {
 	// single handoff before the explorer gives up: a goroutine blocked
 	// outside its control. Default 20 s.
 	Watchdog time.Duration
-	// Weak runs every schedule in the weak-memory mode (the package comment, "Memory"): the
-	// atomics are as strong as the orderings their names give, a load may
-	// read an older store, and plain cells are checked for data races.
+	// Weak runs every schedule in the weak-memory mode (the package
+	// comment, "Memory"): the atomics are as strong as the orderings
+	// their names give, a load may read an older store, and plain cells
+	// are checked for data races.
 	// Each choice of an older store is a decision of the search; with
 	// Reduce, the reduced search runs every choice of every load it runs.
 	Weak bool
@@ -89,7 +90,7 @@ type Result struct {
 	Redundant int
 	// When the budget cut the depth-first search: the schedules it ran
 	// at the last bound, and Knuth's estimate of how many there are at
-	// that bound (Knuth's estimator; an order of magnitude).
+	// that bound (an order of magnitude).
 	RoundSchedules int
 	Estimate       float64
 	Failure        *Failure
