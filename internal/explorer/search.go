@@ -55,7 +55,7 @@ type Options struct {
 	// read an older store, and plain cells are checked for data races.
 	// Each choice of an older store is a decision of the search; with
 	// Reduce, the reduced search runs every choice of every load it runs
-	// (por.go, porNode.reads).
+	// (por_search.go, porGuide.store).
 	Weak bool
 	// MaxStale bounds the stale choices (reads of a store other than the
 	// latest, stores placed before the latest) of one schedule in the
