@@ -86,7 +86,7 @@ const (
 )
 
 func (r *run) noteSwitch(t *thread, to int, preempt bool) {
-	if n := len(r.decisions); n > 0 && r.decisions[n-1].timer == to && r.decisions[n-1].chosen == to {
+	if n := len(r.decisions); n > 0 && r.decisions[n-1].kind == kindGoroutine && r.decisions[n-1].timer == to && r.decisions[n-1].chosen == to {
 		r.trace = append(r.trace, step{thread: t.id, kind: stepSwitch, to: to, preempt: true, timer: true, when: r.now})
 		return
 	}
