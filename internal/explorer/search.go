@@ -7,66 +7,27 @@ import (
 
 // Options bound one exploration. They are explore.Options field for field
 // (that package converts one into the other, so a field added here is
-// added there, where the scenario writer reads it).
+// added there), whose comments say what each field means.
 type Options struct {
-	// Preemptions is the preemption bound of the depth-first search: a
-	// schedule may switch away from a goroutine that could go on at most
-	// this many times (switches at blocking, at Gosched and at a
-	// goroutine's end are free). The search runs bound 0, then 1, ... up
-	// to this, so the first failure found has as few preemptions as any.
-	// Zero means the default, 2 (CHESS: most concurrency bugs need at
-	// most two); a negative value means a bound of 0 (only the free
-	// switches). WSCHED_LONG raises it by one (Check).
-	Preemptions int
-	// MaxSchedules is the budget: the search stops after this many
-	// schedules, and the result says it was not exhaustive. Default
-	// 20,000.
-	MaxSchedules int
-	// MaxSteps bounds the scheduling points of one schedule; a schedule
-	// that passes it fails (a livelock). Default 20,000.
-	MaxSteps int
-	// PCT, when > 0, replaces the depth-first search with this many
-	// randomized schedules (probabilistic concurrency testing: random
-	// goroutine priorities, PCTDepth-1 priority change points), for
-	// scenarios too large to enumerate. Seed makes them reproducible.
-	PCT      int
-	PCTDepth int // default 3
-	Seed     uint64
-	// Replay, when set, runs only the schedule this token describes, with
-	// a trace (see Failure.Token).
-	Replay string
-	// Reduce replaces the plain depth-first search, which runs every
-	// schedule within the bound, with the reduced one (por.go), which
-	// runs one schedule of each class of schedules that differ only in
-	// the order of steps that do not conflict. docs/explore.md ("The
-	// reduced search") says how it is compared with the plain search,
-	// and that the classes it once missed under a bound are reached now.
-	Reduce bool
-	// Unbounded, with Reduce, drops the preemption bound: the search
-	// runs every execution of the scenario, and sleep sets cut it
-	// further. Exhaustive then means every execution.
-	Unbounded bool
-	// Watchdog is how long, in real time, a schedule may go without a
-	// single handoff before the explorer gives up: a goroutine blocked
-	// outside its control. Default 20 s.
-	Watchdog time.Duration
-	// Weak runs every schedule in the weak-memory mode (weakmode.go): the
-	// atomics are as strong as the orderings their names give, a load may
-	// read an older store, and plain cells are checked for data races.
-	// Each choice of an older store is a decision of the search; with
-	// Reduce, the reduced search runs every choice of every load it runs
+	Preemptions  int           // the depth-first search's preemption bound; 0: 2, negative: 0
+	MaxSchedules int           // the budget of schedules; default 20,000
+	MaxSteps     int           // scheduling points of one schedule before it fails; default 20,000
+	PCT          int           // > 0: this many PCT schedules instead of the depth-first search
+	PCTDepth     int           // PCT's depth; default 3
+	Seed         uint64        // PCT's seed
+	Replay       string        // a replay token: run that schedule only, traced (replay.go)
+	Reduce       bool          // the reduced search (por_search.go)
+	Unbounded    bool          // with Reduce: no preemption bound, sleep sets
+	Watchdog     time.Duration // real time without a handoff before giving up; default 20 s
+	// Weak runs the weak-memory mode (weakmode.go); with Reduce, the
+	// reduced search runs every choice of every load it runs
 	// (por_search.go, porGuide.store).
-	Weak bool
-	// MaxStale bounds the stale choices (reads of a store other than the
-	// latest, stores placed before the latest) of one schedule in the
-	// weak-memory mode; default 2 (message passing needs one, store
-	// buffering, IRIW and 2+2W two), negative: none.
-	MaxStale int
-	// History is how many stores of each location a load may choose
-	// from in the weak-memory mode; default 7, as loom.
-	History int
+	Weak     bool
+	MaxStale int // the weak mode's stale choices per schedule; default 2, negative: none
+	History  int // the stores per location a weak-mode load may choose from; default 7
 }
 
+// WithDefaults is o with every zero field set to its default.
 func (o Options) WithDefaults() Options {
 	if o.Preemptions == 0 {
 		o.Preemptions = 2
