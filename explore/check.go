@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wsched/wsched/internal/explorer"
 )
 
 // ReplayEnv names the variable that replays one schedule:
@@ -79,15 +81,6 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		claim(t, name, opt, compare)
 	}
 	if compare {
-		if opt.Weak {
-			// A trace (Classes) is the order of conflicting steps;
-			// in the weak-memory mode an execution is also which
-			// store each load read, which it does not name. The
-			// two searches are compared there on outcomes
-			// (por_weak_test.go) and on the ordering mutants.
-			t.Logf("explore %s: not compared: in the weak-memory mode a trace does not name the stores the loads read", name)
-			return Result{}
-		}
 		compareClasses(t, name, opt, body)
 		return Result{}
 	}
@@ -146,9 +139,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 func explore(t testing.TB, opt Options, body func()) (res Result) {
 	defer func() {
 		if p := recover(); p != nil {
-			var s stuckError
+			var s explorer.StuckError
 			if e, ok := p.(error); ok && errors.As(e, &s) {
-				t.Fatal(s.msg)
+				t.Fatal(s.Error())
 			}
 			panic(p)
 		}
@@ -175,7 +168,7 @@ func testName(t testing.TB) string {
 // command.
 func packageDir() string {
 	wd, err := os.Getwd()
-	root := moduleDir()
+	root := explorer.ModuleDir()
 	if err != nil || root == "" || !strings.HasPrefix(wd, root) {
 		return "."
 	}
@@ -188,8 +181,18 @@ func compareClasses(t testing.TB, name string, opt Options, body func()) {
 	t.Helper()
 	popt, ropt := opt, opt
 	popt.Reduce, ropt.Reduce, ropt.Unbounded = false, true, false
-	plain, tokens, pres := classes(popt, body)
-	red, rres := Classes(ropt, body)
+	plain, tokens, pres, err := explorer.ClassesWithTokens(popt.engine(), body)
+	if err != nil {
+		// In the weak-memory mode the two searches are compared on
+		// outcomes instead (internal/explorer/por_weak_test.go) and on
+		// the ordering mutants.
+		t.Logf("explore %s: not compared: %v", name, err)
+		return
+	}
+	red, rres, err := Classes(ropt, body)
+	if err != nil {
+		t.Fatalf("explore %s: %v", name, err)
+	}
 	if pres.Failure != nil || rres.Failure != nil {
 		t.Fatalf("%s: a schedule failed (plain: %v; reduced: %v)", name, pres.Failure, rres.Failure)
 	}
@@ -206,7 +209,7 @@ func compareClasses(t testing.TB, name string, opt Options, body func()) {
 		for _, k := range missed[:min(3, len(missed))] {
 			t.Errorf("%s: the reduced search missed a trace the plain one ran (goroutines A, B, ... in normal form): %s\nthe plain schedule: %s='%s=%s'", name, k, ReplayEnv, name, tokens[k])
 		}
-		t.Logf("%s: why the first was missed: %s", name, nearestRun(ropt, body, tokens[missed[0]]))
+		t.Logf("%s: why the first was missed: %s", name, explorer.NearestRun(ropt.engine(), body, tokens[missed[0]]))
 	}
 	t.Logf("%s: plain %d schedules (exhaustive %v, bound %d), %d traces; reduced %d schedules (exhaustive %v), %d traces; %d missed",
 		name, pres.Schedules, pres.Exhaustive, pres.Bound, len(plain), rres.Schedules, rres.Exhaustive, len(red), len(missed))
@@ -235,5 +238,10 @@ func left(est float64, ran int) string {
 	if float64(ran) >= est {
 		return "the estimate is below what ran: too rough to say how many are left"
 	}
-	return fmt.Sprintf("about %s left, by Knuth's estimator over %d random schedules", magnitude(est-float64(ran)), estimateProbes)
+	return fmt.Sprintf("about %s left, by Knuth's estimator over %d random schedules", magnitude(est-float64(ran)), explorer.EstimateProbes)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

@@ -6,8 +6,12 @@
 // is the real production code of impl/, built with the explore tag: under
 // that tag impl/internal/atomic and impl/internal/sync turn every atomic
 // operation, lock, channel wait, goroutine start, Gosched and clock read
-// into a call to this package (without the tag they are aliases of
-// sync/atomic and sync, and the production code is what it always was).
+// into a call to the explorer's engine, internal/explorer (without the
+// tag they are aliases of sync/atomic and sync, and the production code is
+// what it always was). This package is what a scenario writer uses: the
+// search's Options and Result, Explore, Check and Classes, the scenario's
+// goroutines (Go), checks (Assert, Failf), waits (Event, Block), clock
+// (Now) and views (View), and the environment variables Check reads.
 // The explorer runs exactly one goroutine at a time and decides, before
 // each operation on shared state, which goroutine performs the next one.
 //
@@ -21,7 +25,7 @@
 // deterministic given the schedule; instrumented time is virtual for that
 // reason. A budget bounds the number of schedules; a search it stops is
 // reported as not exhaustive. Options.Reduce replaces it with dynamic
-// partial-order reduction (por.go), which runs one schedule of each class
+// partial-order reduction, which runs one schedule of each class
 // of schedules that differ only in the order of steps that do not
 // conflict; docs/explore.md ("The reduced search") says how it is
 // compared with the plain search, and that the classes it once missed
@@ -36,11 +40,11 @@
 // schedule as numbered steps (goroutine, file:line, operation with its
 // ordering, the values read or written, the source line; in the weak mode
 // which store each stale read read and why) and a replay token, which
-// records the memory mode and its parameters (token.go); Check prints both,
+// records the memory mode and its parameters; Check prints both,
 // the command that replays the schedule (build tags and mutant included),
 // and the path of a self-contained HTML page to step through it
 // (page.go). A replay that cannot follow its token fails as diverged,
-// never passes (replay.go). Check also writes a run record of every
+// never passes. Check also writes a run record of every
 // exploration, a JSON line for the programs that read test logs
 // (record.go).
 //
@@ -53,7 +57,7 @@
 //
 // Memory. By default every schedule is sequentially consistent, as Go's
 // atomics are. The weak-memory mode (Options.Weak, the build tags
-// explore,weak, or WSCHED_EXPLORE_WEAK=1; weakmode.go) runs each atomic of
+// explore,weak, or WSCHED_EXPLORE_WEAK=1) runs each atomic of
 // impl/ only as strong as the C11 ordering its name gives: a load may read
 // an older store where RC11 allows it (explore/weak models it), which store
 // is a decision of the search, and plain cells (atomic.Cell) are checked
@@ -64,7 +68,7 @@
 // (ClaimsEnv, claims.go) share the scenarios: each runs in the process
 // that claims it first, and cmd/verify runs one process per core that way.
 // Under the explore tag the scheduler's goroutine numbers come from the
-// explorer (GoroutineID), and threads run on a pool of goroutines whose
+// explorer (internal/goid), and threads run on a pool of goroutines whose
 // stacks have grown already: a schedule's cost is the code under test,
 // not the Go runtime's bookkeeping (docs/explore.md, "The explore step's
 // time").
@@ -75,5 +79,8 @@
 // channel or mutex stops the run, and the explorer reports it rather than
 // hang. It is not a race detector for plain Go variables either: under
 // sequential consistency its handoffs order every access, and the weak
-// mode checks only atomic.Cells.
+// mode checks only atomic.Cells. Nor is it where the instrumentation is:
+// the hooks the drop-in packages of impl/ call are the engine's
+// (internal/explorer), and a structure of another module names its
+// shared operations with explore/instrument.
 package explore

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wsched/wsched/internal/explorer"
 )
 
 // The counterexample page: a failure's schedule as one self-contained
@@ -31,7 +33,7 @@ var pageFiles embed.FS
 var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMap{
 	"dec": func(i int) int { return i - 1 },
 	// goroutineOf is the goroutine of step n of tr.
-	"goroutineOf": func(tr *traceData, n int) int {
+	"goroutineOf": func(tr *explorer.TraceData, n int) int {
 		if n < 1 {
 			return -1
 		}
@@ -88,7 +90,7 @@ func writeEvidence(rec Record, f *Failure) (Evidence, error) {
 }
 
 // renderPage is the page of failure f.
-func renderPage(rec Record, f *Failure, tr *traceData, js []byte) ([]byte, error) {
+func renderPage(rec Record, f *Failure, tr *explorer.TraceData, js []byte) ([]byte, error) {
 	css, err := pageFiles.ReadFile("page/page.css")
 	if err != nil {
 		return nil, err
@@ -107,7 +109,7 @@ func renderPage(rec Record, f *Failure, tr *traceData, js []byte) ([]byte, error
 	if err != nil {
 		return nil, err
 	}
-	t.Funcs(template.FuncMap{"stepName": tr.stepName, "stepNames": tr.stepNames})
+	t.Funcs(template.FuncMap{"stepName": tr.StepName, "stepNames": tr.StepNames})
 	var b bytes.Buffer
 	err = t.Execute(&b, map[string]any{
 		"Rec": rec, "Failure": f, "Trace": tr, "Kind": string(f.Kind), "Message": f.Message,

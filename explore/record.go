@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/wsched/wsched/internal/explorer"
 )
 
 // The run record: one JSON object per scenario that Check explored or
@@ -81,7 +83,7 @@ func newRecord(t testing.TB, name string, opt Options, res Result) Record {
 		ElapsedMS: res.Elapsed.Milliseconds(),
 	}
 	if opt.Weak {
-		m := modeOf(opt)
+		m := explorer.ModeOf(opt.engine())
 		rec.MaxStale, rec.History = m.MaxStale, m.History
 	}
 	if !res.Exhaustive && res.Estimate > float64(res.RoundSchedules) {

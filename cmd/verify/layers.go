@@ -76,12 +76,12 @@ func layers(tlaJar string) []layer {
 			name:  "unit",
 			title: "package tests and rapid",
 			cmds: [][]string{{"go", "test", "-race", "-count=1", "-json",
-				"./impl/...", "./spec/...", "./model/...", "./internal/...", "./cmd/...", "./explore"}},
+				"./impl/...", "./spec/...", "./model/...", "./internal/...", "./cmd/...", "./explore", "./explore/instrument"}},
 			// rapid's default is 100 cases per property; -long asks for
 			// 2000. Only test binaries that link rapid accept the flag.
 			longFn: func() ([][]string, error) {
 				with, without, err := splitByDep("pgregory.net/rapid",
-					"./impl/...", "./spec/...", "./model/...", "./internal/...", "./cmd/...", "./explore")
+					"./impl/...", "./spec/...", "./model/...", "./internal/...", "./cmd/...", "./explore", "./explore/instrument")
 				if err != nil {
 					return nil, err
 				}

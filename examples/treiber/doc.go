@@ -11,8 +11,8 @@
 //
 // How it is checked. Every operation on the shared head goes through
 // Pointer, whose methods tell the explorer that a goroutine is about to
-// touch shared state (explore.PointAt) and, when a trace is being
-// recorded, what it did (explore.Note). Outside an exploration they do
+// touch shared state (instrument.PointAt) and, when a trace is being
+// recorded, what it did (instrument.Note). Outside an exploration they do
 // what sync/atomic does, after one check. That is all the explorer needs: it runs
 // one goroutine at a time and, at every such point, decides which one goes
 // next, so a test can run a scenario under every interleaving up to a

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/explore/instrument"
 )
 
 // Pointer is an atomic pointer whose every operation is a scheduling point
@@ -18,30 +18,30 @@ func (p *Pointer[T]) addr() uintptr { return uintptr(unsafe.Pointer(&p.v)) }
 
 // Load returns the pointer.
 func (p *Pointer[T]) Load() *T {
-	explore.PointAt(p.addr(), false)
+	instrument.PointAt(p.addr(), false)
 	v := p.v.Load()
-	if explore.Tracing() {
-		explore.Note("Load", "->", name(v), "at", caller())
+	if instrument.Tracing() {
+		instrument.Note("Load", "->", name(v), "at", caller())
 	}
 	return v
 }
 
 // Store sets the pointer.
 func (p *Pointer[T]) Store(v *T) {
-	explore.PointAt(p.addr(), true)
+	instrument.PointAt(p.addr(), true)
 	p.v.Store(v)
-	if explore.Tracing() {
-		explore.Note("Store", name(v), "at", caller())
+	if instrument.Tracing() {
+		instrument.Note("Store", name(v), "at", caller())
 	}
 }
 
 // CompareAndSwap sets the pointer to new if it is old, and reports whether
 // it did.
 func (p *Pointer[T]) CompareAndSwap(old, new *T) bool {
-	explore.PointAt(p.addr(), true)
+	instrument.PointAt(p.addr(), true)
 	ok := p.v.CompareAndSwap(old, new)
-	if explore.Tracing() {
-		explore.Note("CompareAndSwap", name(old), name(new), "->", ok, "at", caller())
+	if instrument.Tracing() {
+		instrument.Note("CompareAndSwap", name(old), name(new), "->", ok, "at", caller())
 	}
 	return ok
 }

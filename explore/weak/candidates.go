@@ -1,5 +1,7 @@
 package weak
 
+import "github.com/wsched/wsched/internal/vclock"
+
 // The stores a read may read.
 //
 // A read of location l by thread t may read any kept store of l whose
@@ -78,7 +80,7 @@ func (m *Model) readAllows(t Thread, l Loc, o Ordering, i int, in []int) bool {
 	x := m.loc(l)
 	clock := ts.cur.clock
 	if s := &x.stores[i]; o.acquires() && s.msg != nil {
-		clock = joinClock(append([]uint32(nil), clock...), s.msg.clock)
+		clock = append(vclock.Clock(nil), clock...).Join(s.msg.clock)
 	}
 	return m.pscAllows(ts, t, l, o == SeqCst, clock, in, x.after(i+1))
 }

@@ -1,12 +1,15 @@
 package weak
 
+import "github.com/wsched/wsched/internal/vclock"
+
 // A view is what one point of an execution knows, in two parts.
 //
-// clock is a vector clock over the threads: clock[u] is the number of the
-// latest event of thread u that happens before this point. It is what the
-// plain cells are checked against (an access happens before this point iff
-// its thread's entry here has reached it), as loom's VersionVec and every
-// vector-clock race detector do.
+// clock is a vector clock over the threads (internal/vclock, the one the
+// reduced search keeps too): clock[u] is the number of the latest event of
+// thread u that happens before this point. It is what the plain cells are
+// checked against (an access happens before this point iff its thread's
+// entry here has reached it), as loom's VersionVec and every vector-clock
+// race detector do.
 //
 // frontier is per location: frontier[l] is the position in l's
 // modification order (location.go: a number that orders l's stores) of the
@@ -27,7 +30,7 @@ package weak
 // thread", frontier 0 is a location's initial value, which every thread
 // may read until it knows a newer store.
 type view struct {
-	clock    []uint32
+	clock    vclock.Clock
 	frontier []float64
 	// pin is the sources of the psc edges that enter, through mo, fr or
 	// eco, the events that happen before this point (psc.go).
@@ -35,7 +38,7 @@ type view struct {
 }
 
 func (v *view) clone() *view {
-	return &view{clock: append([]uint32(nil), v.clock...), frontier: append([]float64(nil), v.frontier...), pin: append([]int(nil), v.pin...)}
+	return &view{clock: append(vclock.Clock(nil), v.clock...), frontier: append([]float64(nil), v.frontier...), pin: append([]int(nil), v.pin...)}
 }
 
 // join makes v the least upper bound of v and w (w may be nil: nothing).
@@ -43,19 +46,9 @@ func (v *view) join(w *view) {
 	if w == nil {
 		return
 	}
-	v.clock = joinClock(v.clock, w.clock)
+	v.clock = v.clock.Join(w.clock)
 	v.frontier = joinFrontier(v.frontier, w.frontier)
 	v.pin = joinSet(v.pin, w.pin)
-}
-
-func joinClock(a, b []uint32) []uint32 {
-	for len(a) < len(b) {
-		a = append(a, 0)
-	}
-	for i, x := range b {
-		a[i] = max(a[i], x)
-	}
-	return a
 }
 
 func joinFrontier(a, b []float64) []float64 {
@@ -83,20 +76,13 @@ func (v *view) raise(l Loc, pos float64) {
 	v.frontier[l] = max(v.frontier[l], pos)
 }
 
-func (v *view) time(t Thread) uint32 {
-	if int(t) < len(v.clock) {
-		return v.clock[t]
-	}
-	return 0
-}
+func (v *view) time(t Thread) uint32 { return v.clock.At(int(t)) }
 
 // tick starts a new event of thread t and returns its number.
 func (v *view) tick(t Thread) uint32 {
-	for len(v.clock) <= int(t) {
-		v.clock = append(v.clock, 0)
-	}
-	v.clock[t]++
-	return v.clock[t]
+	var n uint32
+	v.clock, n = v.clock.Tick(int(t))
+	return n
 }
 
 // A View is a snapshot of one thread's view, for synchronisation the

@@ -14,7 +14,7 @@
 // than the one running its poll), never to decide anything else.
 //
 // Under the explore build tag, a goroutine the explorer runs is named by
-// the explorer instead (explore.GoroutineID, a negative number): the same
+// the explorer instead (explorer.GoroutineID, a negative number): the same
 // promise, one goroutine one number, without the stack trace that would
 // otherwise cost a sixth of a whole-runtime scenario's time.
 package goid

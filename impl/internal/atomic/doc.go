@@ -9,9 +9,9 @@
 // sync/atomic (docs/explore.md, "Production code unchanged"; the
 // benchmark in this package), the orderings are claims for a reader and a
 // checker. Built with the explore tag, each type is a wrapper whose every
-// operation is first a scheduling point of the explorer (package
-// explore): the explorer decides which goroutine performs the next
-// operation, and records the value read or written for its trace
+// operation is first a scheduling point of the explorer (its engine,
+// internal/explorer): the explorer decides which goroutine performs the
+// next operation, and records the value read or written for its trace
 // (instrument.go).
 //
 // The Stat types have sync/atomic's layout and instructions in the normal
@@ -24,7 +24,7 @@
 // branch). A value code decides by is read and written with their ordered
 // operations (LoadSeqCst, StoreRelaxed...), as the other types' are,
 // which the explorer's weak-memory mode runs as operations of its model.
-// Under the explore tag each access is recorded (explore.Touch) for the
+// Under the explore tag each access is recorded (explorer.Touch) for the
 // reduced search, which must order a step that reads one against the
 // steps that write it.
 //

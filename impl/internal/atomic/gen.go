@@ -1,7 +1,12 @@
 //go:build ignore
 
-// gen writes off.go and on.go: every operation of every type, once per
-// ordering it may name. Run it with go generate after changing it.
+// gen writes every mechanical file of the package: off.go and on.go (every
+// operation of every type, once per ordering it may name), stat_off.go
+// (the Stat types' bare operations in the normal build), types_on.go (the
+// explore build's types and the lowercase operations on.go calls) and
+// stat_on.go (the explore build's Stat types). Run it with go generate
+// after changing it; gen_test.go checks that the files are what it
+// writes.
 package main
 
 import (
@@ -14,7 +19,7 @@ import (
 	"strings"
 )
 
-var dir = flag.String("o", ".", "the directory to write off.go and on.go to")
+var dir = flag.String("o", ".", "the directory to write the generated files to")
 
 type typ struct {
 	name, elem string // Uint64, uint64
@@ -168,13 +173,92 @@ func main() {
 			fmt.Fprintf(b, "\nfunc Fence%s() { fence(%s) }\n", f, f)
 		}
 	})
+	write("stat_off.go", statOffHeader, func(b *bytes.Buffer) {
+		for _, t := range statTypes() {
+			b.WriteString("\n")
+			for _, o := range ops(t) {
+				if o.name == "And" || o.name == "Or" {
+					continue // the bare operations of counters: no masks
+				}
+				fmt.Fprintf(b, "func (x *%s) %s(%s) %s { %s }\n", t.name, o.name, o.params, unnamed(o.result), o.off)
+			}
+		}
+	})
+	write("types_on.go", typesOnHeader, func(b *bytes.Buffer) {
+		for _, t := range types {
+			fmt.Fprintf(b, "\n// %s is sync/atomic's %s, each operation a scheduling point.\n", t.name, t.recv())
+			fmt.Fprintf(b, "type %s struct{ v atomic.%s }\n", typeParams(t), t.recv())
+			lowercase(b, t, "")
+			fmt.Fprintf(b, "\n// Peek reads the value without a scheduling point (instrument.go).\n")
+			fmt.Fprintf(b, "func (x *%s) Peek() %s { touch(unsafe.Pointer(x), false); return x.v.Load() }\n", t.recv(), t.elem)
+		}
+	})
+	write("stat_on.go", statOnHeader, func(b *bytes.Buffer) {
+		for _, t := range statTypes() {
+			plain := strings.TrimPrefix(t.name, "Stat")
+			e := t.elem
+			fmt.Fprintf(b, "\n// %s is sync/atomic's %s; each access a touch.\n", t.name, plain)
+			fmt.Fprintf(b, "type %s struct{ v atomic.%s }\n", t.name, plain)
+			fmt.Fprintf(b, "\nfunc (x *%s) Load() %s {\ntouch(unsafe.Pointer(x), false)\nreturn x.v.Load()\n}\n", t.name, e)
+			fmt.Fprintf(b, "\nfunc (x *%s) Store(val %s) {\ntouch(unsafe.Pointer(x), true)\nx.v.Store(val)\n}\n", t.name, e)
+			fmt.Fprintf(b, "\nfunc (x *%s) Swap(new %s) %s {\ntouch(unsafe.Pointer(x), true)\nreturn x.v.Swap(new)\n}\n", t.name, e, e)
+			fmt.Fprintf(b, "\nfunc (x *%s) CompareAndSwap(old, new %s) bool {\ntouch(unsafe.Pointer(x), true)\nreturn x.v.CompareAndSwap(old, new)\n}\n", t.name, e)
+			if t.arith {
+				fmt.Fprintf(b, "\nfunc (x *%s) Add(delta %s) %s {\ntouch(unsafe.Pointer(x), true)\nreturn x.v.Add(delta)\n}\n", t.name, e, e)
+			}
+			lowercase(b, t, "stat")
+		}
+	})
+}
+
+// unnamed is a result without its name: "(old int32)" is "int32".
+func unnamed(result string) string {
+	if _, typ, ok := strings.Cut(strings.Trim(result, "()"), " "); ok {
+		return typ
+	}
+	return result
+}
+
+// typeParams is t's declaration name: Pointer[T any], or its name.
+func typeParams(t typ) string {
+	if t.name == "Pointer" {
+		return "Pointer[T any]"
+	}
+	return t.name
+}
+
+// lowercase writes t's lowercase operations, which on.go's methods call
+// with their ordering: each calls the generic operation of instrument.go
+// (prefix "": a scheduling point; "stat": a touch) on the sync/atomic
+// value and the wrapper's address.
+func lowercase(b *bytes.Buffer, t typ, prefix string) {
+	e := t.elem
+	fn := func(name string) string {
+		if prefix == "" {
+			return name
+		}
+		return prefix + strings.ToUpper(name[:1]) + name[1:]
+	}
+	load := fn("load")
+	if t.name == "Pointer" {
+		load += "[*T]" // V is not inferred from a generic type's pointer
+	}
+	fmt.Fprintf(b, "\nfunc (x *%s) load(o Ordering) %s { return %s(&x.v, unsafe.Pointer(x), o) }\n", t.recv(), e, load)
+	fmt.Fprintf(b, "\nfunc (x *%s) store(val %s, o Ordering) { %s(&x.v, unsafe.Pointer(x), val, o) }\n", t.recv(), e, fn("store"))
+	fmt.Fprintf(b, "\nfunc (x *%s) swap(new %s, o Ordering) %s { return %s(&x.v, unsafe.Pointer(x), new, o) }\n", t.recv(), e, e, fn("swap"))
+	fmt.Fprintf(b, "\nfunc (x *%s) compareAndSwap(old, new %s, success, failure Ordering) bool {\nreturn %s(&x.v, unsafe.Pointer(x), old, new, success, failure)\n}\n", t.recv(), e, fn("compareAndSwap"))
+	if t.arith {
+		for _, op := range [][2]string{{"add", "delta"}, {"and", "mask"}, {"or", "mask"}} {
+			fmt.Fprintf(b, "\nfunc (x *%s) %s(%s %s, o Ordering) %s { return %s(&x.v, unsafe.Pointer(x), %s, o) }\n", t.recv(), op[0], op[1], e, e, fn(op[0]), op[1])
+		}
+	}
 }
 
 // statTypes are the Stat types (stat_on.go, stat_off.go), whose ordered
 // operations are generated here as the other types' are: in the normal
 // build the same bodies, in the explore build calls of the instrumented
-// operations of stat_on.go. Their bare Load, Store... are hand-written
-// (stat_off.go, stat_on.go).
+// operations of instrument.go. Their bare Load, Store... are generated
+// too (stat_off.go, stat_on.go).
 func statTypes() []typ {
 	var out []typ
 	for _, t := range types {
@@ -223,4 +307,58 @@ package atomic
 
 // The explore build: every method is its operation with the ordering of
 // its name, instrumented (instrument.go).
+`
+
+const typesOnHeader = `//go:build explore
+
+package atomic
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+// The explore build's types: each holds sync/atomic's value, and its
+// lowercase operations, which on.go's methods call with their ordering,
+// are the instrumented operations of instrument.go on that value and the
+// wrapper's address.
+`
+
+const statOnHeader = `//go:build explore
+
+package atomic
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+// The Stat types of the explore build: sync/atomic's, with no scheduling
+// point (as in every build), but each access recorded as an access of the
+// step it belongs to (explorer.Touch), so that the reduced search orders a
+// step that reads a counter (the monitor's look at a worker's ticks, the
+// credit ledger's check) against the steps that move it.
+//
+// Their ordered operations (LoadSeqCst, StoreRelaxed...: on.go, written
+// by gen.go on the lowercase methods below) are the same, and in the
+// weak-memory mode also operations of the memory model, as strong as
+// their names, as a fence is without being a scheduling point: a value
+// the code decides by is named and checked, and its steps stay the ones
+// the explorer had (the bare Load, Store... read and write the memory
+// alone, for counters nothing decides by).
+`
+
+const statOffHeader = `//go:build !explore
+
+package atomic
+
+import "sync/atomic"
+
+// Counters and snapshots, never scheduling points (see the package
+// comment; stat_on.go under the explore tag). The types and their ordered
+// operations, for a value code decides by, are in off.go; the bare Load,
+// Store, Swap, CompareAndSwap and Add are for counters and snapshots that
+// nothing decides by, written as sync/atomic writes its own (one inlined
+// call: the machine code of their callers is what it was when these were
+// sync/atomic's types).
 `

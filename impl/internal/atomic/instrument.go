@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/internal/explorer"
 )
 
 // Enabled reports whether the operations are scheduling points of the
@@ -19,14 +19,15 @@ const Enabled = true
 // Outside an exploration the point and the note do nothing. The methods of
 // on.go call these with the ordering of their name. The explorer runs
 // every operation sequentially consistent, as the normal build does,
-// unless it explores in its weak-memory mode (explore.Weak): then each
+// unless it explores in its weak-memory mode (explorer.Weak): then each
 // operation is also one of a C11 memory model, and a load returns the
 // store the model and the search choose, which may be older than the
-// latest (explore/weakmode.go).
+// latest (internal/explorer/weakmode.go).
 
 // The operations, once for every type: raw is the sync/atomic value, p
 // the wrapper's address (the location the explorer and its memory model
-// know it by).
+// know it by). Each type's lowercase methods, which call these, are
+// written by gen.go (types_on.go, stat_on.go).
 type raw[V any] interface {
 	Load() V
 	Store(V)
@@ -35,57 +36,57 @@ type raw[V any] interface {
 }
 
 func load[V any, A raw[V]](a A, p unsafe.Pointer, o Ordering) V {
-	explore.PointAt(uintptr(p), false)
+	explorer.PointAt(uintptr(p), false)
 	r := a.Load()
-	if explore.Weak() {
-		r = explore.WeakLoad(uintptr(p), o.weak(), r).(V)
+	if explorer.Weak() {
+		r = explorer.WeakLoad(uintptr(p), o.weak(), r).(V)
 	}
-	if explore.Tracing() {
-		explore.NoteAt(uintptr(p), o.op("Load"), "->", r)
+	if explorer.Tracing() {
+		explorer.NoteAt(uintptr(p), o.op("Load"), "->", r)
 	}
 	return r
 }
 
 func store[V any, A raw[V]](a A, p unsafe.Pointer, val V, o Ordering) {
-	explore.PointAt(uintptr(p), true)
+	explorer.PointAt(uintptr(p), true)
 	// In the weak mode the store may go before the latest one in
 	// modification order; memory keeps the last.
-	if !explore.Weak() || explore.WeakStore(uintptr(p), o.weak(), a.Load(), val) {
+	if !explorer.Weak() || explorer.WeakStore(uintptr(p), o.weak(), a.Load(), val) {
 		a.Store(val)
 	}
-	if explore.Tracing() {
-		explore.NoteAt(uintptr(p), o.op("Store"), val)
+	if explorer.Tracing() {
+		explorer.NoteAt(uintptr(p), o.op("Store"), val)
 	}
 }
 
 func swap[V any, A raw[V]](a A, p unsafe.Pointer, new V, o Ordering) (old V) {
-	explore.PointAt(uintptr(p), true)
-	if explore.Weak() {
+	explorer.PointAt(uintptr(p), true)
+	if explorer.Weak() {
 		old = weakRMW(a, p, o, func(V) V { return new })
 	} else {
 		old = a.Swap(new)
 	}
-	if explore.Tracing() {
-		explore.NoteAt(uintptr(p), o.op("Swap"), new, "->", old)
+	if explorer.Tracing() {
+		explorer.NoteAt(uintptr(p), o.op("Swap"), new, "->", old)
 	}
 	return old
 }
 
 func compareAndSwap[V any, A raw[V]](a A, p unsafe.Pointer, old, new V, success, failure Ordering) (swapped bool) {
-	explore.PointAt(uintptr(p), true)
-	if !explore.Weak() {
+	explorer.PointAt(uintptr(p), true)
+	if !explorer.Weak() {
 		swapped = a.CompareAndSwap(old, new)
 	} else {
 		// The model decides which store the CAS reads; memory takes its
 		// store only if it went last in modification order.
 		var last bool
-		swapped, last = explore.WeakCompareAndSwap(uintptr(p), a.Load(), old, new, success.weak(), failure.weak())
+		swapped, last = explorer.WeakCompareAndSwap(uintptr(p), a.Load(), old, new, success.weak(), failure.weak())
 		if swapped && last {
 			a.Store(new)
 		}
 	}
-	if explore.Tracing() {
-		explore.NoteAt(uintptr(p), success.op("CompareAndSwap")+failure.String(), old, new, "->", swapped)
+	if explorer.Tracing() {
+		explorer.NoteAt(uintptr(p), success.op("CompareAndSwap")+failure.String(), old, new, "->", swapped)
 	}
 	return swapped
 }
@@ -95,7 +96,7 @@ func compareAndSwap[V any, A raw[V]](a A, p unsafe.Pointer, old, new V, success,
 // own store then going right after it), and memory takes the store only
 // if it went last in modification order. It returns the value read.
 func weakRMW[V any, A raw[V]](a A, p unsafe.Pointer, o Ordering, f func(V) V) V {
-	old, last := explore.WeakRMW(uintptr(p), o.weak(), a.Load(), func(v any) any { return f(v.(V)) })
+	old, last := explorer.WeakRMW(uintptr(p), o.weak(), a.Load(), func(v any) any { return f(v.(V)) })
 	if last {
 		a.Store(f(old.(V)))
 	}
@@ -115,40 +116,40 @@ type rawInteger[V integer] interface {
 }
 
 func add[V integer, A rawInteger[V]](a A, p unsafe.Pointer, delta V, o Ordering) (new V) {
-	explore.PointAt(uintptr(p), true)
-	if explore.Weak() {
+	explorer.PointAt(uintptr(p), true)
+	if explorer.Weak() {
 		new = weakRMW(a, p, o, func(old V) V { return old + delta }) + delta
 	} else {
 		new = a.Add(delta)
 	}
-	if explore.Tracing() {
-		explore.NoteAt(uintptr(p), o.op("Add"), delta, "->", new)
+	if explorer.Tracing() {
+		explorer.NoteAt(uintptr(p), o.op("Add"), delta, "->", new)
 	}
 	return new
 }
 
 func and[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (old V) {
-	explore.PointAt(uintptr(p), true)
-	if explore.Weak() {
+	explorer.PointAt(uintptr(p), true)
+	if explorer.Weak() {
 		old = weakRMW(a, p, o, func(old V) V { return old & mask })
 	} else {
 		old = a.And(mask)
 	}
-	if explore.Tracing() {
-		explore.NoteAt(uintptr(p), o.op("And"), mask, "->", old)
+	if explorer.Tracing() {
+		explorer.NoteAt(uintptr(p), o.op("And"), mask, "->", old)
 	}
 	return old
 }
 
 func or[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (old V) {
-	explore.PointAt(uintptr(p), true)
-	if explore.Weak() {
+	explorer.PointAt(uintptr(p), true)
+	if explorer.Weak() {
 		old = weakRMW(a, p, o, func(old V) V { return old | mask })
 	} else {
 		old = a.Or(mask)
 	}
-	if explore.Tracing() {
-		explore.NoteAt(uintptr(p), o.op("Or"), mask, "->", old)
+	if explorer.Tracing() {
+		explorer.NoteAt(uintptr(p), o.op("Or"), mask, "->", old)
 	}
 	return old
 }
@@ -163,8 +164,8 @@ func or[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (
 func statLoad[V any, A raw[V]](a A, p unsafe.Pointer, o Ordering) V {
 	touch(p, false)
 	r := a.Load()
-	if explore.Weak() {
-		r = explore.WeakLoad(uintptr(p), o.weak(), r).(V)
+	if explorer.Weak() {
+		r = explorer.WeakLoad(uintptr(p), o.weak(), r).(V)
 	}
 	return r
 }
@@ -172,14 +173,14 @@ func statLoad[V any, A raw[V]](a A, p unsafe.Pointer, o Ordering) V {
 func statStore[V any, A raw[V]](a A, p unsafe.Pointer, val V, o Ordering) {
 	touch(p, true)
 	// As store: memory keeps the last store in modification order.
-	if !explore.Weak() || explore.WeakStore(uintptr(p), o.weak(), a.Load(), val) {
+	if !explorer.Weak() || explorer.WeakStore(uintptr(p), o.weak(), a.Load(), val) {
 		a.Store(val)
 	}
 }
 
 func statSwap[V any, A raw[V]](a A, p unsafe.Pointer, new V, o Ordering) (old V) {
 	touch(p, true)
-	if explore.Weak() {
+	if explorer.Weak() {
 		return weakRMW(a, p, o, func(V) V { return new })
 	}
 	return a.Swap(new)
@@ -187,10 +188,10 @@ func statSwap[V any, A raw[V]](a A, p unsafe.Pointer, new V, o Ordering) (old V)
 
 func statCompareAndSwap[V any, A raw[V]](a A, p unsafe.Pointer, old, new V, success, failure Ordering) (swapped bool) {
 	touch(p, true)
-	if !explore.Weak() {
+	if !explorer.Weak() {
 		return a.CompareAndSwap(old, new)
 	}
-	swapped, last := explore.WeakCompareAndSwap(uintptr(p), a.Load(), old, new, success.weak(), failure.weak())
+	swapped, last := explorer.WeakCompareAndSwap(uintptr(p), a.Load(), old, new, success.weak(), failure.weak())
 	if swapped && last {
 		a.Store(new)
 	}
@@ -199,7 +200,7 @@ func statCompareAndSwap[V any, A raw[V]](a A, p unsafe.Pointer, old, new V, succ
 
 func statAdd[V integer, A rawInteger[V]](a A, p unsafe.Pointer, delta V, o Ordering) (new V) {
 	touch(p, true)
-	if explore.Weak() {
+	if explorer.Weak() {
 		return weakRMW(a, p, o, func(old V) V { return old + delta }) + delta
 	}
 	return a.Add(delta)
@@ -207,7 +208,7 @@ func statAdd[V integer, A rawInteger[V]](a A, p unsafe.Pointer, delta V, o Order
 
 func statAnd[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (old V) {
 	touch(p, true)
-	if explore.Weak() {
+	if explorer.Weak() {
 		return weakRMW(a, p, o, func(old V) V { return old & mask })
 	}
 	return a.And(mask)
@@ -215,112 +216,10 @@ func statAnd[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Orderi
 
 func statOr[V integer, A rawInteger[V]](a A, p unsafe.Pointer, mask V, o Ordering) (old V) {
 	touch(p, true)
-	if explore.Weak() {
+	if explorer.Weak() {
 		return weakRMW(a, p, o, func(old V) V { return old | mask })
 	}
 	return a.Or(mask)
-}
-
-// Int32 is sync/atomic's Int32, each operation a scheduling point.
-type Int32 struct{ v atomic.Int32 }
-
-func (x *Int32) load(o Ordering) int32 { return load(&x.v, unsafe.Pointer(x), o) }
-
-func (x *Int32) store(val int32, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
-
-func (x *Int32) swap(new int32, o Ordering) int32 { return swap(&x.v, unsafe.Pointer(x), new, o) }
-
-func (x *Int32) compareAndSwap(old, new int32, success, failure Ordering) bool {
-	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
-}
-
-func (x *Int32) add(delta int32, o Ordering) int32 { return add(&x.v, unsafe.Pointer(x), delta, o) }
-
-func (x *Int32) and(mask int32, o Ordering) int32 { return and(&x.v, unsafe.Pointer(x), mask, o) }
-
-func (x *Int32) or(mask int32, o Ordering) int32 { return or(&x.v, unsafe.Pointer(x), mask, o) }
-
-// Int64 is sync/atomic's Int64, each operation a scheduling point.
-type Int64 struct{ v atomic.Int64 }
-
-func (x *Int64) load(o Ordering) int64 { return load(&x.v, unsafe.Pointer(x), o) }
-
-func (x *Int64) store(val int64, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
-
-func (x *Int64) swap(new int64, o Ordering) int64 { return swap(&x.v, unsafe.Pointer(x), new, o) }
-
-func (x *Int64) compareAndSwap(old, new int64, success, failure Ordering) bool {
-	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
-}
-
-func (x *Int64) add(delta int64, o Ordering) int64 { return add(&x.v, unsafe.Pointer(x), delta, o) }
-
-func (x *Int64) and(mask int64, o Ordering) int64 { return and(&x.v, unsafe.Pointer(x), mask, o) }
-
-func (x *Int64) or(mask int64, o Ordering) int64 { return or(&x.v, unsafe.Pointer(x), mask, o) }
-
-// Uint32 is sync/atomic's Uint32, each operation a scheduling point.
-type Uint32 struct{ v atomic.Uint32 }
-
-func (x *Uint32) load(o Ordering) uint32 { return load(&x.v, unsafe.Pointer(x), o) }
-
-func (x *Uint32) store(val uint32, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
-
-func (x *Uint32) swap(new uint32, o Ordering) uint32 { return swap(&x.v, unsafe.Pointer(x), new, o) }
-
-func (x *Uint32) compareAndSwap(old, new uint32, success, failure Ordering) bool {
-	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
-}
-
-func (x *Uint32) add(delta uint32, o Ordering) uint32 { return add(&x.v, unsafe.Pointer(x), delta, o) }
-
-func (x *Uint32) and(mask uint32, o Ordering) uint32 { return and(&x.v, unsafe.Pointer(x), mask, o) }
-
-func (x *Uint32) or(mask uint32, o Ordering) uint32 { return or(&x.v, unsafe.Pointer(x), mask, o) }
-
-// Uint64 is sync/atomic's Uint64, each operation a scheduling point.
-type Uint64 struct{ v atomic.Uint64 }
-
-func (x *Uint64) load(o Ordering) uint64 { return load(&x.v, unsafe.Pointer(x), o) }
-
-func (x *Uint64) store(val uint64, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
-
-func (x *Uint64) swap(new uint64, o Ordering) uint64 { return swap(&x.v, unsafe.Pointer(x), new, o) }
-
-func (x *Uint64) compareAndSwap(old, new uint64, success, failure Ordering) bool {
-	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
-}
-
-func (x *Uint64) add(delta uint64, o Ordering) uint64 { return add(&x.v, unsafe.Pointer(x), delta, o) }
-
-func (x *Uint64) and(mask uint64, o Ordering) uint64 { return and(&x.v, unsafe.Pointer(x), mask, o) }
-
-func (x *Uint64) or(mask uint64, o Ordering) uint64 { return or(&x.v, unsafe.Pointer(x), mask, o) }
-
-// Bool is sync/atomic's Bool, each operation a scheduling point.
-type Bool struct{ v atomic.Bool }
-
-func (x *Bool) load(o Ordering) bool { return load(&x.v, unsafe.Pointer(x), o) }
-
-func (x *Bool) store(val bool, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
-
-func (x *Bool) swap(new bool, o Ordering) bool { return swap(&x.v, unsafe.Pointer(x), new, o) }
-
-func (x *Bool) compareAndSwap(old, new bool, success, failure Ordering) bool {
-	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
-}
-
-// Pointer is sync/atomic's Pointer[T], each operation a scheduling point.
-type Pointer[T any] struct{ v atomic.Pointer[T] }
-
-func (x *Pointer[T]) load(o Ordering) *T { return load[*T](&x.v, unsafe.Pointer(x), o) }
-
-func (x *Pointer[T]) store(val *T, o Ordering) { store(&x.v, unsafe.Pointer(x), val, o) }
-
-func (x *Pointer[T]) swap(new *T, o Ordering) *T { return swap(&x.v, unsafe.Pointer(x), new, o) }
-
-func (x *Pointer[T]) compareAndSwap(old, new *T, success, failure Ordering) bool {
-	return compareAndSwap(&x.v, unsafe.Pointer(x), old, new, success, failure)
 }
 
 // fence is a fence of the given ordering. It is not a scheduling point
@@ -329,16 +228,16 @@ func (x *Pointer[T]) compareAndSwap(old, new *T, success, failure Ordering) bool
 // is an operation of the model (its effect is on what the goroutine's
 // later loads and stores carry).
 func fence(o Ordering) {
-	if explore.Weak() {
-		explore.WeakFence(o.weak())
+	if explorer.Weak() {
+		explorer.WeakFence(o.weak())
 	}
-	if explore.Tracing() {
-		explore.Note(o.op("Fence"))
+	if explorer.Tracing() {
+		explorer.Note(o.op("Fence"))
 	}
 }
 
 // weak is o as the explorer's memory model numbers it.
-func (o Ordering) weak() explore.Ordering { return explore.Ordering(o - Relaxed) }
+func (o Ordering) weak() explorer.Ordering { return explorer.Ordering(o - Relaxed) }
 
 // op is the name of operation op with ordering o for a trace, as the
 // method is called (LoadAcquire), in every mode: under sequential
@@ -346,52 +245,43 @@ func (o Ordering) weak() explore.Ordering { return explore.Ordering(o - Relaxed)
 // the line claims.
 func (o Ordering) op(op string) string { return op + o.String() }
 
-// Peek reads the value without a scheduling point or a trace entry. It
-// exists only in the explore build, for the readiness checks that the
-// explorer evaluates while it decides (explore.Block): those must look at
-// shared state without being operations of a goroutine.
+// Peek (types_on.go, one per type) reads the value without a scheduling
+// point or a trace entry. It exists only in the explore build, for the
+// readiness checks that the explorer evaluates while it decides
+// (explorer.Block): those must look at shared state without being
+// operations of a goroutine.
 //
 // A peek from a goroutine's own code (a check that reads several
 // counters at once) is a read of the step it belongs to, for the reduced
-// search (explore.Touch); while the explorer decides, it is nobody's.
-func (x *Int32) Peek() int32 { touch(unsafe.Pointer(x), false); return x.v.Load() }
+// search (touch, explorer.Touch); while the explorer decides, it is
+// nobody's.
 
-func (x *Int64) Peek() int64 { touch(unsafe.Pointer(x), false); return x.v.Load() }
-
-func (x *Uint32) Peek() uint32 { touch(unsafe.Pointer(x), false); return x.v.Load() }
-
-func (x *Uint64) Peek() uint64 { touch(unsafe.Pointer(x), false); return x.v.Load() }
-
-func (x *Bool) Peek() bool { touch(unsafe.Pointer(x), false); return x.v.Load() }
-
-func (x *Pointer[T]) Peek() *T { touch(unsafe.Pointer(x), false); return x.v.Load() }
-
-func touch(p unsafe.Pointer, write bool) { explore.Touch(uintptr(p), write) }
+func touch(p unsafe.Pointer, write bool) { explorer.Touch(uintptr(p), write) }
 
 // Cell is the plain pointer cell of the normal build (cell_off.go), here
 // one whose every access is a scheduling point, so that the explorer
 // interleaves at ring slots as it did when they were atomics. It is not
 // an atomic of the weak-memory mode: each access is checked there by
-// happens-before (explore.WeakCell), and reads the latest store, which in
+// happens-before (explorer.WeakCell), and reads the latest store, which in
 // a race-free execution is the one store it can read.
 type Cell[T any] struct{ v atomic.Pointer[T] }
 
 func (c *Cell[T]) Load() *T {
-	explore.PointAt(uintptr(unsafe.Pointer(c)), false)
+	explorer.PointAt(uintptr(unsafe.Pointer(c)), false)
 	p := c.v.Load()
-	explore.WeakCell(uintptr(unsafe.Pointer(c)), false)
-	if explore.Tracing() {
-		explore.NoteAt(uintptr(unsafe.Pointer(c)), "Load", "->", p)
+	explorer.WeakCell(uintptr(unsafe.Pointer(c)), false)
+	if explorer.Tracing() {
+		explorer.NoteAt(uintptr(unsafe.Pointer(c)), "Load", "->", p)
 	}
 	return p
 }
 
 func (c *Cell[T]) Store(v *T) {
-	explore.PointAt(uintptr(unsafe.Pointer(c)), true)
+	explorer.PointAt(uintptr(unsafe.Pointer(c)), true)
 	c.v.Store(v)
-	explore.WeakCell(uintptr(unsafe.Pointer(c)), true)
-	if explore.Tracing() {
-		explore.NoteAt(uintptr(unsafe.Pointer(c)), "Store", v)
+	explorer.WeakCell(uintptr(unsafe.Pointer(c)), true)
+	if explorer.Tracing() {
+		explorer.NoteAt(uintptr(unsafe.Pointer(c)), "Store", v)
 	}
 }
 
@@ -399,11 +289,11 @@ func (c *Cell[T]) Store(v *T) {
 // the consumer that claimed it, so splitting it would add schedules
 // without adding behaviours.
 func (c *Cell[T]) Take() *T {
-	explore.PointAt(uintptr(unsafe.Pointer(c)), true)
+	explorer.PointAt(uintptr(unsafe.Pointer(c)), true)
 	p := c.v.Swap(nil)
-	explore.WeakCell(uintptr(unsafe.Pointer(c)), true)
-	if explore.Tracing() {
-		explore.NoteAt(uintptr(unsafe.Pointer(c)), "Swap", (*T)(nil), "->", p)
+	explorer.WeakCell(uintptr(unsafe.Pointer(c)), true)
+	if explorer.Tracing() {
+		explorer.NoteAt(uintptr(unsafe.Pointer(c)), "Swap", (*T)(nil), "->", p)
 	}
 	return p
 }

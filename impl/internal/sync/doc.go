@@ -5,12 +5,13 @@
 // library's, and every function here is what it says in one line (Go is a
 // go statement, Gosched is runtime.Gosched, Recv a receive, Point nothing),
 // small enough to inline: the production code compiles to what it was.
-// Built with the explore tag, each is controlled by the explorer (package
-// explore): a lock, a wait on a channel, a goroutine start, a Gosched is a
-// scheduling point; a blocked goroutine is one the explorer knows is
-// waiting, and what for; the clock is the explorer's virtual clock. Code in
-// impl/ must therefore use this package, not sync, runtime.Gosched,
-// time.Now or a bare channel wait, wherever goroutines of a runtime meet.
+// Built with the explore tag, each is controlled by the explorer (its
+// engine, internal/explorer): a lock, a wait on a channel, a goroutine
+// start, a Gosched is a scheduling point; a blocked goroutine is one the
+// explorer knows is waiting, and what for; the clock is the explorer's
+// virtual clock. Code in impl/ must therefore use this package, not sync,
+// runtime.Gosched, time.Now or a bare channel wait, wherever goroutines of
+// a runtime meet.
 //
 // Channel waits go through Recv, Select2 and Select3, which only take
 // channels that are closed and never sent on (a done signal): under the

@@ -9,19 +9,19 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/internal/explorer"
 )
 
 // Controlled reports whether an exploration is running; under the explore
 // tag every goroutine of impl/ then runs under the explorer.
-func Controlled() bool { return explore.Active() }
+func Controlled() bool { return explorer.Active() }
 
 // Point is a scheduling point before an operation on shared state that is
 // not an atomic or a lock (a close, a channel send).
 func Point() {
-	explore.Point()
-	if explore.Tracing() {
-		explore.Note("(channel)")
+	explorer.Point()
+	if explorer.Tracing() {
+		explorer.Note("(channel)")
 	}
 }
 
@@ -29,10 +29,10 @@ func Point() {
 // operation on the channel, which the reduced search orders against the
 // other operations on it and the waits for it (Recv, TokenWait.Wait).
 func PointOn(ch <-chan struct{}) {
-	explore.PointAt(chanLoc(ch), true)
-	explore.WeakRelease(chanLoc(ch)) // the send or close happens before a receive that sees it
-	if explore.Tracing() {
-		explore.Note("(channel)")
+	explorer.PointAt(chanLoc(ch), true)
+	explorer.WeakRelease(chanLoc(ch)) // the send or close happens before a receive that sees it
+	if explorer.Tracing() {
+		explorer.Note("(channel)")
 	}
 }
 
@@ -42,21 +42,21 @@ func chanLoc(ch <-chan struct{}) uintptr { return *(*uintptr)(unsafe.Pointer(&ch
 
 // Go starts f as a goroutine of the exploration, named name and index.
 func Go(name string, index int, f func()) {
-	if !explore.Active() {
+	if !explorer.Active() {
 		go f()
 		return
 	}
-	explore.Go(name+" "+strconv.Itoa(index), f)
+	explorer.Go(name+" "+strconv.Itoa(index), f)
 }
 
 // Gosched yields: under the explorer the goroutine waits until another
 // has made progress.
 func Gosched() {
-	if !explore.Active() {
+	if !explorer.Active() {
 		runtime.Gosched()
 		return
 	}
-	explore.Gosched()
+	explorer.Gosched()
 }
 
 var start = time.Now()
@@ -64,8 +64,8 @@ var start = time.Now()
 // Nanotime is the explorer's virtual clock during an exploration, a
 // monotonic clock otherwise.
 func Nanotime() int64 {
-	if explore.Active() {
-		return explore.Now()
+	if explorer.Active() {
+		return explorer.Now()
 	}
 	return int64(time.Since(start))
 }
@@ -77,7 +77,7 @@ func Seed() uint64 { return 1 }
 // Block waits until ready() or the timeout (virtual time), and reports
 // whether ready() held.
 func Block(ready func() bool, timeout time.Duration, what string) bool {
-	return explore.BlockTimeout(ready, timeout, what)
+	return explorer.BlockTimeout(ready, timeout, what)
 }
 
 // Wait takes a token from token, waiting at most timeout for one (<= 0:
@@ -89,11 +89,11 @@ func Block(ready func() bool, timeout time.Duration, what string) bool {
 // timeout, its fast path, which takes a token already there without a
 // timer.
 func (w *TokenWait) Wait(token chan struct{}, timeout time.Duration, what string) bool {
-	if explore.Active() {
-		if !explore.BlockOnTimeout(chanLoc(token), true, func() bool { return len(token) > 0 }, timeout, what) {
+	if explorer.Active() {
+		if !explorer.BlockOnTimeout(chanLoc(token), true, func() bool { return len(token) > 0 }, timeout, what) {
 			return false
 		}
-		explore.WeakAcquire(chanLoc(token)) // the receive below takes the token a send left
+		explorer.WeakAcquire(chanLoc(token)) // the receive below takes the token a send left
 	}
 	return w.wait(token, timeout)
 }
@@ -109,21 +109,21 @@ func closed(ch <-chan struct{}) bool {
 
 // Recv waits until ch is closed.
 func Recv(ch <-chan struct{}) {
-	if !explore.Active() {
+	if !explorer.Active() {
 		<-ch
 		return
 	}
-	explore.BlockOn(chanLoc(ch), false, func() bool { return closed(ch) }, "channel close")
-	explore.WeakAcquire(chanLoc(ch))
-	if explore.Tracing() {
-		explore.Note("Recv (closed)")
+	explorer.BlockOn(chanLoc(ch), false, func() bool { return closed(ch) }, "channel close")
+	explorer.WeakAcquire(chanLoc(ch))
+	if explorer.Tracing() {
+		explorer.Note("Recv (closed)")
 	}
 }
 
 // Select2 waits until a or b is closed; under the explorer, when both are,
 // it returns the first, so that a schedule replays the same way.
 func Select2(a, b <-chan struct{}) int {
-	if !explore.Active() {
+	if !explorer.Active() {
 		select {
 		case <-a:
 			return 0
@@ -136,7 +136,7 @@ func Select2(a, b <-chan struct{}) int {
 
 // Select3 is Select2 with three channels.
 func Select3(a, b, c <-chan struct{}) int {
-	if !explore.Active() {
+	if !explorer.Active() {
 		select {
 		case <-a:
 			return 0
@@ -150,7 +150,7 @@ func Select3(a, b, c <-chan struct{}) int {
 }
 
 func selectClosed(chs ...<-chan struct{}) int {
-	explore.Block(func() bool {
+	explorer.Block(func() bool {
 		for _, ch := range chs {
 			if closed(ch) {
 				return true
@@ -160,9 +160,9 @@ func selectClosed(chs ...<-chan struct{}) int {
 	}, "select on channel close")
 	for i, ch := range chs {
 		if closed(ch) {
-			explore.WeakAcquire(chanLoc(ch))
-			if explore.Tracing() {
-				explore.Note("select ->", i)
+			explorer.WeakAcquire(chanLoc(ch))
+			if explorer.Tracing() {
+				explorer.Note("select ->", i)
 			}
 			return i
 		}
@@ -178,31 +178,31 @@ type Mutex struct {
 }
 
 func (m *Mutex) Lock() {
-	if !explore.Active() {
+	if !explorer.Active() {
 		m.mu.Lock()
 		return
 	}
-	explore.BlockOn(uintptr(unsafe.Pointer(m)), true, func() bool { return !m.held }, "Mutex.Lock")
+	explorer.BlockOn(uintptr(unsafe.Pointer(m)), true, func() bool { return !m.held }, "Mutex.Lock")
 	m.held = true
-	explore.WeakAcquire(uintptr(unsafe.Pointer(m)))
-	if explore.Tracing() {
-		explore.Note("Lock")
+	explorer.WeakAcquire(uintptr(unsafe.Pointer(m)))
+	if explorer.Tracing() {
+		explorer.Note("Lock")
 	}
 }
 
 func (m *Mutex) Unlock() {
-	if !explore.Active() {
+	if !explorer.Active() {
 		m.mu.Unlock()
 		return
 	}
-	explore.PointAt(uintptr(unsafe.Pointer(m)), true)
+	explorer.PointAt(uintptr(unsafe.Pointer(m)), true)
 	if !m.held {
 		panic("sync: unlock of unlocked mutex")
 	}
-	explore.WeakRelease(uintptr(unsafe.Pointer(m)))
+	explorer.WeakRelease(uintptr(unsafe.Pointer(m)))
 	m.held = false
-	if explore.Tracing() {
-		explore.Note("Unlock")
+	if explorer.Tracing() {
+		explorer.Note("Unlock")
 	}
 }
 
@@ -229,30 +229,30 @@ type WaitGroup struct {
 }
 
 func (g *WaitGroup) Add(delta int) {
-	if !explore.Active() {
+	if !explorer.Active() {
 		g.wg.Add(delta)
 		return
 	}
-	explore.PointAt(uintptr(unsafe.Pointer(g)), true)
+	explorer.PointAt(uintptr(unsafe.Pointer(g)), true)
 	if delta < 0 {
-		explore.WeakRelease(uintptr(unsafe.Pointer(g))) // Done happens before the Wait it ends
+		explorer.WeakRelease(uintptr(unsafe.Pointer(g))) // Done happens before the Wait it ends
 	}
 	g.n += delta
 	if g.n < 0 {
 		panic("sync: negative WaitGroup counter")
 	}
-	if explore.Tracing() {
-		explore.Note("WaitGroup.Add", delta, "->", g.n)
+	if explorer.Tracing() {
+		explorer.Note("WaitGroup.Add", delta, "->", g.n)
 	}
 }
 
 func (g *WaitGroup) Done() { g.Add(-1) }
 
 func (g *WaitGroup) Wait() {
-	if !explore.Active() {
+	if !explorer.Active() {
 		g.wg.Wait()
 		return
 	}
-	explore.BlockOn(uintptr(unsafe.Pointer(g)), false, func() bool { return g.n == 0 }, "WaitGroup.Wait")
-	explore.WeakAcquire(uintptr(unsafe.Pointer(g)))
+	explorer.BlockOn(uintptr(unsafe.Pointer(g)), false, func() bool { return g.n == 0 }, "WaitGroup.Wait")
+	explorer.WeakAcquire(uintptr(unsafe.Pointer(g)))
 }

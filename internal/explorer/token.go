@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"fmt"
@@ -56,14 +56,6 @@ const (
 	kindStore     = 's'
 )
 
-// kind is the letter of d's kind.
-func (d *decision) kind() byte {
-	if d.reads > 0 {
-		return kindStore
-	}
-	return kindGoroutine
-}
-
 func kindName(k byte) string {
 	switch k {
 	case kindGoroutine:
@@ -74,9 +66,9 @@ func kindName(k byte) string {
 	return fmt.Sprintf("a decision of unknown kind %q", k)
 }
 
-// modeOf is the token header of an exploration with opt (defaults filled
+// ModeOf is the token header of an exploration with opt (defaults filled
 // in).
-func modeOf(opt Options) Token {
+func ModeOf(opt Options) Token {
 	if !opt.Weak {
 		return Token{}
 	}
@@ -102,7 +94,7 @@ func (t Token) describe() string {
 // encodeToken writes the token of a run with opt that made decisions ds.
 func encodeToken(opt Options, ds []decision) string {
 	var b strings.Builder
-	b.WriteString(modeOf(opt).header())
+	b.WriteString(ModeOf(opt).header())
 	b.WriteByte('/')
 	n := b.Len()
 	for i := range ds {
@@ -113,7 +105,7 @@ func encodeToken(opt Options, ds []decision) string {
 		if b.Len() > n {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, "%d:%c%d", i, d.kind(), d.chosen)
+		fmt.Fprintf(&b, "%d:%c%d", i, d.kind, d.chosen)
 	}
 	if b.Len() == n {
 		b.WriteByte('-')

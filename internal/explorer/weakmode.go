@@ -1,8 +1,7 @@
-package explore
+package explorer
 
 import (
 	"fmt"
-	"os"
 	"sync/atomic"
 
 	"github.com/wsched/wsched/explore/weak"
@@ -38,10 +37,6 @@ import (
 // acquire every send and close on its channel so far: stronger than Go's
 // rule (a receive synchronises with its own send), which can only hide a
 // weak behaviour, never invent one.
-
-// WeakEnv, set (WSCHED_EXPLORE_WEAK=1), runs every scenario that Check
-// runs in the weak-memory mode.
-const WeakEnv = "WSCHED_EXPLORE_WEAK"
 
 // Ordering is a C11 memory ordering, for the hooks below.
 type Ordering = weak.Ordering
@@ -84,12 +79,6 @@ func weakRun() *run {
 	}
 	return r
 }
-
-// WeakMode reports whether Check runs scenarios in the weak-memory mode
-// (the weak build tag or WeakEnv): a scenario whose property holds only
-// under sequential consistency, or that races by design, can say so and
-// skip.
-func WeakMode() bool { return weakTag || os.Getenv(WeakEnv) != "" }
 
 // Weak reports whether the running schedule is in the weak-memory mode:
 // the atomic wrappers then report each operation with the hooks below.
@@ -318,12 +307,11 @@ func (r *run) chooseWeak(n int, what string) int {
 	if n <= 1 {
 		return 0
 	}
-	d := decision{cur: -1, timer: -1, reads: n}
-	c := r.guide.choose(r, d)
+	l := load{n}
+	c := r.guide.store(r, l)
 	if c < 0 || c >= n {
 		r.diverge(r.cur, fmt.Sprintf("decision %d wants "+what+" (a replay token from another version of the code, or another mode's parameters)", len(r.decisions), c, n))
 	}
-	d.chosen = c
-	r.decisions = append(r.decisions, d)
+	r.decisions = append(r.decisions, decision{kind: kindStore, load: l, chosen: c})
 	return c
 }

@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"math/bits"
@@ -362,7 +362,7 @@ func TestBlockedOutsideTheExplorerIsReported(t *testing.T) {
 	defer close(ch)
 	defer func() {
 		p := recover()
-		s, ok := p.(stuckError)
+		s, ok := p.(StuckError)
 		if !ok || !strings.Contains(s.msg, "blocked outside the explorer") {
 			t.Fatalf("want a stuck report, got %v", p)
 		}

@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"fmt"
@@ -9,9 +9,10 @@ import (
 )
 
 // The hooks: what instrumented code calls. impl/internal/atomic and
-// impl/internal/sync call them under the explore build tag; scenarios call
-// them directly. Outside a run (no Explore in progress) every hook passes
-// straight through, so instrumented code still works in an ordinary test.
+// impl/internal/sync call them under the explore build tag; the public
+// package explore calls the ones a scenario uses (Go, Assert, Event, Block,
+// Now). Outside a run (no Explore in progress) every hook passes straight
+// through, so instrumented code still works in an ordinary test.
 
 // Active reports whether a schedule is being run. Instrumented code asks
 // before taking its controlled path.

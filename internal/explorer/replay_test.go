@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"strings"
@@ -200,5 +200,26 @@ func TestTokenRoundTrip(t *testing.T) {
 	// A token of before the mode was recorded reads as the plain mode.
 	if p, err := ParseToken("17:2,40:1"); err != nil || p.Weak || p.Choices[17] != (Choice{kindGoroutine, 2}) {
 		t.Errorf("old token: %+v, %v", p, err)
+	}
+}
+
+// A switch that follows a choice of store is not a timeout firing: a
+// goroutine's choice of the latest store (0) before a forced switch to
+// goroutine 0 is a load decision, with no timer.
+func TestSwitchAfterAChoiceOfStoreIsNoTimeout(t *testing.T) {
+	res := Explore(Options{Weak: true, Preemptions: -1}, func() {
+		var x tloc
+		a := Go("a", func() { x.store(1, Relaxed) })
+		b := Go("b", func() { x.load(Relaxed) })
+		a.Join()
+		b.Join()
+		Failf("stop")
+	})
+	f := res.Failure
+	if f == nil || !strings.Contains(f.Trace, "main runs") {
+		t.Fatalf("want the stop with a switch back to main in its trace, got %+v", f)
+	}
+	if strings.Contains(f.Trace, "timeout") {
+		t.Errorf("a timeout fires in a scenario without deadlines:\n%s", f.Trace)
 	}
 }

@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"math"
@@ -38,7 +38,7 @@ func TestEstimateMatchesCountOnToys(t *testing.T) {
 			}
 			exact := res.Schedules - prev
 			prev = res.Schedules
-			e := &explorer{opt: opt.withDefaults(), body: body}
+			e := &explorer{opt: opt.WithDefaults(), body: body}
 			est, fr := e.estimate(b)
 			if fr != nil {
 				t.Fatalf("%s: a probe failed: %v", name, fr.failure)

@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"fmt"
@@ -33,15 +33,23 @@ type replayGuide struct {
 	used int // listed decisions reached
 }
 
-func (g *replayGuide) choose(r *run, d decision) int {
+func (g *replayGuide) goroutine(r *run, s schedule) int {
+	return g.follow(r, kindGoroutine, s.defaultChoice())
+}
+
+func (g *replayGuide) store(r *run, l load) int { return g.follow(r, kindStore, 0) }
+
+// follow is the token's choice at the next decision, of kind kind, or
+// def if the token lists none; -1 if the token lists another kind there.
+func (g *replayGuide) follow(r *run, kind byte, def int) int {
 	i := len(r.decisions)
 	c, ok := g.tok.Choices[i]
 	if !ok {
-		return d.defaultChoice()
+		return def
 	}
 	g.used++
-	if c.Kind != d.kind() {
-		r.diverged = fmt.Sprintf("decision %d is %s here, but the token lists %s (%c%d) for it", i, kindName(d.kind()), kindName(c.Kind), c.Kind, c.Choice)
+	if c.Kind != kind {
+		r.diverged = fmt.Sprintf("decision %d is %s here, but the token lists %s (%c%d) for it", i, kindName(kind), kindName(c.Kind), c.Kind, c.Choice)
 		return -1
 	}
 	return c.Choice
@@ -88,7 +96,7 @@ func (e *explorer) replay(tok string) Result {
 		e.res.Failure = &Failure{Kind: kindDiverged, Message: "replay diverged at step 0: " + err.Error(), Token: tok, Schedule: 1}
 		return e.res
 	}
-	if want := modeOf(e.opt); t.header() != want.header() {
+	if want := ModeOf(e.opt); t.header() != want.header() {
 		e.res.Failure = &Failure{Kind: kindDiverged, Token: tok, Schedule: 1, Message: fmt.Sprintf(
 			"replay diverged at step 0: the token was recorded %s, and this run is %s; its choices mean nothing here (replay with the command the failure printed)",
 			t.describe(), want.describe())}

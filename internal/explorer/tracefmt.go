@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"fmt"
@@ -25,8 +25,8 @@ import (
 // than the latest says which one it read, the newer ones it skipped and
 // why it may (weaktrace.go); the synchronises-with edges follow the steps.
 
-// traceData is a traced schedule as data.
-type traceData struct {
+// TraceData is a traced schedule as data.
+type TraceData struct {
 	Scenario   string      `json:"scenario"`
 	Weak       bool        `json:"weak"`
 	Goroutines []string    `json:"goroutines"`
@@ -102,7 +102,7 @@ func (r *run) formatTrace() string {
 		}
 		b.WriteString("\n")
 		if s.Stale {
-			fmt.Fprintf(&b, "%5s  %-*s  reads %s, not the latest: skips %s; %s\n", "", width, "", d.stepName(s.ReadsFrom), d.stepNames(s.Skipped), s.Why)
+			fmt.Fprintf(&b, "%5s  %-*s  reads %s, not the latest: skips %s; %s\n", "", width, "", d.StepName(s.ReadsFrom), d.StepNames(s.Skipped), s.Why)
 		}
 		if s.Before > 0 {
 			fmt.Fprintf(&b, "%5s  %-*s  goes before the newest %d store(s) of its location in modification order\n", "", width, "", s.Before)
@@ -117,24 +117,26 @@ func (r *run) formatTrace() string {
 	return b.String()
 }
 
-func (d *traceData) stepName(n int) string {
+// StepName names step n for the page: its number and goroutine.
+func (d *TraceData) StepName(n int) string {
 	if n <= 0 || n > len(d.Steps) {
 		return "the location's first value"
 	}
 	return fmt.Sprintf("step %d (%s)", n, d.Goroutines[d.Steps[n-1].G])
 }
 
-func (d *traceData) stepNames(ns []int) string {
+// StepNames is StepName of each of ns.
+func (d *TraceData) StepNames(ns []int) string {
 	parts := make([]string, len(ns))
 	for i, n := range ns {
-		parts[i] = d.stepName(n)
+		parts[i] = d.StepName(n)
 	}
 	return strings.Join(parts, ", ")
 }
 
 // exportTrace is the run's trace as data.
-func (r *run) exportTrace() *traceData {
-	d := &traceData{Weak: r.mem != nil, Sources: map[string]srcContext{}}
+func (r *run) exportTrace() *TraceData {
+	d := &TraceData{Weak: r.mem != nil, Sources: map[string]srcContext{}}
 	for _, t := range r.threads {
 		d.Goroutines = append(d.Goroutines, t.name)
 	}

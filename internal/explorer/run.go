@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"fmt"
@@ -76,70 +76,6 @@ type thread struct {
 	pend    []access
 	pendAll bool
 	pendBuf [1]access
-}
-
-// decision is one point at which more than one thread could go next.
-type decision struct {
-	enabled uint64 // bit i: thread i could go next
-	cur     int    // the thread deciding, if it could go on itself; else -1
-	// timer is a blocked thread whose timeout may fire now (the earliest
-	// deadline), or -1. Its bit is in enabled; choosing it advances
-	// virtual time to its deadline. It is never the default choice, and
-	// choosing it always counts as a preemption.
-	timer   int
-	chosen  int
-	preempt bool // a preemption: chosen != cur while cur could go on, or the timer
-	// reads, when > 0, makes this a decision of the weak-memory mode
-	// (weakmode.go) instead: which of reads stores a read reads, 0 being
-	// the latest, or which of reads places in modification order a store
-	// goes to, 0 being last. enabled, cur and timer do not apply; no
-	// choice costs a preemption (the model bounds the stale choices).
-	reads int
-}
-
-// defaultChoice is the thread the search tries first: the current thread if
-// it can go on (no preemption), otherwise the lowest-numbered one (never a
-// timer firing early).
-func (d *decision) defaultChoice() int {
-	if d.reads > 0 {
-		return 0
-	}
-	if d.cur >= 0 {
-		return d.cur
-	}
-	m := d.enabled
-	if d.timer >= 0 {
-		m &^= 1 << d.timer
-	}
-	return bits.TrailingZeros64(m)
-}
-
-// costs reports whether choosing c at d is a preemption.
-func (d *decision) costs(c int) bool {
-	return d.reads == 0 && (c == d.timer || d.cur >= 0 && c != d.cur)
-}
-
-// alternatives lists the choices in the order the search tries them: the
-// default first, then the others by thread number.
-func (d *decision) alternatives() []int {
-	if d.reads > 0 {
-		alts := make([]int, d.reads)
-		for i := range alts {
-			alts[i] = i
-		}
-		return alts
-	}
-	def := d.defaultChoice()
-	alts := []int{def}
-	for m := d.enabled &^ (1 << def); m != 0; m &= m - 1 {
-		alts = append(alts, bits.TrailingZeros64(m))
-	}
-	return alts
-}
-
-// guide picks the thread at each decision.
-type guide interface {
-	choose(r *run, d decision) int
 }
 
 type run struct {
@@ -389,17 +325,17 @@ func (r *run) schedule(t *thread) *thread {
 		}
 	}
 	en = eager
-	d := decision{enabled: en, cur: -1, timer: -1}
+	sc := schedule{enabled: en, cur: -1, timer: -1}
 	if t.state != finished && en&(1<<t.id) != 0 {
 		// t can go on (running, or at a Block whose condition holds):
 		// switching away from it is a preemption.
-		d.cur = t.id
+		sc.cur = t.id
 	}
 	if s := r.earliestSleeper(); s != nil && en&(1<<s.id) == 0 {
 		// The earliest timeout may fire now, before the others go on.
-		d.timer = s.id
+		sc.timer = s.id
 		en |= 1 << s.id
-		d.enabled = en
+		sc.enabled = en
 	}
 	if en&(en-1) == 0 {
 		c := bits.TrailingZeros64(en)
@@ -411,12 +347,11 @@ func (r *run) schedule(t *thread) *thread {
 		}
 		return r.threads[c]
 	}
-	c := r.guide.choose(r, d) // by value: a pointer would put d on the heap, at every decision
+	c := r.guide.goroutine(r, sc)
 	if c < 0 || c >= len(r.threads) || en&(1<<c) == 0 {
 		r.diverge(t, fmt.Sprintf("decision %d wants goroutine %d, but only %s can go (a replay token from another version of the code, or nondeterminism in the scenario: time, map order, a goroutine outside the explorer)", len(r.decisions), c, r.names(en)))
 	}
-	d.chosen = c
-	d.preempt = d.costs(c)
+	d := decision{kind: kindGoroutine, schedule: sc, chosen: c, preempt: sc.costs(c)}
 	if d.preempt {
 		r.preempts++
 	}

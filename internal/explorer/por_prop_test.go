@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"fmt"
@@ -137,11 +137,11 @@ func genProgram(t *rapid.T) [][]progOp {
 // plain search are skipped.
 func compareOnProgram(t *rapid.T, gs [][]progOp, what string, popt, ropt Options) {
 	body := program(gs)
-	want, pres := Classes(popt, body)
+	want, pres := classesOf(t, popt, body)
 	if !pres.Exhaustive {
 		return
 	}
-	got, rres := Classes(ropt, body)
+	got, rres := classesOf(t, ropt, body)
 	if !rres.Exhaustive {
 		t.Fatalf("%v, %s: the reduced search did not end (%d schedules; plain %d)", gs, what, rres.Schedules, pres.Schedules)
 	}

@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 // How many schedules a budget-cut search left.
 //
@@ -17,9 +17,9 @@ package explore
 // 15,998; on protocol/extra-retire-remote 750,000 for about 869,000; the
 // report still gives it rounded, as "about".
 
-// estimateProbes is how many random schedules an estimate walks: a
+// EstimateProbes is how many random schedules an estimate walks: a
 // fraction of a second on the largest scenarios.
-const estimateProbes = 200
+const EstimateProbes = 200
 
 // knuthGuide walks one random schedule within a preemption bound and
 // weighs it by the inverse of its probability. Choosing uniformly at each
@@ -41,7 +41,17 @@ type knuthGuide struct {
 
 func (g *knuthGuide) next() uint64 { return xorshift(&g.rng) }
 
-func (g *knuthGuide) choose(r *run, d decision) int {
+func (g *knuthGuide) goroutine(r *run, s schedule) int {
+	return g.walk(r, decision{kind: kindGoroutine, schedule: s})
+}
+
+func (g *knuthGuide) store(r *run, l load) int {
+	return g.walk(r, decision{kind: kindStore, load: l})
+}
+
+// walk takes a random choice at d, free or (with the probability above) a
+// preemption, and weighs the walk by it.
+func (g *knuthGuide) walk(r *run, d decision) int {
 	g.free, g.costly = g.free[:0], g.costly[:0]
 	for _, a := range d.alternatives() {
 		switch {
@@ -69,7 +79,7 @@ func (g *knuthGuide) choose(r *run, d decision) int {
 }
 
 // estimate returns the estimate of the number of schedules within bound
-// b, from estimateProbes random ones; a probe that fails is returned
+// b, from EstimateProbes random ones; a probe that fails is returned
 // instead (a real schedule within the bound). The probes are not counted
 // as schedules of the search.
 func (e *explorer) estimate(b int) (float64, *run) {
@@ -81,7 +91,7 @@ func (e *explorer) estimate(b int) (float64, *run) {
 	}
 	g := &knuthGuide{rng: 0x9E3779B97F4A7C15, bound: b, length: len(first.decisions)}
 	sum := 0.0
-	for range estimateProbes {
+	for range EstimateProbes {
 		g.weight = 1
 		r := e.runOnce(g, false)
 		if r.failure != nil {
@@ -89,5 +99,5 @@ func (e *explorer) estimate(b int) (float64, *run) {
 		}
 		sum += g.weight
 	}
-	return sum / estimateProbes, nil
+	return sum / EstimateProbes, nil
 }

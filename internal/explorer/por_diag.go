@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// nearestRun explains a trace the reduced search missed, for whoever must
+// NearestRun explains a trace the reduced search missed, for whoever must
 // find out why: it replays the plain schedule tok, runs the reduced search
 // again, and finds the run that follows the trace longest (the longest
 // prefix of its steps that some schedule of the trace begins with). There
@@ -14,8 +14,8 @@ import (
 // chose, which goroutines the trace goes on with, and what each step
 // touched. The race that should have asked for one of them at that
 // decision is the place to look.
-func nearestRun(opt Options, body func(), tok string) string {
-	opt = opt.withDefaults()
+func NearestRun(opt Options, body func(), tok string) string {
+	opt = opt.WithDefaults()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	e := &explorer{opt: opt, body: body, record: true}
 	tr := e.runOnce(&replayGuide{tok: mustParseToken(tok)}, false)

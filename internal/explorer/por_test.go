@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"fmt"
@@ -151,12 +151,26 @@ func sortedKeys(m map[string]int) []string {
 	return ks
 }
 
+// classesOf is Classes for a test, which never asks for the weak mode:
+// an error fails it.
+func classesOf(t interface {
+	Helper()
+	Fatal(...any)
+}, opt Options, body func()) (map[string]int, Result) {
+	t.Helper()
+	got, res, err := Classes(opt, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, res
+}
+
 // Without a bound the reduced search reaches every trace that brute force
 // finds, and, on programs of atomics alone, runs each exactly once.
 func TestReducedRunsEveryTraceOnce(t *testing.T) {
 	for _, ty := range toys() {
-		all, pres := Classes(Options{Preemptions: 64, MaxSchedules: 1 << 20}, ty.body)
-		got, rres := Classes(Options{Reduce: true, Unbounded: true, MaxSchedules: 1 << 20}, ty.body)
+		all, pres := classesOf(t, Options{Preemptions: 64, MaxSchedules: 1 << 20}, ty.body)
+		got, rres := classesOf(t, Options{Reduce: true, Unbounded: true, MaxSchedules: 1 << 20}, ty.body)
 		if !pres.Exhaustive || !rres.Exhaustive {
 			t.Fatalf("%s: not exhaustive: %+v %+v", ty.name, pres, rres)
 		}
@@ -188,8 +202,8 @@ func TestReducedWithABoundMissesNothing(t *testing.T) {
 			if b == 0 {
 				pb = -1 // Options says 0 is the default, 2
 			}
-			want, pres := Classes(Options{Preemptions: pb, MaxSchedules: 1 << 20}, ty.body)
-			got, rres := Classes(Options{Reduce: true, Preemptions: pb, MaxSchedules: 1 << 20}, ty.body)
+			want, pres := classesOf(t, Options{Preemptions: pb, MaxSchedules: 1 << 20}, ty.body)
+			got, rres := classesOf(t, Options{Reduce: true, Preemptions: pb, MaxSchedules: 1 << 20}, ty.body)
 			for _, k := range sortedKeys(want) {
 				if got[k] == 0 {
 					t.Errorf("%s, bound %d: the reduced search missed trace %s", ty.name, b, k)

@@ -1,4 +1,4 @@
-package explore
+package explorer
 
 import (
 	"fmt"
@@ -34,10 +34,14 @@ type Failure struct {
 	Schedule    int
 	Preemptions int
 	// trace is the traced schedule as data, for the page (page.go).
-	trace *traceData
+	trace *TraceData
 }
 
 func (f *Failure) Error() string { return string(f.Kind) + ": " + f.Message }
+
+// Data is the traced schedule as data (nil if the failure has no trace),
+// for the counterexample page.
+func (f *Failure) Data() *TraceData { return f.trace }
 
 // step is one entry of a traced schedule, in execution order: an
 // operation performed, a wait that blocked, a wake from it, or a switch to
@@ -82,31 +86,31 @@ const (
 )
 
 func (r *run) noteSwitch(t *thread, to int, preempt bool) {
-	if n := len(r.decisions); n > 0 && r.decisions[n-1].timer == to && r.decisions[n-1].chosen == to {
+	if n := len(r.decisions); n > 0 && r.decisions[n-1].kind == kindGoroutine && r.decisions[n-1].timer == to && r.decisions[n-1].chosen == to {
 		r.trace = append(r.trace, step{thread: t.id, kind: stepSwitch, to: to, preempt: true, timer: true, when: r.now})
 		return
 	}
 	r.trace = append(r.trace, step{thread: t.id, kind: stepSwitch, to: to, preempt: preempt})
 }
 
-// moduleRoot is the directory above this package: trace locations are
-// printed relative to it.
+// moduleRoot is the module's directory, two above this package
+// (internal/explorer): trace locations are printed relative to it.
 var moduleRoot = func() string {
 	_, file, _, ok := runtime.Caller(0)
 	if !ok {
 		return ""
 	}
-	return filepath.Dir(filepath.Dir(file))
+	return filepath.Dir(filepath.Dir(filepath.Dir(file)))
 }()
 
 // modulePath is the module's import path: with -trimpath (cmd/verify
 // builds so) a frame's file is named under it, not under moduleRoot.
 const modulePath = "github.com/wsched/wsched"
 
-// moduleDir is the module's directory on disk: moduleRoot, or, in a
+// ModuleDir is the module's directory on disk: moduleRoot, or, in a
 // -trimpath build, the nearest directory above the working directory
 // that holds go.mod.
-func moduleDir() string {
+func ModuleDir() string {
 	if filepath.IsAbs(moduleRoot) {
 		return moduleRoot
 	}
@@ -127,7 +131,7 @@ func moduleDir() string {
 // srcPath is where the source file a frame names is on disk.
 func srcPath(file string) string {
 	if rest, ok := strings.CutPrefix(file, modulePath+"/"); ok && !filepath.IsAbs(file) {
-		if d := moduleDir(); d != "" {
+		if d := ModuleDir(); d != "" {
 			return filepath.Join(d, rest)
 		}
 	}
@@ -135,8 +139,10 @@ func srcPath(file string) string {
 }
 
 // instrumentation names the packages whose frames a location skips: the
-// explorer and the drop-in packages that call it.
-var instrumentation = []string{"/explore/", "/impl/internal/atomic/", "/impl/internal/sync/"}
+// engine, the public packages whose calls go through it (a scenario's,
+// and a structure's own instrumentation), and the drop-in packages that
+// call it.
+var instrumentation = []string{"/internal/explorer/", "/explore/", "/explore/instrument/", "/impl/internal/atomic/", "/impl/internal/sync/"}
 
 func isInstrumentation(file string) bool {
 	if strings.HasSuffix(file, "_test.go") {

@@ -1,0 +1,85 @@
+package explore
+
+import (
+	"time"
+
+	"github.com/wsched/wsched/internal/explorer"
+)
+
+// What a scenario calls: its goroutines, its checks, and the waits and
+// clock it needs besides the code under test.
+
+// Thread is a goroutine started with Go.
+type Thread struct{ t *explorer.Thread }
+
+// Go starts f as a goroutine under the explorer's control, named name in
+// traces. Outside a run it is a go statement.
+func Go(name string, f func()) *Thread {
+	return &Thread{explorer.Go(name, f)}
+}
+
+// Join waits until the goroutine has returned. What the goroutine did
+// happens before Join returns, in the weak-memory mode too.
+func (th *Thread) Join() {
+	if th != nil {
+		th.t.Join()
+	}
+}
+
+// Failf fails the schedule: the scenario found a broken property. It does
+// not return. The explorer prints the schedule that led here.
+func Failf(format string, args ...any) { explorer.Failf(format, args...) }
+
+// Assert fails the schedule with the message unless ok.
+func Assert(ok bool, format string, args ...any) {
+	if !ok {
+		Failf(format, args...)
+	}
+}
+
+// Event is a one-shot flag a goroutine can wait for: a scenario's stand-in
+// for a channel that one side closes. Set happens before a Wait or an
+// IsSet that sees it.
+type Event struct{ e explorer.Event }
+
+// Set sets the event (a scheduling point).
+func (e *Event) Set() { e.e.Set() }
+
+// IsSet reports whether the event is set (a scheduling point).
+func (e *Event) IsSet() bool { return e.e.IsSet() }
+
+// Wait blocks until the event is set.
+func (e *Event) Wait() { e.e.Wait() }
+
+// Block is a scheduling point at which the caller waits until ready()
+// reports true. ready is evaluated by whichever goroutine is deciding, with
+// every other goroutine stopped; it must only look, never change anything.
+// what says what is awaited, for the trace and the deadlock report. Outside
+// a run, Block panics.
+//
+// The reduced search takes a Block to conflict with every other step; the
+// instrumented locks and channels of impl/ block on the one location they
+// wait for instead.
+func Block(ready func() bool, what string) {
+	explorer.Block(ready, what)
+}
+
+// BlockTimeout is Block with a deadline d of virtual time (d <= 0: none).
+// It reports false if the deadline passed first. Virtual time passes when
+// every goroutine is blocked or spinning on a yield, or, as a choice that
+// costs a preemption, while others run (see the package comment, "Time").
+func BlockTimeout(ready func() bool, d time.Duration, what string) bool {
+	return explorer.BlockTimeout(ready, d, what)
+}
+
+// Now returns the run's virtual clock in nanoseconds: 0 when the schedule
+// starts. Outside a run it returns the time since the process started.
+func Now() int64 { return explorer.Now() }
+
+// View registers a view of an object under test for the trace of the
+// running schedule: after every step of a traced run (a replay, or the
+// re-run of a failing schedule), f is called and its result shown with
+// the step, on the counterexample page beside the values of the
+// locations. f must only look, with no scheduling point. Outside a traced
+// run View does nothing, so a scenario may call it in every schedule.
+func View(name string, f func() string) { explorer.View(name, f) }
