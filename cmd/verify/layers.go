@@ -85,18 +85,19 @@ func layers(tlaJar string) []layer {
 				if err != nil {
 					return nil, err
 				}
-				// The explorer's own properties (./explore) compare
-				// whole searches of generated programs; at 2000 cases
-				// under the race detector two of them take half an hour
-				// each on two cores, past the layer's limit. They run
-				// without -race here: the explorer runs one goroutine of
-				// a program at a time, and its code is run under -race
-				// by the layer's default command and by go test -race
-				// ./... at 100 cases.
+				// The explorer's own properties (its engine,
+				// ./internal/explorer) compare whole searches of
+				// generated programs; at 2000 cases under the race
+				// detector two of them take half an hour each on two
+				// cores, past the layer's limit. They run without -race
+				// here: the explorer runs one goroutine of a program at
+				// a time, and its code is run under -race by the
+				// layer's default command and by go test -race ./...
+				// at 100 cases.
 				var cmds [][]string
-				if i := slices.Index(with, "./explore"); i >= 0 {
+				if i := slices.Index(with, "./internal/explorer"); i >= 0 {
 					with = slices.Delete(with, i, i+1)
-					cmds = append(cmds, []string{"go", "test", "-count=1", "-json", "-timeout=0", "./explore", "-rapid.checks=2000"})
+					cmds = append(cmds, []string{"go", "test", "-count=1", "-json", "-timeout=0", "./internal/explorer", "-rapid.checks=2000"})
 				}
 				if len(with) > 0 {
 					// The flag goes after the packages: go test hands
