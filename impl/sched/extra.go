@@ -153,26 +153,18 @@ func (w *worker) runExtra() {
 func (x *extraWorkers) surplus() bool {
 	// Observes both counts; a stale answer costs one retirement too many
 	// (the monitor starts another) or one tick more.
-	return x.running.LoadRelaxed() > x.rt.mon.stuck.LoadRelaxed()
+	return x.running.LoadRelaxed() > x.rt.mon.stuckCount.LoadRelaxed()
 }
 
 // handOff moves an extra worker's queued tasks to the global queue, where
-// any worker takes them, before it retires with work left (surplus).
+// any worker takes them, before it retires with work left (surplus): a
+// batch at a time (drain.go), announced once they are all there.
 func (w *worker) handOff() {
 	rt := w.rt
 	if w.searching && w.foundWork() {
 		rt.notify() // Rule 2, as in execute
 	}
-	moved := false
-	if t := w.lifo.Take(); t != nil {
-		rt.global.Push(t)
-		moved = true
-	}
-	for t := w.ring.Pop(); t != nil; t = w.ring.Pop() {
-		rt.global.Push(t)
-		moved = true
-	}
-	if moved {
+	if w.drain(nil, w.scratch[:], rt.global.PushBatch) {
 		rt.notify()
 	}
 }

@@ -74,8 +74,8 @@ func TestWalkOverWorkersAndExtraSlotsDoesNotAllocate(t *testing.T) {
 		t.Fatalf("allWorkers has %d entries, want 2 workers and 1 extra slot", got)
 	}
 	thief := newWorker(rt, 99, nil) // not in the list: owned by this goroutine
-	rt.mon.stuck.AddRelaxed(1)      // as if a worker were flagged: stealStuck walks every worker
-	defer rt.mon.stuck.AddRelaxed(-1)
+	rt.mon.stuckCount.AddRelaxed(1) // as if a worker were flagged: stealStuck walks every worker
+	defer rt.mon.stuckCount.AddRelaxed(-1)
 	allocs := testing.AllocsPerRun(100, func() {
 		thief.stealStuck()
 		rt.workAvailable(thief)

@@ -153,7 +153,7 @@ func (w *worker) steal() *task {
 	}
 	// Observes whether any worker is flagged stuck; one load in the
 	// common case. seq_cst, as the flag it summarises.
-	if !rt.mon.helps() || rt.mon.stuck.LoadSeqCst() == 0 {
+	if !rt.mon.helps() || rt.mon.stuckCount.LoadSeqCst() == 0 {
 		return nil
 	}
 	for _, v := range all {
@@ -171,7 +171,7 @@ func (w *worker) steal() *task {
 func (w *worker) stealStuck() *task {
 	rt := w.rt
 	// Observes whether any worker is flagged; seq_cst, as the flags.
-	if !rt.mon.helps() || rt.mon.stuck.LoadSeqCst() == 0 {
+	if !rt.mon.helps() || rt.mon.stuckCount.LoadSeqCst() == 0 {
 		return nil
 	}
 	for _, v := range rt.allWorkers() {

@@ -48,10 +48,11 @@ type monitor struct {
 	expired  []*task
 	scratch  *queue.Ring[task] // for cancelReachable's steals, at shutdown
 
-	// stuck counts the workers flagged stuck, so that thieves and the
-	// park-time re-check look at LIFO slots only when some worker is
-	// (one load in the common case, not one per worker).
-	stuck atomic.Int32
+	// stuckCount is the number of workers whose stuck flag is set
+	// (worker.stuck), so that thieves and the park-time re-check look at
+	// LIFO slots only when some worker is flagged (one load in the common
+	// case, not one per worker).
+	stuckCount atomic.Int32
 
 	woken atomic.StatUint64 // parked workers woken for a stuck one (metrics)
 }
@@ -60,7 +61,7 @@ type monitor struct {
 // Only the monitor touches it.
 type watchRecord struct {
 	ticks uint64 // the tick count it saw last
-	since int64  // when it first saw that count (or the worker rest)
+	since int64  // when it first saw that count (or saw the worker resting)
 }
 
 func (m *monitor) init(rt *Runtime) {
@@ -121,30 +122,17 @@ func (m *monitor) shutdown() {
 }
 
 // cancelReachable cancels every task queued in the global queue, a ring or
-// a LIFO slot. A task taken here is in no queue any more, so it is
-// cancelled exactly once.
+// a LIFO slot (drain.go). A task taken here is in no queue any more, so it
+// is cancelled exactly once.
 func (m *monitor) cancelReachable() {
 	rt := m.rt
 	if m.scratch == nil {
 		m.scratch = queue.NewRing[task]()
 	}
 	var buf [globalBatchMax]*task
-	for n := rt.global.PopBatch(buf[:]); n > 0; n = rt.global.PopBatch(buf[:]) {
-		for i, t := range buf[:n] {
-			rt.cancelQueued(t)
-			buf[i] = nil
-		}
-	}
+	rt.cancelGlobal(buf[:])
 	for _, v := range rt.allWorkers() {
-		if t := v.lifo.Steal(); t != nil {
-			rt.cancelQueued(t)
-		}
-		for t, _ := v.ring.StealInto(m.scratch); t != nil; t, _ = v.ring.StealInto(m.scratch) {
-			rt.cancelQueued(t)
-			for t := m.scratch.Pop(); t != nil; t = m.scratch.Pop() {
-				rt.cancelQueued(t)
-			}
-		}
+		v.drain(m.scratch, buf[:], rt.cancelAll)
 	}
 }
 
@@ -174,7 +162,7 @@ func (m *monitor) watch(now int64, pacing *extraPacing) (running bool) {
 	stuck, healthy := 0, false
 	for _, w := range rt.allWorkers() {
 		if m.resting(w, parked) {
-			m.rest(w, now)
+			m.markResting(w, now)
 			continue
 		}
 		running = true
@@ -200,9 +188,9 @@ func (m *monitor) resting(w *worker, parked uint64) bool {
 	return parked&(1<<uint(w.index)) != 0
 }
 
-// rest records a worker that is parked (or an extra worker not running):
-// not stuck, and its clock restarts when it runs again.
-func (m *monitor) rest(w *worker, now int64) {
+// markResting records a worker that is parked (or an extra worker not
+// running): not stuck, and its clock restarts when it runs again.
+func (m *monitor) markResting(w *worker, now int64) {
 	w.watched.since = now
 	m.unflag(w)
 }
@@ -229,7 +217,7 @@ func (m *monitor) check(w *worker, now int64) bool {
 	// before help's look at the queues and its wake, so the worker it
 	// wakes sees them.
 	if !w.stuck.LoadSeqCst() {
-		m.stuck.AddSeqCst(1)
+		m.stuckCount.AddSeqCst(1)
 		w.stuck.StoreSeqCst(true)
 	}
 	return true
@@ -243,7 +231,7 @@ func (m *monitor) unflag(w *worker) {
 	// count, and clearing one publishes nothing.
 	if w.stuck.LoadRelaxed() {
 		w.stuck.StoreRelaxed(false) // clears the flag; publishes nothing
-		m.stuck.AddRelaxed(-1)      // the count thieves read first; only the monitor writes it
+		m.stuckCount.AddRelaxed(-1) // the count thieves read first; only the monitor writes it
 	}
 }
 
@@ -300,7 +288,7 @@ func (m *monitor) sleep(now int64, running bool) {
 			return
 		}
 	}
-	deadline := rt.timers.beginPark(limit)
+	deadline := rt.timers.monitorSleepsUntil(limit)
 	if deadline > now {
 		timeout := int64(0) // noDeadline: until unparked
 		if deadline != noDeadline {
@@ -308,7 +296,7 @@ func (m *monitor) sleep(now int64, running bool) {
 		}
 		m.parker.Park(durationOf(timeout))
 	}
-	rt.timers.endPark()
+	rt.timers.monitorAwake()
 	if m.sleepsIdle.LoadRelaxed() { // relaxed: only we write it
 		m.sleepsIdle.StoreRelaxed(false)
 	}

@@ -21,17 +21,17 @@ const noDeadline = math.MaxInt64
 // The race to close: the monitor decides how long to sleep, then sleeps;
 // a Sleep between the two adds an earlier timer, and the monitor
 // oversleeps it (with no worker ticking: forever). So the monitor
-// publishes the deadline it will sleep until (parkDeadline) under the same
-// mutex that Sleep takes to add a timer, and Sleep unparks the monitor
-// when its new deadline is earlier. The parker's token is sticky, so an
-// unpark that lands before the monitor actually sleeps still wakes it.
-// While the monitor is awake, parkDeadline is 0 and Sleep does not wake
-// it: it looks at the timers before it sleeps again.
+// publishes the deadline it will sleep until (monitorDeadline) under the
+// same mutex that Sleep takes to add a timer, and Sleep unparks the
+// monitor when its new deadline is earlier. The parker's token is sticky,
+// so an unpark that lands before the monitor actually sleeps still wakes
+// it. While the monitor is awake, monitorDeadline is 0 and Sleep does not
+// wake it: it looks at the timers before it sleeps again.
 type timerQueue struct {
-	mu           sync.Mutex
-	h            timerHeap
-	seq          uint64
-	parkDeadline int64 // 0: the monitor is awake; else the time it sleeps until
+	mu              sync.Mutex
+	h               timerHeap
+	seq             uint64
+	monitorDeadline int64 // 0: the monitor is awake; else the time it sleeps until
 	// armed maps each task with a timer to the seq of its live entry.
 	// A task has one timer (Context.Sleep replaces it), but the heap is
 	// not searched to move an entry: a new deadline is a new entry, and
@@ -88,7 +88,7 @@ func (q *timerQueue) set(when int64, t *task) (wakeMonitor bool) {
 	heap.Push(&q.h, timerEntry{when: when, seq: q.seq, t: t})
 	q.compactIfStale()
 	q.publishNext()
-	wake := q.parkDeadline != 0 && when < q.parkDeadline
+	wake := q.monitorDeadline != 0 && when < q.monitorDeadline
 	q.mu.Unlock()
 	return wake
 }
@@ -163,23 +163,26 @@ func (q *timerQueue) expire(now int64, dst []*task) []*task {
 	return dst
 }
 
-// beginPark publishes that the monitor sleeps until min(limit, next timer)
-// and returns that deadline (noDeadline: sleep until woken).
-func (q *timerQueue) beginPark(limit int64) int64 {
+// monitorSleepsUntil publishes that the monitor sleeps until min(limit,
+// next timer) and returns that deadline (noDeadline: sleep until woken).
+// (Not a park of the idle protocol, as a worker's beginPark is: the
+// monitor is in no parked set, and publishes only the deadline that set
+// compares a new timer with.)
+func (q *timerQueue) monitorSleepsUntil(limit int64) int64 {
 	q.mu.Lock()
 	d := limit
 	if len(q.h) > 0 && q.h[0].when < d {
 		d = q.h[0].when
 	}
-	q.parkDeadline = d
+	q.monitorDeadline = d
 	q.mu.Unlock()
 	return d
 }
 
-// endPark publishes that the monitor is awake again.
-func (q *timerQueue) endPark() {
+// monitorAwake publishes that the monitor is awake again.
+func (q *timerQueue) monitorAwake() {
 	q.mu.Lock()
-	q.parkDeadline = 0
+	q.monitorDeadline = 0
 	q.mu.Unlock()
 }
 

@@ -103,10 +103,12 @@ type worker struct {
 	avgPoll     float64
 	woke        bool // parked and woke since the last tick: count an empty wake
 	yielded     bool // a task yielded in this tick: announce the ring at its end
-	scratch     [globalBatchMax]*task
-	expired     []*task
-	spare       []*task      // recycled records of Go tasks, see recycle.go
-	slab        []JoinHandle // the rest of this worker's handle slab, see slab.go
+	// scratch is a batch in hand: taken from the global queue (findWork),
+	// or out of this worker's queues by a drain (handOff, exit).
+	scratch [globalBatchMax]*task
+	expired []*task
+	spare   []*task      // recycled records of Go tasks, see recycle.go
+	slab    []JoinHandle // the rest of this worker's handle slab, see slab.go
 
 	// warmSink keeps warmRecords' result (owner-only, never read).
 	warmSink uint32
@@ -544,12 +546,7 @@ func (w *worker) exit() {
 	if w.searching {
 		w.foundWork() // no notify: the runtime is shutting down, or this extra worker retires with nothing queued
 	}
-	if t := w.lifo.Take(); t != nil {
-		rt.cancelQueued(t)
-	}
-	for t := w.ring.Pop(); t != nil; t = w.ring.Pop() {
-		rt.cancelQueued(t)
-	}
+	w.drain(nil, w.scratch[:], rt.cancelAll)
 	// Neither is used again by this goroutine; a slab kept here would
 	// keep the records handed out of it reachable for as long as the
 	// Runtime is. (A later extra worker in this slot makes new ones.)
