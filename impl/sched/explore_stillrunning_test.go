@@ -25,7 +25,11 @@ import (
 // have begun its loop, be at the top of it, search, poll the queued task,
 // or have exited. Whatever it does, Shutdown's StillRunningError names one
 // poll, worker 0's: the extra worker's poll of a task that only counts has
-// no scheduling point inside it, so it never runs while Shutdown looks.
+// no scheduling point inside it, so it never runs while Shutdown looks. In
+// the weak-memory mode Shutdown may still read the extra worker's inPoll
+// as set after that poll ended (a relaxed flag, and no happens-before
+// from the poll's end to the look), so there the extra worker may be named
+// as well, if it polled the queued task.
 //
 // Found by the whole-runtime scenario (explore/scenarios:
 // stranding/shutdown) at 3 preemptions: Shutdown named an extra worker
@@ -62,7 +66,18 @@ func TestExploreStillRunningPair(t *testing.T) {
 		cancel()
 		err = rt.Shutdown(ctx)
 		var sr *StillRunningError
-		if !errors.As(err, &sr) || !errors.Is(err, context.Canceled) || len(sr.Polls) != 1 || sr.Polls[0].Worker != 0 || sr.Polls[0].Extra {
+		if !errors.As(err, &sr) || !errors.Is(err, context.Canceled) || len(sr.Polls) == 0 || sr.Polls[0].Worker != 0 || sr.Polls[0].Extra {
+			explore.Failf("Shutdown with worker 0's poll blocked = %v, want a StillRunningError naming that poll alone, wrapping context.Canceled", err)
+		}
+		// In the weak-memory mode the extra worker may be named too,
+		// after its poll of the queued task has ended: inPoll is
+		// relaxed (a poll that has just begun or ended may be named or
+		// not, as stillRunning says), and nothing orders the end of
+		// that poll before Shutdown's look, which stops waiting at once
+		// on the cancelled context. Never a worker that polled nothing:
+		// that is checked below, once the queued task's run is known.
+		extraNamed := len(sr.Polls) == 2 && sr.Polls[1].Worker == 1 && sr.Polls[1].Extra && explore.WeakMode()
+		if len(sr.Polls) > 1 && !extraNamed {
 			explore.Failf("Shutdown with worker 0's poll blocked = %v, want a StillRunningError naming that poll alone, wrapping context.Canceled", err)
 		}
 		release.Set()
@@ -75,6 +90,9 @@ func TestExploreStillRunningPair(t *testing.T) {
 		case err == nil && ranQueued == 1, errors.Is(err, ErrCancelled) && ranQueued == 0:
 		default:
 			explore.Failf("Wait of the queued task = %v after %d run(s), want nil and one or ErrCancelled and none", err, ranQueued)
+		}
+		if extraNamed && ranQueued != 1 {
+			explore.Failf("Shutdown named the extra worker's poll, and the extra worker polled nothing")
 		}
 	})
 }

@@ -23,7 +23,7 @@ import (
 // (axioms.go). Different choices for operations that turned out not to
 // run give the same execution; a key removes the duplicates.
 
-// event is one event of an execution. A read-modify-write (Add, or a CAS
+// event is one event of an execution. A read-modify-write (Add, Swap, or a CAS
 // that swaps) is two events, its read and its write, related by rmw.
 type event struct {
 	thread int // -1: an initial write
@@ -132,8 +132,8 @@ func allowed(p Program, v variant) Result {
 
 type opRef struct{ t, i int } // thread -1: the initial value
 
-func writes(k Kind) bool { return k == Store || k == Add || k == CAS }
-func reads(k Kind) bool  { return k == Load || k == Add || k == CAS }
+func writes(k Kind) bool { return k == Store || k == Add || k == Swap || k == CAS }
+func reads(k Kind) bool  { return k == Load || k == Add || k == Swap || k == CAS }
 
 func readingOps(p Program) []opRef {
 	var out []opRef
@@ -252,10 +252,14 @@ func (x *execution) run(t, i int, o Op, from int, n *int, written map[opRef]int)
 			v = x.regs[t][o.ValReg]
 		}
 		written[me] = add(event{kind: evW, loc: o.Loc, ord: o.Ord, val: v, rf: -1, rmw: -1})
-	case Add:
+	case Add, Swap:
 		v := x.ev[from].val
+		nv := v + o.Val
+		if o.Kind == Swap {
+			nv = o.Val
+		}
 		r := add(event{kind: evR, loc: o.Loc, ord: readPart(o.Ord), val: v, rf: from})
-		w := add(event{kind: evW, loc: o.Loc, ord: writePart(o.Ord), val: v + o.Val, rf: -1, rmw: -1})
+		w := add(event{kind: evW, loc: o.Loc, ord: writePart(o.Ord), val: nv, rf: -1, rmw: -1})
 		x.ev[r].rmw = w
 		written[me] = w
 		x.regs[t][o.Reg] = v

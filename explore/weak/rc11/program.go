@@ -22,6 +22,7 @@ const (
 	Fence             // atomic_thread_fence(Ord)
 	Read              // a plain (non-atomic) read of cell Loc
 	Write             // a plain (non-atomic) write of cell Loc
+	Swap              // Reg = exchange(Loc, Val): a read-modify-write
 )
 
 // Op is one operation of a thread.
