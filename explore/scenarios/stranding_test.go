@@ -216,13 +216,26 @@ func TestExploreShutdownWithBlockedPoll(t *testing.T) {
 		err := rt.Shutdown(ctx)
 		var sr *sched.StillRunningError
 		onWorker0OrExtra := func(p sched.RunningPoll) bool { return p.Worker == 0 && !p.Extra || p.Worker != 0 && p.Extra }
-		if !errors.As(err, &sr) || !errors.Is(err, context.Canceled) || len(sr.Polls) != 1 || !onWorker0OrExtra(sr.Polls[0]) {
+		// In the weak-memory mode a second poll may be named: an extra
+		// worker's poll of the queued task that has ended, even with the
+		// extra worker retired, since a worker's inPoll is relaxed and
+		// nothing orders the end of that poll before Shutdown's look,
+		// which stops waiting at once on the cancelled context
+		// (stillRunning: a poll that has just begun or ended may be
+		// named or not). Never a poll that did not happen: checked
+		// below, once the queued task's run is known.
+		named := errors.As(err, &sr) && errors.Is(err, context.Canceled)
+		endedNamed := named && explore.WeakMode() && len(sr.Polls) == 2 && sr.Polls[1].Extra && sr.Polls[0].Worker != sr.Polls[1].Worker
+		if !named || (len(sr.Polls) != 1 && !endedNamed) || !onWorker0OrExtra(sr.Polls[0]) {
 			explore.Failf("Shutdown with a blocked poll = %v, want a StillRunningError naming one poll, on worker 0 or an extra worker, wrapping context.Canceled", err)
 		}
 		switch err := hb.Wait(context.Background()); {
 		case err == nil && ranB == 1, errors.Is(err, sched.ErrCancelled) && ranB == 0:
 		default:
 			explore.Failf("Wait of the task queued behind the blocked poll = %v after %d run(s), want ErrCancelled and no run, or nil and one", err, ranB)
+		}
+		if endedNamed && ranB != 1 {
+			explore.Failf("Shutdown named two polls, %v, and the queued task was not polled", err)
 		}
 		release.Set()
 		if err := ha.Wait(context.Background()); err != nil {
