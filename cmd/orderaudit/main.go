@@ -240,7 +240,9 @@ func try(op orderings.Op, name, run string, pkgs []string, limit time.Duration) 
 	// failure's scenario, kind, schedule and preemptions are read from
 	// there, not from the test's text.
 	recs := filepath.Join(dir, "orderaudit-records.jsonl")
-	args := append([]string{"test", "-tags", "explore,weak", "-count=1", "-run", run}, pkgs...)
+	// -timeout=0: the variant's limit above is the one that counts, not
+	// go test's default of ten minutes.
+	args := append([]string{"test", "-tags", "explore,weak", "-count=1", "-timeout=0", "-run", run}, pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), explore.RecordsEnv+"="+recs)
@@ -320,7 +322,10 @@ func coverage(run string, pkgs []string) map[string]bool {
 	check(err)
 	prof.Close()
 	defer os.Remove(prof.Name())
-	args := append([]string{"test", "-tags", "explore,weak", "-count=1", "-run", run, "-coverpkg=./impl/...", "-coverprofile=" + prof.Name()}, pkgs...)
+	// No time limit: the unmutated scenarios end by their budgets, and
+	// on a loaded machine the run over every scenario passed go test's
+	// default of ten minutes.
+	args := append([]string{"test", "-tags", "explore,weak", "-count=1", "-timeout=0", "-run", run, "-coverpkg=./impl/...", "-coverprofile=" + prof.Name()}, pkgs...)
 	cmd := exec.Command("go", args...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		check(fmt.Errorf("the unmutated scenarios fail (%v):\n%s", err, out))
