@@ -26,10 +26,13 @@ const (
 )
 
 // perConfigTimeout bounds one TLC run; the table as a whole is meant to take
-// a few minutes on two cores. Long rows get longLimit.
+// a few minutes on two cores. Long rows get longLimit: they are a guard
+// against a hang, not a measure, and a long row run beside other work on two
+// cores takes several times its quiet time (IdleGo3, 11.9 million states,
+// passed 20 minutes that way).
 const (
 	perConfigTimeout = 8 * time.Minute
-	longLimit        = 20 * time.Minute
+	longLimit        = 75 * time.Minute
 )
 
 // expectation is one row of expectations.tsv.
