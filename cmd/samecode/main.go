@@ -43,10 +43,10 @@ func main() {
 	flag.Parse()
 	tmp, err := os.MkdirTemp("", "samecode")
 	check(err)
-	defer os.RemoveAll(tmp)
+	atExit(func() { os.RemoveAll(tmp) })
 	wt := filepath.Join(tmp, "base")
 	run("", "git", "worktree", "add", "--detach", "-q", wt, *base)
-	defer run("", "git", "worktree", "remove", "--force", wt)
+	atExit(func() { exec.Command("git", "worktree", "remove", "--force", wt).Run() })
 
 	bad := 0
 	for _, p := range strings.Split(*pkgs, ",") {
@@ -98,9 +98,23 @@ func main() {
 	}
 	if bad > 0 {
 		fmt.Printf("FAIL: %d functions of impl/ compile to different code than at %s\n", bad, *base)
-		os.Exit(1)
+		exit(1)
 	}
 	fmt.Printf("ok: every function of impl/ compiles to the instructions it had at %s\n", *base)
+	exit(0)
+}
+
+// cleanups are undone by exit, last first: os.Exit runs no deferred call,
+// and a failure must not leave the base's git worktree behind.
+var cleanups []func()
+
+func atExit(f func()) { cleanups = append(cleanups, f) }
+
+func exit(code int) {
+	for i := len(cleanups) - 1; i >= 0; i-- {
+		cleanups[i]()
+	}
+	os.Exit(code)
 }
 
 var testName = regexp.MustCompile(`\.(Test|Benchmark|Example|Fuzz)[A-Z_]|_test\.|schedtest|queuecheck|\.bench[A-Z]`)
@@ -203,13 +217,13 @@ func run(dir string, name string, args ...string) {
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "samecode: %s %s: %v\n", name, strings.Join(args, " "), err)
-		os.Exit(2)
+		exit(2)
 	}
 }
 
 func check(err error) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "samecode:", err)
-		os.Exit(2)
+		exit(2)
 	}
 }
