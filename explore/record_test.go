@@ -94,6 +94,7 @@ func TestRecordOfAFailureIsLoggedAndAppended(t *testing.T) {
 	t.Setenv(MutantEnv, "toy-mutant")
 	t.Setenv(EvidenceEnv, dir)
 	t.Setenv(ReplayEnv, "")
+	t.Setenv(LongEnv, "") // the record's bound below is the default one (verify -long sets it)
 	racy := func() {
 		var x toyInt
 		inc := func() { v := x.Load(); x.Store(v + 1) }
