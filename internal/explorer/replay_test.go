@@ -139,14 +139,7 @@ func TestTraceNamesAPlacedStore(t *testing.T) {
 // N", with the reason.
 func TestReplayDivergesLoudly(t *testing.T) {
 	wbody, wf := relaxedMP(t)
-	racy := func() {
-		var x toyInt
-		inc := func() { v := x.Load(); x.Store(v + 1) }
-		a, b := Go("A", inc), Go("B", inc)
-		a.Join()
-		b.Join()
-		Assert(x.Load() == 2, "x = %d after two increments", x.v)
-	}
+	racy := racyCounter
 	passing := func() {
 		var x toyInt
 		a := Go("A", func() { x.Add(1) })
