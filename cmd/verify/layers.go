@@ -22,6 +22,9 @@ type layer struct {
 	// skipWhen returns a reason to skip the layer, or "" to run it.
 	skipWhen func() string
 	limit    time.Duration
+	// longLimit, when set, is the limit under -long; otherwise it is
+	// limit times longStretch.
+	longLimit time.Duration
 	// processes, above 1, runs that many copies of each command at once,
 	// sharing the explorer's scenarios between them (runShared).
 	processes int
@@ -54,8 +57,20 @@ const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot
 // time (GOMAXPROCS 1 while it searches), so one process uses one core.
 func explorerProcesses() int { return min(max(runtime.NumCPU(), 1), 4) }
 
-// longLimit stretches a layer's time limit under -long.
-const longLimit = 4
+// longStretch stretches a layer's time limit under -long, unless the
+// layer sets its own longLimit.
+const longStretch = 4
+
+// limitFor is the layer's time limit, under -long or not.
+func (l layer) limitFor(long bool) time.Duration {
+	switch {
+	case !long:
+		return l.limit
+	case l.longLimit > 0:
+		return l.longLimit
+	}
+	return l.limit * longStretch
+}
 
 func layers(tlaJar string) []layer {
 	return []layer{
@@ -129,9 +144,15 @@ func layers(tlaJar string) []layer {
 			// slow machine and for one core. The packages are
 			// internal/scenarioset's list, whose test checks that it
 			// names every package with a TestExplore function.
-			cmds:      [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=20m", "-run", "^TestExplore"}, scenarioset.Dirs("explore")...)},
-			long:      [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=0", "-run", "^TestExplore"}, scenarioset.Dirs("explore")...)},
-			limit:     20 * time.Minute,
+			cmds:  [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=20m", "-run", "^TestExplore"}, scenarioset.Dirs("explore")...)},
+			long:  [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=0", "-run", "^TestExplore"}, scenarioset.Dirs("explore")...)},
+			limit: 20 * time.Minute,
+			// Under -long the scenarios take about 40 minutes on two
+			// quiet cores (10 times the budgets, one bound higher):
+			// twice that on one core, more on a shared machine. Each
+			// run has the explorer's own hang bound (its watchdog and
+			// step budget); this limit is only the backstop.
+			longLimit: 3 * time.Hour,
 			processes: explorerProcesses(),
 		},
 		{
@@ -146,9 +167,12 @@ func layers(tlaJar string) []layer {
 			// of every load it runs, and in the weak mode ends where
 			// the plain search is cut (docs/explore.md, "The reduced
 			// search in the weak-memory mode").
-			cmds:      [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-run", weakScenarios}, scenarioset.Dirs("weak")...)},
-			long:      [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-timeout=0", "-run", weakScenarios}, scenarioset.Dirs("weak")...)},
-			limit:     5 * time.Minute,
+			cmds:  [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-run", weakScenarios}, scenarioset.Dirs("weak")...)},
+			long:  [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-timeout=0", "-run", weakScenarios}, scenarioset.Dirs("weak")...)},
+			limit: 5 * time.Minute,
+			// Under -long: about 7 minutes on two quiet cores, 17 on
+			// a shared machine.
+			longLimit: time.Hour,
 			processes: explorerProcesses(),
 		},
 		{

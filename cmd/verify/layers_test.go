@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/wsched/wsched/internal/scenarioset"
 )
@@ -71,5 +72,27 @@ func TestLongUnitLayerRunsTheExplorerWithoutRace(t *testing.T) {
 	}
 	if explorer != 1 || raced != 1 {
 		t.Errorf("commands %v: want ./internal/explorer once and ./impl/queue with 2000 cases under -race once", cmds)
+	}
+}
+
+// A layer's time limit is its own without -long; under -long it is its
+// longLimit when it sets one, and longStretch times its limit otherwise.
+// No -long limit is below the layer's plain one.
+func TestLongLimits(t *testing.T) {
+	l := layer{limit: 5 * time.Minute}
+	if got := l.limitFor(false); got != 5*time.Minute {
+		t.Errorf("plain limit %v, want 5m", got)
+	}
+	if got := l.limitFor(true); got != 5*time.Minute*longStretch {
+		t.Errorf("-long limit without longLimit %v, want %v", got, 5*time.Minute*longStretch)
+	}
+	l.longLimit = time.Hour
+	if got := l.limitFor(true); got != time.Hour {
+		t.Errorf("-long limit with longLimit %v, want 1h", got)
+	}
+	for _, l := range layers("") {
+		if l.limitFor(true) < l.limitFor(false) {
+			t.Errorf("layer %s: -long limit %v is below its plain limit %v", l.name, l.limitFor(true), l.limitFor(false))
+		}
 	}
 }

@@ -68,7 +68,7 @@ func run(l layer, long bool, logDir string) result {
 			return r
 		}
 	}
-	cmds, limit, env := l.cmds, l.limit, os.Environ()
+	cmds, limit, env := l.cmds, l.limitFor(long), os.Environ()
 	if long {
 		if l.long != nil {
 			cmds = l.long
@@ -81,7 +81,6 @@ func run(l layer, long bool, logDir string) result {
 			}
 			cmds = c
 		}
-		limit *= longLimit
 		env = append(env, longEnv...)
 	}
 	start := time.Now()
