@@ -15,20 +15,7 @@ import (
 func TestDrainHandsOnEveryTaskOnce(t *testing.T) {
 	for _, by := range []string{"owner", "thief"} {
 		t.Run(by, func(t *testing.T) {
-			rt, err := build(Config{Workers: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			w := rt.workers[0]
-			want := []*task{{}}
-			for range queue.Capacity {
-				tk := &task{}
-				want = append(want, tk)
-				if w.ring.Push(tk, rt.global) != 0 {
-					t.Fatal("the ring overflowed")
-				}
-			}
-			w.lifo.Put(want[0])
+			rt, w, want := fullWorker(t)
 			var thief *queue.Ring[task]
 			if by == "thief" {
 				thief = queue.NewRing[task]()
@@ -74,18 +61,7 @@ func TestDrainHandsOnEveryTaskOnce(t *testing.T) {
 // needed any more moves its slot's task and its ring to the global queue,
 // in the order it would have run them.
 func TestHandOffMovesEveryTaskToTheGlobalQueue(t *testing.T) {
-	rt, err := build(Config{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := rt.workers[0]
-	want := []*task{{}}
-	for range queue.Capacity {
-		tk := &task{}
-		want = append(want, tk)
-		w.ring.Push(tk, rt.global)
-	}
-	w.lifo.Put(want[0])
+	rt, w, want := fullWorker(t)
 	w.handOff()
 	got := make([]*task, len(want)+1)
 	if n := rt.global.PopBatch(got); n != len(want) {
@@ -96,4 +72,26 @@ func TestHandOffMovesEveryTaskToTheGlobalQueue(t *testing.T) {
 			t.Fatalf("task %d out of order in the global queue", i)
 		}
 	}
+}
+
+// fullWorker builds a one-worker runtime whose worker holds a task in its
+// LIFO slot and a full ring: want is those tasks in the order the worker
+// would run them (the slot's first).
+func fullWorker(t *testing.T) (*Runtime, *worker, []*task) {
+	t.Helper()
+	rt, err := build(Config{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := rt.workers[0]
+	want := []*task{{}}
+	for range queue.Capacity {
+		tk := &task{}
+		want = append(want, tk)
+		if w.ring.Push(tk, rt.global) != 0 {
+			t.Fatal("the ring overflowed")
+		}
+	}
+	w.lifo.Put(want[0])
+	return rt, w, want
 }

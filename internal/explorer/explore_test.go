@@ -317,16 +317,8 @@ func TestPanicFound(t *testing.T) {
 
 // PCT finds the lost update too, reproducibly for a seed.
 func TestPCTFindsLostUpdate(t *testing.T) {
-	body := func() {
-		var x toyInt
-		inc := func() { v := x.Load(); x.Store(v + 1) }
-		a, b := Go("A", inc), Go("B", inc)
-		a.Join()
-		b.Join()
-		Assert(x.Load() == 2, "x = %d", x.v)
-	}
-	r1 := Explore(Options{PCT: 200, Seed: 1}, body)
-	r2 := Explore(Options{PCT: 200, Seed: 1}, body)
+	r1 := Explore(Options{PCT: 200, Seed: 1}, racyCounter)
+	r2 := Explore(Options{PCT: 200, Seed: 1}, racyCounter)
 	if r1.Failure == nil {
 		t.Fatalf("PCT did not find the lost update in %d schedules", r1.Schedules)
 	}
