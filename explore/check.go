@@ -11,32 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wsched/wsched/internal/explorer"
+	"github.com/wsched/wsched/explore/internal/engine"
 )
-
-// ReplayEnv names the variable that replays one schedule:
-//
-//	WSCHED_EXPLORE_REPLAY='ring/basic=sc/17:g2,40:g1' go test -tags explore -run '^TestExploreRingBasic$' ./explore/scenarios
-//
-// The scenario with that name runs only that schedule, with its trace;
-// every other scenario in the run is skipped.
-const ReplayEnv = "WSCHED_EXPLORE_REPLAY"
-
-// LongEnv, set (WSCHED_LONG=1, as cmd/verify -long does), raises the
-// preemption bound of every depth-first search by one and multiplies
-// budgets by ten.
-const LongEnv = "WSCHED_LONG"
-
-// ReduceEnv, set (WSCHED_EXPLORE_REDUCE=1), runs every scenario with the
-// reduced search (Options.Reduce); =unbounded, without a preemption bound
-// (Options.Unbounded).
-const ReduceEnv = "WSCHED_EXPLORE_REDUCE"
-
-// ClassesEnv, set (WSCHED_EXPLORE_CLASSES=1), makes Check compare the
-// reduced search with the plain one instead of exploring: both run at the
-// scenario's bound, and every Mazurkiewicz trace the plain search reaches
-// must be reached by the reduced one (see Classes).
-const ClassesEnv = "WSCHED_EXPLORE_CLASSES"
 
 // Check explores body under the scenario's name and fails t with the trace
 // and the replay command if a schedule fails. It logs what it ran as a
@@ -44,39 +20,26 @@ const ClassesEnv = "WSCHED_EXPLORE_CLASSES"
 // is logged as not exhaustive, never silently.
 func Check(t testing.TB, name string, opt Options, body func()) Result {
 	t.Helper()
-	if v := os.Getenv(ReplayEnv); v != "" {
-		n, tok, ok := strings.Cut(v, "=")
-		if !ok {
-			t.Fatalf("%s=%q: want scenario-name=token", ReplayEnv, v)
-		}
-		if n != name {
-			// Not Skip: a test may check several scenarios in a loop,
-			// and the replayed one may come after this one.
-			t.Logf("explore %s: not run, replaying %s only", name, n)
-			return Result{}
-		}
-		opt.Replay = tok
+	opt, err := FromEnv(opt)
+	if err != nil {
+		t.Fatalf("explore %s: %v", name, err)
 	}
-	if weakTag || os.Getenv(WeakEnv) != "" {
-		opt.Weak = true
+	if opt.Replay != "" && opt.ReplayScenario != "" && opt.ReplayScenario != name {
+		// Not Skip: a test may check several scenarios in a loop, and
+		// the replayed one may come after this one.
+		t.Logf("explore %s: not run, replaying %s only", name, opt.ReplayScenario)
+		return Result{}
 	}
-	switch os.Getenv(ReduceEnv) {
-	case "":
-	case "unbounded":
-		opt.Reduce, opt.Unbounded = true, true
-	default:
-		opt.Reduce = true
-	}
-	if os.Getenv(LongEnv) != "" && opt.Replay == "" {
+	if opt.Long && opt.Replay == "" {
 		if opt.PCT > 0 {
 			opt.PCT *= 10
 		} else {
-			opt = opt.withDefaults()
+			opt = opt.WithDefaults()
 			opt.Preemptions++
 			opt.MaxSchedules *= 10
 		}
 	}
-	compare := os.Getenv(ClassesEnv) != "" && opt.Replay == "" && opt.PCT == 0
+	compare := opt.CompareClasses && opt.Replay == "" && opt.PCT == 0
 	if opt.Replay == "" {
 		claim(t, name, opt, compare)
 	}
@@ -99,13 +62,13 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	case res.Mode == "dpor" && res.Bound < 0 && res.Exhaustive:
 		how += ", exhaustive: every execution, whatever its preemptions"
 	case res.Mode == "dpor" && res.Bound < 0 && res.Failure == nil:
-		how += fmt.Sprintf(", NOT exhaustive: the budget of %d schedules ran out before every execution ran", opt.withDefaults().MaxSchedules)
+		how += fmt.Sprintf(", NOT exhaustive: the budget of %d schedules ran out before every execution ran", opt.WithDefaults().MaxSchedules)
 	case dfs && res.Exhaustive:
 		how += fmt.Sprintf(", exhaustive up to %d preemptions", res.Bound)
 	case dfs && res.Failure == nil && res.Bound > 0:
-		how += fmt.Sprintf(", exhaustive up to %d preemption(s); NOT exhaustive at %d: the budget of %d schedules ran out", res.Bound-1, res.Bound, opt.withDefaults().MaxSchedules)
+		how += fmt.Sprintf(", exhaustive up to %d preemption(s); NOT exhaustive at %d: the budget of %d schedules ran out", res.Bound-1, res.Bound, opt.WithDefaults().MaxSchedules)
 	case dfs && res.Failure == nil:
-		how += fmt.Sprintf(", NOT exhaustive even without preemptions: the budget of %d schedules ran out", opt.withDefaults().MaxSchedules)
+		how += fmt.Sprintf(", NOT exhaustive even without preemptions: the budget of %d schedules ran out", opt.WithDefaults().MaxSchedules)
 	}
 	if res.Mode == "dfs" && res.Failure == nil && res.Estimate > 0 {
 		how += fmt.Sprintf(" (%d run at %d preemption(s), of about %s there: %s)", res.RoundSchedules, res.Bound, magnitude(res.Estimate), left(res.Estimate, res.RoundSchedules))
@@ -115,20 +78,20 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		rf := &RecordFailure{Kind: string(f.Kind), Message: firstLine(f.Message), Schedule: f.Schedule, Preemptions: f.Preemptions, Token: f.Token, Replay: replayCommand(rec, f.Token)}
 		rec.Failure = rf
 		evidence := ""
-		if f.trace != nil {
+		if f.Data() != nil {
 			var err error
-			rf.Evidence, err = writeEvidence(rec, f)
+			rf.Evidence, err = writeEvidence(opt.Evidence, rec, f)
 			if err != nil {
 				evidence = fmt.Sprintf("\nthe counterexample page could not be written: %v", err)
 			} else {
 				evidence = "\npage: " + rf.Evidence.Page + "\ntrace: " + rf.Evidence.Trace
 			}
 		}
-		rec.write(t)
+		rec.write(t, opt.Records)
 		t.Fatalf("explore %s: FAILED (%s): %s\n%s\nfound at schedule %d, %d preemptions; %s\nschedule:\n%s\nreplay: %s%s",
 			name, how, f.Kind, f.Message, f.Schedule, f.Preemptions, stackNote(f), f.Trace, rf.Replay, evidence)
 	}
-	rec.write(t)
+	rec.write(t, opt.Records)
 	if res.Mode == "replay" {
 		t.Logf("explore %s: replayed schedule passed:\n%s", name, res.Trace)
 	}
@@ -139,7 +102,7 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 func explore(t testing.TB, opt Options, body func()) (res Result) {
 	defer func() {
 		if p := recover(); p != nil {
-			var s explorer.StuckError
+			var s engine.StuckError
 			if e, ok := p.(error); ok && errors.As(e, &s) {
 				t.Fatal(s.Error())
 			}
@@ -168,7 +131,7 @@ func testName(t testing.TB) string {
 // command.
 func packageDir() string {
 	wd, err := os.Getwd()
-	root := explorer.ModuleDir()
+	root := engine.ModuleDir()
 	if err != nil || root == "" || !strings.HasPrefix(wd, root) {
 		return "."
 	}
@@ -181,10 +144,10 @@ func compareClasses(t testing.TB, name string, opt Options, body func()) {
 	t.Helper()
 	popt, ropt := opt, opt
 	popt.Reduce, ropt.Reduce, ropt.Unbounded = false, true, false
-	plain, tokens, pres, err := explorer.ClassesWithTokens(popt.engine(), body)
+	plain, tokens, pres, err := engine.ClassesWithTokens(popt, body)
 	if err != nil {
 		// In the weak-memory mode the two searches are compared on
-		// outcomes instead (internal/explorer/por_weak_test.go) and on
+		// outcomes instead (explore/internal/engine/por_weak_test.go) and on
 		// the ordering mutants.
 		t.Logf("explore %s: not compared: %v", name, err)
 		return
@@ -209,7 +172,7 @@ func compareClasses(t testing.TB, name string, opt Options, body func()) {
 		for _, k := range missed[:min(3, len(missed))] {
 			t.Errorf("%s: the reduced search missed a trace the plain one ran (goroutines A, B, ... in normal form): %s\nthe plain schedule: %s='%s=%s'", name, k, ReplayEnv, name, tokens[k])
 		}
-		t.Logf("%s: why the first was missed: %s", name, explorer.NearestRun(ropt.engine(), body, tokens[missed[0]]))
+		t.Logf("%s: why the first was missed: %s", name, engine.NearestRun(ropt, body, tokens[missed[0]]))
 	}
 	t.Logf("%s: plain %d schedules (exhaustive %v, bound %d), %d traces; reduced %d schedules (exhaustive %v), %d traces; %d missed",
 		name, pres.Schedules, pres.Exhaustive, pres.Bound, len(plain), rres.Schedules, rres.Exhaustive, len(red), len(missed))
@@ -238,7 +201,7 @@ func left(est float64, ran int) string {
 	if float64(ran) >= est {
 		return "the estimate is below what ran: too rough to say how many are left"
 	}
-	return fmt.Sprintf("about %s left, by Knuth's estimator over %d random schedules", magnitude(est-float64(ran)), explorer.EstimateProbes)
+	return fmt.Sprintf("about %s left, by Knuth's estimator over %d random schedules", magnitude(est-float64(ran)), engine.EstimateProbes)
 }
 
 func firstLine(s string) string {

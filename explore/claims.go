@@ -11,21 +11,20 @@ import (
 	"testing"
 )
 
-// ClaimsEnv names a directory shared by several test processes that run
-// the same scenarios at once, to use more than one core: the explorer runs
-// one goroutine at a time, so one process keeps one core busy. Each Check
-// claims its scenario there before running it, by creating a file named
-// after it; the first process to get there runs it, and in every other
-// one the test skips (t.Skip): the code after a Check reads what its
-// schedules gathered, and a test that checks several scenarios goes on to
-// the next ones in the process that ran the first. Each process goes
-// through the tests in the same order and takes the next scenario nobody
-// has yet, so the scenarios spread over the processes as they finish, the
-// longest ones included. cmd/verify's explore and weak layers run one
-// process per core (up to four) with a fresh directory each time. The
-// directory must be empty at the start: a claim left from an earlier run
-// keeps its scenario from running.
-const ClaimsEnv = "WSCHED_EXPLORE_CLAIMS"
+// Claims (Options.Claims, ClaimsEnv) name a directory shared by several
+// test processes that run the same scenarios at once, to use more than
+// one core: the explorer runs one goroutine at a time, so one process
+// keeps one core busy. Each Check claims its scenario there before
+// running it, by creating a file named after it; the first process to get
+// there runs it, and in every other one the test skips (t.Skip): the code
+// after a Check reads what its schedules gathered, and a test that checks
+// several scenarios goes on to the next ones in the process that ran the
+// first. Each process goes through the tests in the same order and takes
+// the next scenario nobody has yet, so the scenarios spread over the
+// processes as they finish, the longest ones included. cmd/verify's
+// explore and weak layers run one process per core (up to four) with a
+// fresh directory each time. The directory must be empty at the start: a
+// claim left from an earlier run keeps its scenario from running.
 
 // claims holds the keys this process reached: each may be reached once.
 var claims struct {
@@ -34,7 +33,7 @@ var claims struct {
 }
 
 // claim returns if this process runs the scenario (always, without
-// ClaimsEnv; else if it created the scenario's file first) and skips the
+// Claims; else if it created the scenario's file first) and skips the
 // test if not. The key holds what makes two checks of one name different:
 // the package and the search's mode. A key reached twice in one process
 // (two Checks of one name, or go test -count above 1) fails the test: the
@@ -42,12 +41,12 @@ var claims struct {
 // run by nobody.
 func claim(t testing.TB, name string, opt Options, compare bool) {
 	t.Helper()
-	dir := os.Getenv(ClaimsEnv)
+	dir := opt.Claims
 	if dir == "" {
 		return
 	}
 	key := fmt.Sprintf("%s %s weak=%v reduce=%v unbounded=%v long=%v classes=%v",
-		packageDir(), name, opt.Weak, opt.Reduce, opt.Unbounded, os.Getenv(LongEnv) != "", compare)
+		packageDir(), name, opt.Weak, opt.Reduce, opt.Unbounded, opt.Long, compare)
 	claims.Lock()
 	again := claims.seen[key]
 	if claims.seen == nil {

@@ -38,7 +38,6 @@ func claimed(t *testing.T, name string, opt Options, compare bool) (how string) 
 // runs it, the other skips; a name reached twice in one process fails.
 func TestClaimsSplitScenariosBetweenProcesses(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv(ClaimsEnv, dir)
 	otherProcess := func() { claims.Lock(); claims.seen = nil; claims.Unlock() }
 	defer otherProcess()
 	otherProcess()
@@ -50,13 +49,13 @@ func TestClaimsSplitScenariosBetweenProcesses(t *testing.T) {
 		compare bool
 		want    string
 	}{
-		{"the first claim", false, "toy/a", Options{}, false, "run"},
-		{"another scenario", false, "toy/b", Options{}, false, "run"},
-		{"toy/a in a second process", true, "toy/a", Options{}, false, "skip"},
-		{"toy/b in the second process", false, "toy/b", Options{}, false, "skip"},
-		{"toy/a weak: another check", false, "toy/a", Options{Weak: true}, false, "run"},
-		{"toy/a compared: another check", false, "toy/a", Options{}, true, "run"},
-		{"toy/a again in the second process", false, "toy/a", Options{}, false, "fail"},
+		{"the first claim", false, "toy/a", Options{Claims: dir}, false, "run"},
+		{"another scenario", false, "toy/b", Options{Claims: dir}, false, "run"},
+		{"toy/a in a second process", true, "toy/a", Options{Claims: dir}, false, "skip"},
+		{"toy/b in the second process", false, "toy/b", Options{Claims: dir}, false, "skip"},
+		{"toy/a weak: another check", false, "toy/a", Options{Weak: true, Claims: dir}, false, "run"},
+		{"toy/a compared: another check", false, "toy/a", Options{Claims: dir}, true, "run"},
+		{"toy/a again in the second process", false, "toy/a", Options{Claims: dir}, false, "fail"},
 	} {
 		if c.process {
 			otherProcess()
@@ -69,7 +68,6 @@ func TestClaimsSplitScenariosBetweenProcesses(t *testing.T) {
 		t.Errorf("claims directory holds %d files (%v), want 4", len(entries), err)
 	}
 	otherProcess()
-	t.Setenv(ClaimsEnv, "")
 	if got := claimed(t, "toy/a", Options{}, false); got != "run" {
 		t.Errorf("without a claims directory: %s, want run", got)
 	}

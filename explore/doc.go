@@ -2,16 +2,21 @@
 // interleaving of its goroutines, up to a bound, and reports the first one
 // that breaks it as numbered steps that can be replayed exactly.
 //
-// It is wsched's counterpart of Tokio's loom, for Go. The code under test
-// is the real production code of impl/, built with the explore tag: under
-// that tag impl/internal/atomic and impl/internal/sync turn every atomic
-// operation, lock, channel wait, goroutine start, Gosched and clock read
-// into a call to the explorer's engine, internal/explorer (without the
-// tag they are aliases of sync/atomic and sync, and the production code is
-// what it always was). This package is what a scenario writer uses: the
-// search's Options and Result, Explore, Check and Classes, the scenario's
-// goroutines (Go), checks (Assert, Failf), waits (Event, Block), clock
-// (Now) and views (View), and the environment variables Check reads.
+// It is Tokio's loom for Go. The code under test is real code, built with
+// the explore tag: code that shares memory through the public packages
+// explore/atomic (ordered atomics: every method names its C11 ordering,
+// LoadAcquire, StoreRelease, CompareAndSwapAcqRelRelaxed, FenceSeqCst)
+// and explore/sync (locks, waits, goroutine starts, the clock). Under the
+// tag every operation of theirs is a call into the explorer's engine
+// (explore/internal/engine, private to this tree, as loom's rt is);
+// without it they are sync/atomic and sync, and the code compiles to what
+// it would with those (wsched's impl/ is checked so, by cmd/samecode).
+// docs/checking-your-own-code.md is the quick start for another module.
+// This package is what a scenario writer uses: the search's Options and
+// Result, Explore, Check and Classes, the scenario's goroutines (Go),
+// checks (Assert, Failf), waits (Event, Block), clock (Now) and views
+// (View), and the settings, each an Options field, that the environment
+// may set (FromEnv).
 // The explorer runs exactly one goroutine at a time and decides, before
 // each operation on shared state, which goroutine performs the next one.
 //
@@ -59,13 +64,46 @@
 // atomics are. The weak-memory mode (Options.Weak, the build tags
 // explore,weak, or WSCHED_EXPLORE_WEAK=1) runs each atomic of
 // impl/ only as strong as the C11 ordering its name gives: a load may read
-// an older store where RC11 allows it (explore/weak models it), which store
+// an older store where RC11 allows it (explore/internal/weak models it), which store
 // is a decision of the search, and plain cells (atomic.Cell) are checked
 // for data races by happens-before, as loom does for Rust.
 //
+// Settings. Every setting is a field of Options, and the environment
+// variable that sets it is read in one place, FromEnv, which Check calls:
+//
+//	field            default           environment variable
+//	Preemptions      2                 (WSCHED_LONG raises it by one)
+//	MaxSchedules     20,000            (WSCHED_LONG multiplies it by ten)
+//	MaxSteps         20,000
+//	PCT, PCTDepth    off, 3            (WSCHED_LONG multiplies PCT by ten)
+//	Seed             0
+//	Replay           none              WSCHED_EXPLORE_REPLAY='scenario=token'
+//	ReplayScenario   any               WSCHED_EXPLORE_REPLAY='scenario=token'
+//	Reduce           off               WSCHED_EXPLORE_REDUCE=1
+//	Unbounded        off               WSCHED_EXPLORE_REDUCE=unbounded
+//	Watchdog         20 s
+//	Weak             off               WSCHED_EXPLORE_WEAK=1, or -tags explore,weak
+//	MaxStale         2
+//	History          7
+//	Long             off               WSCHED_LONG=1
+//	CompareClasses   off               WSCHED_EXPLORE_CLASSES=1
+//	Claims           none              WSCHED_EXPLORE_CLAIMS=dir
+//	Records          none              WSCHED_EXPLORE_RECORDS=file
+//	Evidence         $TMPDIR/wsched-explore   WSCHED_EXPLORE_EVIDENCE=dir
+//	Mutant           none              WSCHED_MUTANT=id
+//
+// go doc -all ./explore/internal/engine Options says what each means.
+// TestSettingsTableNamesEveryField keeps this table and the type alike.
+//
+// Never silent. A weak-mode search in which no schedule performed an
+// operation of the memory model (an ordered atomic, a fence, an
+// atomic.Cell of explore/atomic) fails as "nothing weak": the code under
+// test used sync/atomic or plain variables, which the model cannot see,
+// and every schedule was sequentially consistent.
+//
 // Cores. One goroutine runs at a time, so a search uses one core. Test
 // processes that share a directory named by WSCHED_EXPLORE_CLAIMS
-// (ClaimsEnv, claims.go) share the scenarios: each runs in the process
+// (Options.Claims, claims.go) share the scenarios: each runs in the process
 // that claims it first, and cmd/verify runs one process per core that way.
 // Under the explore tag the scheduler's goroutine numbers come from the
 // explorer (internal/goid), and threads run on a pool of goroutines whose
@@ -80,7 +118,6 @@
 // hang. It is not a race detector for plain Go variables either: under
 // sequential consistency its handoffs order every access, and the weak
 // mode checks only atomic.Cells. Nor is it where the instrumentation is:
-// the hooks the drop-in packages of impl/ call are the engine's
-// (internal/explorer), and a structure of another module names its
-// shared operations with explore/instrument.
+// that is explore/atomic and explore/sync, whose hooks into the engine
+// are private to this tree.
 package explore

@@ -1,39 +1,31 @@
+//go:build explore
+
+// The examples explore code that shares memory through explore/atomic,
+// whose operations are the explorer's only under the explore build tag:
+// run them with go test -tags explore ./explore.
+
 package explore_test
 
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/wsched/wsched/explore"
-	"github.com/wsched/wsched/explore/instrument"
+	"github.com/wsched/wsched/explore/atomic"
 )
 
-// counter is a shared integer whose every operation is a scheduling point
-// of the explorer, as impl/'s atomics are under the explore build tag.
+// counter is a shared integer of explore/atomic: under the explore build
+// tag each operation is a scheduling point, and in the weak-memory mode an
+// operation of the memory model, as strong as the ordering its name gives.
 type counter struct{ v atomic.Int64 }
 
-func (c *counter) at() uintptr { return uintptr(unsafe.Pointer(&c.v)) }
+// Load reads the counter (acquire: what the storer did before is seen).
+func (c *counter) Load() int64 { return c.v.LoadAcquire() }
 
-func (c *counter) Load() int64 {
-	instrument.PointAt(c.at(), false)
-	v := c.v.Load()
-	if instrument.Tracing() {
-		instrument.Note("Load", v)
-	}
-	return v
-}
-
-func (c *counter) Store(v int64) {
-	instrument.PointAt(c.at(), true)
-	c.v.Store(v)
-	if instrument.Tracing() {
-		instrument.Note("Store", v)
-	}
-}
+// Store writes the counter (release: what came before it is published).
+func (c *counter) Store(v int64) { c.v.StoreRelease(v) }
 
 // lostUpdate increments a counter from two goroutines with a load and a
 // store: some schedule loses an increment.
@@ -211,7 +203,7 @@ func ExampleEvent() {
 func ExampleBlock() {
 	res := explore.Explore(explore.Options{}, func() {
 		var c counter
-		explore.Block(func() bool { return c.v.Load() == 1 }, "counter = 1")
+		explore.Block(func() bool { return c.v.Peek() == 1 }, "counter = 1")
 	})
 	fmt.Println(res.Failure.Kind)
 	// Output: deadlock
@@ -222,7 +214,7 @@ func ExampleBlock() {
 func ExampleBlockTimeout() {
 	res := explore.Explore(explore.Options{}, func() {
 		var c counter
-		ok := explore.BlockTimeout(func() bool { return c.v.Load() == 1 }, time.Millisecond, "counter = 1")
+		ok := explore.BlockTimeout(func() bool { return c.v.Peek() == 1 }, time.Millisecond, "counter = 1")
 		explore.Assert(!ok && explore.Now() == int64(time.Millisecond), "woke at %d (ok %v)", explore.Now(), ok)
 	})
 	fmt.Println(res.Failure == nil)
@@ -244,7 +236,7 @@ func ExampleView() {
 	testView := func(t *testing.T) {
 		explore.Check(t, "counter/view", explore.Options{}, func() {
 			var c counter
-			explore.View("counter", func() string { return fmt.Sprint(c.v.Load()) })
+			explore.View("counter", func() string { return fmt.Sprint(c.v.Peek()) })
 			lostUpdate()
 		})
 	}

@@ -1,6 +1,6 @@
 package explore
 
-import "github.com/wsched/wsched/internal/explorer"
+import "github.com/wsched/wsched/explore/internal/engine"
 
 // Explore runs body under many schedules, as opt says, and returns what it
 // found. body runs as the goroutine "main"; everything it starts with Go
@@ -13,7 +13,7 @@ import "github.com/wsched/wsched/internal/explorer"
 // A test calls Check, which adds the environment's settings, the log and
 // the run record; Explore is for code that looks at the result itself.
 func Explore(opt Options, body func()) Result {
-	return resultOf(explorer.Explore(opt.engine(), body))
+	return engine.Explore(opt, body)
 }
 
 // Classes runs body under opt, as Explore does, and returns the
@@ -28,6 +28,5 @@ func Explore(opt Options, body func()) Result {
 // nothing: there an execution is also which store each load read, which a
 // trace does not name.
 func Classes(opt Options, body func()) (map[string]int, Result, error) {
-	got, res, err := explorer.Classes(opt.engine(), body)
-	return got, resultOf(res), err
+	return engine.Classes(opt, body)
 }

@@ -1,143 +1,102 @@
 package explore
 
 import (
-	"time"
+	"fmt"
+	"os"
+	"strings"
 
-	"github.com/wsched/wsched/internal/explorer"
+	"github.com/wsched/wsched/explore/internal/engine"
 )
 
-// Options bound one exploration.
-type Options struct {
-	// Preemptions is the preemption bound of the depth-first search: a
-	// schedule may switch away from a goroutine that could go on at most
-	// this many times (switches at blocking, at Gosched and at a
-	// goroutine's end are free). The search runs bound 0, then 1, ... up
-	// to this, so the first failure found has as few preemptions as any.
-	// Zero means the default, 2 (CHESS: most concurrency bugs need at
-	// most two); a negative value means a bound of 0 (only the free
-	// switches). WSCHED_LONG raises it by one (Check).
-	Preemptions int
-	// MaxSchedules is the budget: the search stops after this many
-	// schedules, and the result says it was not exhaustive. Default
-	// 20,000.
-	MaxSchedules int
-	// MaxSteps bounds the scheduling points of one schedule; a schedule
-	// that passes it fails (a livelock). Default 20,000.
-	MaxSteps int
-	// PCT, when > 0, replaces the depth-first search with this many
-	// randomized schedules (probabilistic concurrency testing: random
-	// goroutine priorities, PCTDepth-1 priority change points), for
-	// scenarios too large to enumerate. Seed makes them reproducible.
-	PCT      int
-	PCTDepth int // default 3
-	Seed     uint64
-	// Replay, when set, runs only the schedule this token describes, with
-	// a trace (see Failure.Token).
-	Replay string
-	// Reduce replaces the plain depth-first search, which runs every
-	// schedule within the bound, with the reduced one, which runs one
-	// schedule of each class of schedules that differ only in the order
-	// of steps that do not conflict. docs/explore.md ("The
-	// reduced search") says how it is compared with the plain search,
-	// and that the classes it once missed under a bound are reached now.
-	Reduce bool
-	// Unbounded, with Reduce, drops the preemption bound: the search
-	// runs every execution of the scenario, and sleep sets cut it
-	// further. Exhaustive then means every execution.
-	Unbounded bool
-	// Watchdog is how long, in real time, a schedule may go without a
-	// single handoff before the explorer gives up: a goroutine blocked
-	// outside its control. Default 20 s.
-	Watchdog time.Duration
-	// Weak runs every schedule in the weak-memory mode (the package
-	// comment, "Memory"): the atomics are as strong as the orderings
-	// their names give, a load may read an older store, and plain cells
-	// are checked for data races.
-	// Each choice of an older store is a decision of the search; with
-	// Reduce, the reduced search runs every choice of every load it runs.
-	Weak bool
-	// MaxStale bounds the stale choices (reads of a store other than the
-	// latest, stores placed before the latest) of one schedule in the
-	// weak-memory mode; default 2 (message passing needs one, store
-	// buffering, IRIW and 2+2W two), negative: none.
-	MaxStale int
-	// History is how many stores of each location a load may choose
-	// from in the weak-memory mode; default 7, as loom.
-	History int
-}
+// Options bound one exploration and say how Check runs and reports it:
+// the engine's own type. Every field, what it means, its default and the
+// environment variable that sets it are documented on the engine's
+// declaration (go doc -all ./explore/internal/engine Options) and in the
+// package comment's table, "Settings".
+type Options = engine.Options
 
-// engine is o as the engine takes it: the two types have the same
-// fields, so one converts into the other.
-func (o Options) engine() explorer.Options { return explorer.Options(o) }
+// Result is what an exploration did: how many schedules and steps it ran,
+// whether the search was exhaustive at which bound, and the first
+// failure, if one was found (go doc ./explore/internal/engine Result).
+type Result = engine.Result
 
-// withDefaults is o with every zero field set to its default.
-func (o Options) withDefaults() Options { return Options(o.engine().WithDefaults()) }
+// Failure is a failed schedule: how it failed, its message, the token
+// that replays it and the schedule as numbered steps (go doc
+// ./explore/internal/engine Failure).
+type Failure = engine.Failure
 
-// Result is what an exploration did.
-type Result struct {
-	Schedules int
-	Steps     int64 // scheduling points over all schedules
-	MaxSteps  int   // the longest schedule
-	// Exhaustive is true when the depth-first search ran every schedule
-	// within the preemption bound; false when the budget stopped it, and
-	// always false for PCT.
-	Exhaustive bool
-	Bound      int    // the preemption bound reached (DFS; -1: unbounded)
-	Mode       string // "dfs", "dpor", "pct" or "replay"
-	// Redundant counts the reduced search's runs that turned out to
-	// repeat a class already run (every goroutine that could go was in
-	// the sleep set); they are counted in Schedules too.
-	Redundant int
-	// When the budget cut the depth-first search: the schedules it ran
-	// at the last bound, and Knuth's estimate of how many there are at
-	// that bound (an order of magnitude).
-	RoundSchedules int
-	Estimate       float64
-	Failure        *Failure
-	// Trace is a replayed schedule's trace, when it passed (a failure
-	// carries its own).
-	Trace   string
-	Elapsed time.Duration
-}
+// The environment variables of the explorer, each the setting of one
+// field of Options (FromEnv reads them all).
+const (
+	// ReplayEnv ('scenario=token') sets Replay and ReplayScenario:
+	//
+	//	WSCHED_EXPLORE_REPLAY='ring/basic=sc/17:g2,40:g1' go test -tags explore -run '^TestExploreRingBasic$' ./explore/scenarios
+	ReplayEnv = "WSCHED_EXPLORE_REPLAY"
+	// WeakEnv (any value) sets Weak, as the weak build tag does.
+	WeakEnv = "WSCHED_EXPLORE_WEAK"
+	// ReduceEnv sets Reduce; =unbounded, Reduce and Unbounded.
+	ReduceEnv = "WSCHED_EXPLORE_REDUCE"
+	// LongEnv (any value) sets Long.
+	LongEnv = "WSCHED_LONG"
+	// ClassesEnv (any value) sets CompareClasses.
+	ClassesEnv = "WSCHED_EXPLORE_CLASSES"
+	// ClaimsEnv names the directory of Claims.
+	ClaimsEnv = "WSCHED_EXPLORE_CLAIMS"
+	// RecordsEnv names the file of Records.
+	RecordsEnv = "WSCHED_EXPLORE_RECORDS"
+	// EvidenceEnv names the directory of Evidence.
+	EvidenceEnv = "WSCHED_EXPLORE_EVIDENCE"
+	// MutantEnv names the catalog mutant of Mutant: cmd/mutant and
+	// cmd/verify -mutants set it for the commands they run.
+	MutantEnv = "WSCHED_MUTANT"
+)
 
-// Failure is a failed schedule.
-type Failure struct {
-	// Kind says how it failed: "assertion" (Assert, Failf), "panic",
-	// "deadlock", "step budget" (more than Options.MaxSteps), "data
-	// race" (the weak mode's plain cells) or "diverged" (a replay that
-	// could not follow its token).
-	Kind    string
-	Message string
-	Thread  string // the goroutine that found it
-	Stack   string // for a panic: the panicking goroutine's stack
-	// Token replays the schedule (Options.Replay, ReplayEnv); Trace is
-	// the schedule as numbered steps.
-	Token string
-	Trace string
-	// Schedule is how many schedules had run when this one failed, and
-	// Preemptions how many preemptions it has.
-	Schedule    int
-	Preemptions int
-	// trace is the traced schedule as data, for the page (page.go).
-	trace *explorer.TraceData
-}
-
-func (f *Failure) Error() string { return f.Kind + ": " + f.Message }
-
-// resultOf is the engine's result as this package gives it.
-func resultOf(r explorer.Result) Result {
-	res := Result{
-		Schedules: r.Schedules, Steps: r.Steps, MaxSteps: r.MaxSteps,
-		Exhaustive: r.Exhaustive, Bound: r.Bound, Mode: r.Mode, Redundant: r.Redundant,
-		RoundSchedules: r.RoundSchedules, Estimate: r.Estimate,
-		Trace: r.Trace, Elapsed: r.Elapsed,
+// FromEnv is opt with the settings of the environment applied: the one
+// place the explorer reads its environment variables (the constants
+// above; the weak build tag counts as WeakEnv). A variable turns a
+// setting on or names its value; an unset one leaves opt's field as the
+// scenario wrote it. A malformed value is an error.
+func FromEnv(opt Options) (Options, error) {
+	if v := os.Getenv(ReplayEnv); v != "" {
+		name, tok, ok := strings.Cut(v, "=")
+		if !ok {
+			return opt, fmt.Errorf("%s=%q: want scenario-name=token", ReplayEnv, v)
+		}
+		opt.ReplayScenario, opt.Replay = name, tok
 	}
-	if f := r.Failure; f != nil {
-		res.Failure = &Failure{
-			Kind: string(f.Kind), Message: f.Message, Thread: f.Thread, Stack: f.Stack,
-			Token: f.Token, Trace: f.Trace, Schedule: f.Schedule, Preemptions: f.Preemptions,
-			trace: f.Data(),
+	if weakTag || os.Getenv(WeakEnv) != "" {
+		opt.Weak = true
+	}
+	switch os.Getenv(ReduceEnv) {
+	case "":
+	case "unbounded":
+		opt.Reduce, opt.Unbounded = true, true
+	default:
+		opt.Reduce = true
+	}
+	if os.Getenv(LongEnv) != "" {
+		opt.Long = true
+	}
+	if os.Getenv(ClassesEnv) != "" {
+		opt.CompareClasses = true
+	}
+	setString := func(field *string, env string) {
+		if v := os.Getenv(env); v != "" {
+			*field = v
 		}
 	}
-	return res
+	setString(&opt.Claims, ClaimsEnv)
+	setString(&opt.Records, RecordsEnv)
+	setString(&opt.Evidence, EvidenceEnv)
+	setString(&opt.Mutant, MutantEnv)
+	return opt, nil
+}
+
+// WeakMode reports whether Check runs scenarios in the weak-memory mode
+// (the weak build tag or WeakEnv): a scenario whose property holds only
+// under sequential consistency, or that races by design, can say so and
+// skip.
+func WeakMode() bool {
+	opt, _ := FromEnv(Options{})
+	return opt.Weak
 }

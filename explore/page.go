@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wsched/wsched/internal/explorer"
+	"github.com/wsched/wsched/explore/internal/engine"
 )
 
 // The counterexample page: a failure's schedule as one self-contained
@@ -22,18 +22,13 @@ import (
 // structure as a contract (the elements and data- attributes a test or a
 // tool may rely on).
 
-// EvidenceEnv names the directory the pages are written to; by default
-// wsched-explore under the system's temporary directory. cmd/verify
-// points it into its log directory.
-const EvidenceEnv = "WSCHED_EXPLORE_EVIDENCE"
-
 //go:embed page/page.html page/page.css page/page.js
 var pageFiles embed.FS
 
 var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMap{
 	"dec": func(i int) int { return i - 1 },
 	// goroutineOf is the goroutine of step n of tr.
-	"goroutineOf": func(tr *explorer.TraceData, n int) int {
+	"goroutineOf": func(tr *engine.TraceData, n int) int {
 		if n < 1 {
 			return -1
 		}
@@ -50,17 +45,18 @@ var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMa
 	"stepNames": func([]int) string { return "" },
 }).ParseFS(pageFiles, "page/page.html"))
 
-// evidenceDir is where the pages go.
-func evidenceDir() string {
-	if d := os.Getenv(EvidenceEnv); d != "" {
-		return d
+// evidenceDir is where the pages go: dir (Options.Evidence), or by
+// default wsched-explore under the system's temporary directory.
+func evidenceDir(dir string) string {
+	if dir != "" {
+		return dir
 	}
 	return filepath.Join(os.TempDir(), "wsched-explore")
 }
 
-// writeEvidence writes f's page and trace file.
-func writeEvidence(rec Record, f *Failure) (Evidence, error) {
-	dir := evidenceDir()
+// writeEvidence writes f's page and trace file into dir (Options.Evidence).
+func writeEvidence(dir string, rec Record, f *Failure) (Evidence, error) {
+	dir = evidenceDir(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Evidence{}, err
 	}
@@ -72,7 +68,7 @@ func writeEvidence(rec Record, f *Failure) (Evidence, error) {
 		base += ".weak"
 	}
 	base += "." + time.Now().UTC().Format("20060102T150405") + fmt.Sprintf(".%d", os.Getpid())
-	tr := *f.trace
+	tr := *f.Data()
 	tr.Scenario = rec.Scenario
 	js, err := json.Marshal(&tr)
 	if err != nil {
@@ -90,7 +86,7 @@ func writeEvidence(rec Record, f *Failure) (Evidence, error) {
 }
 
 // renderPage is the page of failure f.
-func renderPage(rec Record, f *Failure, tr *explorer.TraceData, js []byte) ([]byte, error) {
+func renderPage(rec Record, f *Failure, tr *engine.TraceData, js []byte) ([]byte, error) {
 	css, err := pageFiles.ReadFile("page/page.css")
 	if err != nil {
 		return nil, err
@@ -112,7 +108,7 @@ func renderPage(rec Record, f *Failure, tr *explorer.TraceData, js []byte) ([]by
 	t.Funcs(template.FuncMap{"stepName": tr.StepName, "stepNames": tr.StepNames})
 	var b bytes.Buffer
 	err = t.Execute(&b, map[string]any{
-		"Rec": rec, "Failure": f, "Trace": tr, "Kind": string(f.Kind), "Message": f.Message,
+		"Rec": rec, "Failure": f, "Trace": tr, "Kind": f.Kind, "Message": f.Message,
 		"Mode": rec.Mode, "Replay": replayCommand(rec, f.Token), "Stale": stale,
 		"CSS": template.CSS(css), "JS": template.JS(script), "JSON": template.JS(js),
 	})

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wsched/wsched/internal/explorer"
+	"github.com/wsched/wsched/explore/internal/engine"
 )
 
 // The run record: one JSON object per scenario that Check explored or
@@ -20,14 +20,6 @@ import (
 // output events, and, when RecordsEnv names a file, appends it there as
 // one line (one write with O_APPEND, so several test processes may share
 // the file). docs/explore.md, "The run record", lists the fields.
-
-// RecordsEnv names the file Check appends its records to.
-const RecordsEnv = "WSCHED_EXPLORE_RECORDS"
-
-// MutantEnv names the catalog mutant the code under test carries, if any:
-// cmd/mutant and cmd/verify -mutants set it for the commands they run, so
-// that a failure's replay command applies the same mutant.
-const MutantEnv = "WSCHED_MUTANT"
 
 // RecordPrefix starts the log line of a record.
 const RecordPrefix = "EXPLORE_RECORD "
@@ -78,12 +70,12 @@ const RecordVersion = 1
 func newRecord(t testing.TB, name string, opt Options, res Result) Record {
 	rec := Record{
 		Version: RecordVersion, Scenario: name, Test: testName(t), Package: packageDir(),
-		Mode: res.Mode, Weak: opt.Weak, Tags: buildTags(opt), Mutant: os.Getenv(MutantEnv),
+		Mode: res.Mode, Weak: opt.Weak, Tags: buildTags(opt), Mutant: opt.Mutant,
 		Bound: res.Bound, Schedules: res.Schedules, Steps: res.Steps, Exhaustive: res.Exhaustive,
 		ElapsedMS: res.Elapsed.Milliseconds(),
 	}
 	if opt.Weak {
-		m := explorer.ModeOf(opt.engine())
+		m := engine.ModeOf(opt)
 		rec.MaxStale, rec.History = m.MaxStale, m.History
 	}
 	if !res.Exhaustive && res.Estimate > float64(res.RoundSchedules) {
@@ -110,8 +102,9 @@ func replayCommand(rec Record, tok string) string {
 	return cmd
 }
 
-// write logs rec and appends it to the records file, if one is named.
-func (rec Record) write(t testing.TB) {
+// write logs rec and appends it to the records file at path, if one is
+// named (Options.Records).
+func (rec Record) write(t testing.TB, path string) {
 	t.Helper()
 	b, err := json.Marshal(rec)
 	if err != nil {
@@ -119,7 +112,6 @@ func (rec Record) write(t testing.TB) {
 		return
 	}
 	t.Logf("%s%s", RecordPrefix, b)
-	path := os.Getenv(RecordsEnv)
 	if path == "" {
 		return
 	}

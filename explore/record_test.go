@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wsched/wsched/internal/explorer"
+	"github.com/wsched/wsched/explore/internal/engine"
 )
 
 // recordingTB is a testing.TB that keeps what Check logs, and ends the
@@ -169,7 +169,7 @@ func TestRecordOfAWeakFailure(t *testing.T) {
 	t.Setenv(MutantEnv, "")
 	t.Setenv(EvidenceEnv, dir)
 	t.Setenv(ReplayEnv, "")
-	tb := check("toy/mp", "TestToyMP", Options{Weak: true}, messagePassing(explorer.Relaxed, explorer.Relaxed))
+	tb := check("toy/mp", "TestToyMP", Options{Weak: true}, messagePassing(engine.Relaxed, engine.Relaxed))
 	rec, _ := tb.record(t)
 	if !rec.Weak || rec.Tags != "explore,weak" || rec.MaxStale != 2 || rec.History != 7 || rec.Failure == nil {
 		t.Fatalf("weak record %+v", rec)
@@ -179,7 +179,7 @@ func TestRecordOfAWeakFailure(t *testing.T) {
 	}
 	// Replayed as printed, it fails the same way, and its record says so.
 	t.Setenv(ReplayEnv, "toy/mp="+rec.Failure.Token)
-	tb = check("toy/mp", "TestToyMP", Options{Weak: true}, messagePassing(explorer.Relaxed, explorer.Relaxed))
+	tb = check("toy/mp", "TestToyMP", Options{Weak: true}, messagePassing(engine.Relaxed, engine.Relaxed))
 	again, _ := tb.record(t)
 	if again.Mode != "replay" || again.Failure == nil || again.Failure.Message != rec.Failure.Message || again.Failure.Kind != rec.Failure.Kind {
 		t.Errorf("the replay's record %+v, want the same failure as %+v", again.Failure, rec.Failure)

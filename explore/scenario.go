@@ -3,19 +3,19 @@ package explore
 import (
 	"time"
 
-	"github.com/wsched/wsched/internal/explorer"
+	"github.com/wsched/wsched/explore/internal/engine"
 )
 
 // What a scenario calls: its goroutines, its checks, and the waits and
 // clock it needs besides the code under test.
 
 // Thread is a goroutine started with Go.
-type Thread struct{ t *explorer.Thread }
+type Thread struct{ t *engine.Thread }
 
 // Go starts f as a goroutine under the explorer's control, named name in
 // traces. Outside a run it is a go statement.
 func Go(name string, f func()) *Thread {
-	return &Thread{explorer.Go(name, f)}
+	return &Thread{engine.Go(name, f)}
 }
 
 // Join waits until the goroutine has returned. What the goroutine did
@@ -28,7 +28,7 @@ func (th *Thread) Join() {
 
 // Failf fails the schedule: the scenario found a broken property. It does
 // not return. The explorer prints the schedule that led here.
-func Failf(format string, args ...any) { explorer.Failf(format, args...) }
+func Failf(format string, args ...any) { engine.Failf(format, args...) }
 
 // Assert fails the schedule with the message unless ok.
 func Assert(ok bool, format string, args ...any) {
@@ -40,7 +40,7 @@ func Assert(ok bool, format string, args ...any) {
 // Event is a one-shot flag a goroutine can wait for: a scenario's stand-in
 // for a channel that one side closes. Set happens before a Wait or an
 // IsSet that sees it.
-type Event struct{ e explorer.Event }
+type Event struct{ e engine.Event }
 
 // Set sets the event (a scheduling point).
 func (e *Event) Set() { e.e.Set() }
@@ -61,7 +61,7 @@ func (e *Event) Wait() { e.e.Wait() }
 // instrumented locks and channels of impl/ block on the one location they
 // wait for instead.
 func Block(ready func() bool, what string) {
-	explorer.Block(ready, what)
+	engine.Block(ready, what)
 }
 
 // BlockTimeout is Block with a deadline d of virtual time (d <= 0: none).
@@ -69,12 +69,12 @@ func Block(ready func() bool, what string) {
 // every goroutine is blocked or spinning on a yield, or, as a choice that
 // costs a preemption, while others run (see the package comment, "Time").
 func BlockTimeout(ready func() bool, d time.Duration, what string) bool {
-	return explorer.BlockTimeout(ready, d, what)
+	return engine.BlockTimeout(ready, d, what)
 }
 
 // Now returns the run's virtual clock in nanoseconds: 0 when the schedule
 // starts. Outside a run it returns the time since the process started.
-func Now() int64 { return explorer.Now() }
+func Now() int64 { return engine.Now() }
 
 // View registers a view of an object under test for the trace of the
 // running schedule: after every step of a traced run (a replay, or the
@@ -82,4 +82,4 @@ func Now() int64 { return explorer.Now() }
 // the step, on the counterexample page beside the values of the
 // locations. f must only look, with no scheduling point. Outside a traced
 // run View does nothing, so a scenario may call it in every schedule.
-func View(name string, f func() string) { explorer.View(name, f) }
+func View(name string, f func() string) { engine.View(name, f) }

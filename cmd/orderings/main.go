@@ -6,7 +6,7 @@
 //	go run ./cmd/orderings -check   # exit 1 if it is not current
 //
 // The table is read from the code, so it cannot drift from it: the
-// ordering is the method's name (impl/internal/atomic), the comment is the
+// ordering is the method's name (explore/atomic), the comment is the
 // one on the operation's line or the block just above its statement.
 package main
 
@@ -182,7 +182,7 @@ says whether it is current; ` + "`TestOrderingsDocIsCurrent`" + ` fails when it 
 
 Every atomic operation of impl/ names the C11 ordering it needs in its method's name
 (` + "`LoadAcquire`, `StoreRelease`, `CompareAndSwapAcqRelRelaxed`: success, then failure" + `), and
-the fences of the design are operations too (` + "`FenceSeqCst`" + `): impl/internal/atomic, ordering.go. In
+the fences of the design are operations too (` + "`FenceSeqCst`" + `): explore/atomic, ordering.go. In
 Go all of them are sequentially consistent and compile to what ` + "`sync/atomic`" + ` does; the name is
 the claim a port to C, C++, Rust or Zig would rely on. The ` + "`Stat`" + ` types (no scheduling point of
 the explorer) have ordered operations too, listed here, for the values code decides by (a

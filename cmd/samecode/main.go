@@ -8,6 +8,7 @@
 //
 //	go run ./cmd/samecode                  # against HEAD
 //	go run ./cmd/samecode -base main~3 -v  # list the functions that differ, with a diff
+//	go run ./cmd/samecode -rename impl/internal/sync=explore/sync  # a package moved since the base
 //
 // It exits 1 if a function of impl/ that is not a test differs, or exists
 // only on one side. Test functions (Test*, Benchmark*, Example*, helpers in
@@ -37,7 +38,20 @@ var (
 	verbose = flag.Bool("v", false, "print each differing function's diff")
 )
 
-const prefix = "github.com/wsched/wsched/impl/"
+const module = "github.com/wsched/wsched/"
+
+// The functions compared: impl/'s, and those of the packages impl/ reaches
+// its atomics, locks and goroutine identity through, which are impl/'s
+// code as far as the machine is concerned.
+var (
+	compared = regexp.MustCompile(`^github\.com/wsched/wsched/(impl|explore/atomic|explore/sync|internal/goid)[./]`)
+	objdumpS = `github\.com/wsched/wsched/(impl|explore/atomic|explore/sync|internal/goid)`
+)
+
+// rename maps a package path of the base to its path in the working tree
+// (-rename old=new,...), for a change that moves a package: the base's
+// function names and call targets are read under the new names.
+var rename = flag.String("rename", "", "old=new,... package paths (under the module) moved since the base")
 
 func main() {
 	flag.Parse()
@@ -54,7 +68,7 @@ func main() {
 		newBin := filepath.Join(tmp, "new_"+p)
 		run(wt, "go", "test", "-c", "-o", oldBin, "./impl/"+p)
 		run("", "go", "test", "-c", "-o", newBin, "./impl/"+p)
-		old, cur := disassemble(oldBin), disassemble(newBin)
+		old, cur := renamed(disassemble(oldBin)), disassemble(newBin)
 		same, differ, tests := 0, 0, 0
 		var names []string
 		for n := range old {
@@ -77,8 +91,8 @@ func main() {
 				tests++
 				continue
 			}
-			if !strings.HasPrefix(n, prefix) || strings.HasPrefix(n, prefix+"internal/atomic.") {
-				continue // sync/atomic's and impl/internal/atomic's own methods, kept for reflection
+			if !compared.MatchString(n) || strings.HasPrefix(n, module+"explore/atomic.") {
+				continue // sync/atomic's and explore/atomic's own methods, kept for reflection
 			}
 			differ++
 			switch {
@@ -128,6 +142,32 @@ var (
 	hex       = regexp.MustCompile(`0x[0-9a-f]+`)
 )
 
+// renamed is fns with the base's package paths written as -rename says.
+func renamed(fns map[string][]string) map[string][]string {
+	if *rename == "" {
+		return fns
+	}
+	var pairs []string
+	for _, r := range strings.Split(*rename, ",") {
+		o, n, ok := strings.Cut(r, "=")
+		if !ok {
+			fmt.Fprintf(os.Stderr, "samecode: -rename %q: want old=new\n", r)
+			exit(2)
+		}
+		pairs = append(pairs, module+o+".", module+n+".")
+	}
+	rp := strings.NewReplacer(pairs...)
+	res := make(map[string][]string, len(fns))
+	for name, ins := range fns {
+		out := make([]string, len(ins))
+		for i, in := range ins {
+			out[i] = rp.Replace(in)
+		}
+		res[rp.Replace(name)] = out
+	}
+	return res
+}
+
 type instr struct {
 	addr uint64
 	text string
@@ -136,7 +176,7 @@ type instr struct {
 // disassemble returns, per function of impl/ (and the test binary's own),
 // its instructions with addresses normalised.
 func disassemble(bin string) map[string][]string {
-	out, err := exec.Command("go", "tool", "objdump", "-s", strings.TrimSuffix(prefix, "/"), bin).Output()
+	out, err := exec.Command("go", "tool", "objdump", "-s", objdumpS, bin).Output()
 	check(err)
 	raw := map[string][]instr{}
 	var cur string

@@ -38,7 +38,7 @@ func TestWeakScenariosMatchTheWeakPackages(t *testing.T) {
 }
 
 // Under -long the unit layer gives rapid 2000 cases per property; the
-// explorer's engine (internal/explorer) runs them without the race detector (its
+// explorer's engine (explore/internal/engine) runs them without the race detector (its
 // generated-program properties take half an hour each with it), and
 // every other package that links rapid runs them with it.
 func TestLongUnitLayerRunsTheExplorerWithoutRace(t *testing.T) {
@@ -56,10 +56,10 @@ func TestLongUnitLayerRunsTheExplorerWithoutRace(t *testing.T) {
 	var explorer, raced int
 	for _, c := range cmds {
 		race, rapid := slices.Contains(c, "-race"), slices.Contains(c, "-rapid.checks=2000")
-		if slices.Contains(c, "./internal/explorer") {
+		if slices.Contains(c, "./explore/internal/engine") {
 			explorer++
 			if race || !rapid {
-				t.Errorf("%v: want ./internal/explorer with 2000 rapid cases and without -race", c)
+				t.Errorf("%v: want ./explore/internal/engine with 2000 rapid cases and without -race", c)
 			}
 			continue
 		}
@@ -71,7 +71,7 @@ func TestLongUnitLayerRunsTheExplorerWithoutRace(t *testing.T) {
 		}
 	}
 	if explorer != 1 || raced != 1 {
-		t.Errorf("commands %v: want ./internal/explorer once and ./impl/queue with 2000 cases under -race once", cmds)
+		t.Errorf("commands %v: want ./explore/internal/engine once and ./impl/queue with 2000 cases under -race once", cmds)
 	}
 }
 

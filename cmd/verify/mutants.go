@@ -242,7 +242,7 @@ func goTestTimeout(limit time.Duration) time.Duration {
 func layerPackages(l string) []string {
 	switch l {
 	case "unit":
-		return []string{"./impl/...", "./spec/...", "./model/...", "./internal/...", "./explore"}
+		return []string{"./impl/...", "./spec/...", "./model/...", "./internal/...", "./explore", "./explore/atomic", "./explore/sync", "./explore/internal/engine"}
 	case "explore", "weak":
 		return scenarioset.Dirs(l)
 	case "porcupine":
@@ -419,7 +419,7 @@ func printMatrix(w io.Writer, rows []*mutantRow, opt mutantOptions, total time.D
 		case len(k) == 1:
 			lone = append(lone, r.m.ID+" ("+k[0]+")")
 		}
-		if r.m.Scope != "impl" {
+		if r.m.Scope == "spec" {
 			spec = append(spec, r.m.ID)
 		}
 		for _, e := range r.entries {

@@ -12,7 +12,7 @@ import (
 // does it see the data? C++20 says yes: an RMW continues the release
 // sequence of the store it read, so T3's acquire synchronises with T1.
 // A plain relaxed store in T2 instead of the add would not (RS+store in
-// explore/weak/litmus_test.go). Stale data is still possible when T3 reads
+// explore/internal/weak/litmus_test.go). Stale data is still possible when T3 reads
 // 1 written by T2's add before T1's (r1=1 r2=0 c=1 d=0): that add heads no
 // release sequence of T1's.
 func Example_releaseSequence() {

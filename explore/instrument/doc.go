@@ -3,7 +3,7 @@
 // location, a scheduling point that names it (PointAt); after it, what the
 // operation did, for the trace (Note, when Tracing).
 //
-// It plays the part that impl/internal/atomic plays for wsched's own code,
+// It plays the part that explore/atomic plays for wsched's own code,
 // for a module that wraps its own atomics (examples/treiber's Pointer).
 // Outside an exploration every call passes straight through: an atomic
 // load or two.

@@ -1,5 +1,5 @@
 // Package litmus runs litmus tests against the weak-memory model of
-// explore/weak: small programs of two to four threads, each a few atomic
+// explore/internal/weak: small programs of two to four threads, each a few atomic
 // loads, stores, read-modify-writes and fences with C11 orderings, whose
 // every execution the package enumerates.
 //
@@ -31,9 +31,9 @@
 // every read (a load, Add or CAS) every store the model lets it read, and
 // at every store every place in modification order the model allows. The
 // model has no bound on stale reads or history here, so the outcomes are
-// exactly what explore/weak produces. explore/weak's litmus suite runs on
+// exactly what explore/internal/weak produces. explore/internal/weak's litmus suite runs on
 // this runner and compares each test's outcomes, set for set, with those
-// of the RC11 oracle (explore/weak/rc11); explore/weak's doc.go, "What is
+// of the RC11 oracle (explore/internal/weak/rc11); explore/internal/weak's doc.go, "What is
 // not", says where RC11 itself allows fewer than C++20 (load buffering).
 //
 // What it is not: a checker of Go code. The explorer (package explore, in

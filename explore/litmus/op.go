@@ -3,7 +3,7 @@ package litmus
 import (
 	"fmt"
 
-	"github.com/wsched/wsched/explore/weak"
+	"github.com/wsched/wsched/explore/internal/weak"
 )
 
 // Ordering is a C11 memory order.

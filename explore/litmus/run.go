@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wsched/wsched/explore/weak"
+	"github.com/wsched/wsched/explore/internal/weak"
 )
 
 // Test is a litmus test: threads of operations that run concurrently, each

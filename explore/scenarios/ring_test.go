@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/explore/internal/engine"
 	"github.com/wsched/wsched/impl/queue"
-	"github.com/wsched/wsched/internal/explorer"
 )
 
 // The ring scenarios run impl/queue's Ring (4 slots under the explore tag)
@@ -139,7 +139,7 @@ func TestExploreRingTwoThieves(t *testing.T) {
 			before := r.Inspect()
 			n := r.Len()
 			after := r.Inspect()
-			if !explorer.Weak() && n > int(before.Tail-before.Real) || n < int(after.Tail-after.Real) {
+			if !engine.Weak() && n > int(before.Tail-before.Real) || n < int(after.Tail-after.Real) {
 				explore.Failf("owner's Len = %d, but tail - real went from %d to %d during the call (steal head %d)",
 					n, before.Tail-before.Real, after.Tail-after.Real, before.Steal)
 			}

@@ -10,8 +10,8 @@ import (
 	"unsafe"
 
 	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/explore/internal/engine"
 	"github.com/wsched/wsched/impl/sched"
-	"github.com/wsched/wsched/internal/explorer"
 )
 
 // The runtime scenarios run impl/sched whole: its workers, the idle
@@ -22,8 +22,8 @@ import (
 // touched tells the explorer's reduced search that the running step
 // writes *p, a variable of the scenario that goroutines share without an
 // atomic (the explorer runs one at a time, so no race detector objects):
-// the search then orders the steps that touch it (explorer.Touch).
-func touched[T any](p *T) { explorer.Touch(uintptr(unsafe.Pointer(p)), true) }
+// the search then orders the steps that touch it (engine.Touch).
+func touched[T any](p *T) { engine.Touch(uintptr(unsafe.Pointer(p)), true) }
 
 // newRuntime starts a runtime of n workers with the park timeout off and
 // the monitor's help for long polls off (LongPoll < 0: the monitor only

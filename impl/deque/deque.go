@@ -3,12 +3,12 @@ package deque
 import (
 	"errors"
 
-	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/explore/atomic"
 
 	"golang.org/x/sys/cpu"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
-	"github.com/wsched/wsched/impl/internal/owner"
+	"github.com/wsched/wsched/internal/goid"
 )
 
 // StealResult is the outcome of Steal.
@@ -75,8 +75,8 @@ type Deque[T any] struct {
 	// thieves have taken have been set to nil (see clearStolen).
 	cleared int64
 	// owner catches two owners at once in a race-detector build (empty
-	// otherwise: impl/internal/owner).
-	owner owner.Guard
+	// otherwise: internal/goid).
+	owner goid.Guard
 	_     cpu.CacheLinePad
 }
 

@@ -1,6 +1,6 @@
 package deque
 
-import "github.com/wsched/wsched/impl/internal/atomic"
+import "github.com/wsched/wsched/explore/atomic"
 
 // ring is one circular buffer of a Deque. Index i (a logical position that
 // only grows) lives in slot i & mask. A ring is never reused once replaced:

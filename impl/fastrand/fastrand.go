@@ -1,6 +1,6 @@
 package fastrand
 
-import "github.com/wsched/wsched/impl/internal/sync"
+import "github.com/wsched/wsched/explore/sync"
 
 // golden is 2^64 divided by the golden ratio, rounded to odd. Multiplying
 // the worker index by it spreads neighbouring indices across the 64-bit

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/wsched/wsched/explore"
-	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/explore/atomic"
 )
 
 // The fork-join pool's protocols one at a time ("pairs"; go test -tags

@@ -1,8 +1,8 @@
 package forkjoin
 
 import (
-	"github.com/wsched/wsched/impl/internal/atomic"
-	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
 )
 
 // injector is the FIFO of jobs handed to the pool by Run from outside. It is

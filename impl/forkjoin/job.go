@@ -1,8 +1,8 @@
 package forkjoin
 
 import (
-	"github.com/wsched/wsched/impl/internal/atomic"
-	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
 )
 
 // job is one unit of work in a deque or the injector. Exactly one of three

@@ -3,8 +3,8 @@ package forkjoin
 import (
 	"time"
 
-	"github.com/wsched/wsched/impl/internal/atomic"
-	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
 
 	"github.com/wsched/wsched/impl/deque"
 )

@@ -1,8 +1,8 @@
 package forkjoin
 
 import (
-	"github.com/wsched/wsched/impl/internal/atomic"
-	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
 )
 
 // Scope lets a job spawn any number of functions and wait for all of them.

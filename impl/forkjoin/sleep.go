@@ -3,9 +3,9 @@ package forkjoin
 import (
 	"time"
 
-	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
 	"github.com/wsched/wsched/impl/internal/debugcheck"
-	"github.com/wsched/wsched/impl/internal/sync"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
 )
@@ -180,7 +180,7 @@ func (s *sleep) newJobs() {
 	// schedule 12 with the fence removed; docs/explore.md, "The fork-join
 	// pool's publication fence"). With the fence, the two fences and the
 	// counters' seq_cst order admit no such execution. In Go a fence is no
-	// instruction (impl/internal/atomic, fence.go).
+	// instruction (explore/atomic, fence.go).
 	atomic.FenceSeqCst()
 	var c counters
 	for {

@@ -1,8 +1,8 @@
 package forkjoin
 
 import (
-	"github.com/wsched/wsched/impl/internal/atomic"
-	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
 
 	"github.com/wsched/wsched/impl/deque"
 	"github.com/wsched/wsched/internal/goid"

@@ -2,7 +2,7 @@
 
 package idle
 
-import "github.com/wsched/wsched/impl/internal/atomic"
+import "github.com/wsched/wsched/explore/atomic"
 
 // claimLedger counts the notifiers between their claim of a parked worker
 // (the bitmap's fetch-and, which the worker may see at once: its Unpark

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/explore/atomic"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
 )

@@ -3,8 +3,8 @@ package park
 import (
 	"time"
 
-	"github.com/wsched/wsched/impl/internal/owner"
-	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/explore/sync"
+	"github.com/wsched/wsched/internal/goid"
 )
 
 // Chan is a Parker built on a one-slot buffered channel. The slot is the
@@ -15,13 +15,13 @@ import (
 // buffered send happens before the receive that takes the value.
 type Chan struct {
 	token chan struct{}
-	// wait is the owner's wait for the token (impl/internal/sync): its
+	// wait is the owner's wait for the token (explore/sync): its
 	// timer, made by the first Park with a timeout, is reused by every
 	// later one.
 	wait sync.TokenWait
 	// owner catches two goroutines in Park at once in a race-detector
-	// build (empty otherwise: impl/internal/owner).
-	owner owner.Guard
+	// build (empty otherwise: internal/goid).
+	owner goid.Guard
 }
 
 // zeroChan is the panic of a zero Chan, whose Park would block for ever

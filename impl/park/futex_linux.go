@@ -7,9 +7,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/wsched/wsched/impl/internal/atomic"
-	"github.com/wsched/wsched/impl/internal/owner"
-	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
+	"github.com/wsched/wsched/internal/goid"
 )
 
 // Futex word values.
@@ -55,8 +55,8 @@ type Futex struct {
 	// does not allocate.
 	ts unix.Timespec
 	// owner catches two goroutines in Park at once in a race-detector
-	// build (empty otherwise: impl/internal/owner).
-	owner owner.Guard
+	// build (empty otherwise: internal/goid).
+	owner goid.Guard
 }
 
 // NewFutex returns a Futex with no token.

@@ -5,12 +5,12 @@ package park
 import (
 	"time"
 
-	"github.com/wsched/wsched/impl/internal/owner"
+	"github.com/wsched/wsched/internal/goid"
 )
 
 // Futex is only available on Linux; elsewhere NewFutex fails.
 type Futex struct {
-	owner owner.Guard // as on Linux, so that code and tests naming it build
+	owner goid.Guard // as on Linux, so that code and tests naming it build
 }
 
 // NewFutex returns ErrUnsupported on this system.

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/explore/atomic"
 )
 
 // futexWait sleeps while *addr == val, until FUTEX_WAKE or ts (nil: none)

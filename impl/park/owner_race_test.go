@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wsched/wsched/impl/internal/owner"
+	"github.com/wsched/wsched/internal/goid"
 )
 
 // In a race-detector build, Park entered while another goroutine is in
@@ -18,7 +18,7 @@ func TestSecondParkerPanics(t *testing.T) {
 	type guarded struct {
 		name  string
 		p     Parker
-		guard *owner.Guard
+		guard *goid.Guard
 	}
 	c := NewChan()
 	ps := []guarded{{"chan", c, &c.owner}}

@@ -1,8 +1,8 @@
 package queue
 
 import (
-	"github.com/wsched/wsched/impl/internal/atomic"
-	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
 )
 
 // minGlobalCap is the smallest backing array Global keeps once it has

@@ -1,11 +1,11 @@
 package queue
 
 import (
-	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/explore/atomic"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
 	"github.com/wsched/wsched/impl/internal/debugcheck"
-	"github.com/wsched/wsched/impl/internal/owner"
+	"github.com/wsched/wsched/internal/goid"
 )
 
 // Capacity is the number of slots in a Ring: 256. A power of two, so a
@@ -83,8 +83,8 @@ type Ring[T any] struct {
 	_    [cacheLine - 4]byte
 	buf  [Capacity]atomic.Cell[T]
 	// owner catches two owners at once in a race-detector build (empty
-	// otherwise: impl/internal/owner).
-	owner owner.Guard
+	// otherwise: internal/goid).
+	owner goid.Guard
 	// batch is the owner's scratch space for an overflow: the tasks go
 	// from the ring to batch, then to the overflow queue in one call.
 	// Owner only, like tail; kept here so an overflow allocates nothing.

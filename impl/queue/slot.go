@@ -1,6 +1,6 @@
 package queue
 
-import "github.com/wsched/wsched/impl/internal/atomic"
+import "github.com/wsched/wsched/explore/atomic"
 
 // Slot is a worker's LIFO slot: one task that its owner put there last and
 // will usually run next, and that a thief may take instead.

@@ -7,8 +7,8 @@ import (
 	"unsafe"
 
 	"github.com/wsched/wsched/explore"
-	"github.com/wsched/wsched/impl/internal/atomic"
-	"github.com/wsched/wsched/internal/explorer"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
 )
 
 // The task state machine under the explorer (go test -tags explore -run
@@ -35,7 +35,7 @@ type stateMachine struct {
 // consistency a peek, which is no scheduling point (the scenario's
 // schedules stay those it always had).
 func (m *stateMachine) messages() int {
-	if explorer.Weak() {
+	if sync.WeakMemory() {
 		return int(m.msgs.LoadRelaxed())
 	}
 	return int(m.msgs.Peek())
@@ -69,12 +69,12 @@ func (m *stateMachine) wake() {
 // queued the task, which no queue of the runtime allows.
 func (m *stateMachine) enqueue() {
 	m.queued++
-	explorer.WeakRelease(uintptr(unsafe.Pointer(&m.queued)))
+	sync.Released(unsafe.Pointer(&m.queued))
 }
 
 func (m *stateMachine) dequeue() {
 	m.queued--
-	explorer.WeakAcquire(uintptr(unsafe.Pointer(&m.queued)))
+	sync.Acquired(unsafe.Pointer(&m.queued))
 }
 
 // work is the worker: take the task when it is queued, poll it (it is

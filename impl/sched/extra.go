@@ -3,9 +3,9 @@ package sched
 import (
 	"time"
 
-	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
 	"github.com/wsched/wsched/impl/internal/chaos"
-	"github.com/wsched/wsched/impl/internal/sync"
 )
 
 // Extra workers.

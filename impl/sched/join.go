@@ -3,7 +3,7 @@ package sched
 import (
 	"context"
 
-	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/explore/sync"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
 )

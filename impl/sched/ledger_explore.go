@@ -5,7 +5,7 @@ package sched
 import (
 	"fmt"
 
-	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/explore/atomic"
 )
 
 // searchLedger counts the workers whose searching flag is set, in the

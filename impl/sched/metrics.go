@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/explore/atomic"
 )
 
 // Metrics is a snapshot of the runtime's counters. Values are read one by

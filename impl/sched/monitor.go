@@ -1,7 +1,7 @@
 package sched
 
 import (
-	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/explore/atomic"
 	"github.com/wsched/wsched/impl/internal/chaos"
 	"github.com/wsched/wsched/impl/park"
 	"github.com/wsched/wsched/impl/queue"

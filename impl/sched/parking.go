@@ -1,8 +1,8 @@
 package sched
 
 import (
+	"github.com/wsched/wsched/explore/sync"
 	"github.com/wsched/wsched/impl/internal/chaos"
-	"github.com/wsched/wsched/impl/internal/sync"
 )
 
 // park puts a worker that found no work to sleep, following the corrected

@@ -1,9 +1,9 @@
 package sched
 
 import (
-	"github.com/wsched/wsched/impl/internal/atomic"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
 	"github.com/wsched/wsched/impl/internal/debugcheck"
-	"github.com/wsched/wsched/impl/internal/sync"
 )
 
 // Recycling the records of Go tasks.

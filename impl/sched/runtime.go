@@ -3,8 +3,8 @@ package sched
 import (
 	"fmt"
 
-	"github.com/wsched/wsched/impl/internal/atomic"
-	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
 
 	"github.com/wsched/wsched/impl/idle"
 	"github.com/wsched/wsched/impl/internal/chaos"

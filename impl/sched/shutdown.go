@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/explore/sync"
 	"github.com/wsched/wsched/internal/goid"
 )
 

@@ -4,8 +4,8 @@ import (
 	"container/heap"
 	"math"
 
-	"github.com/wsched/wsched/impl/internal/atomic"
-	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
 )
 
 // noDeadline stands for "no deadline" in the timer queue.

@@ -3,8 +3,8 @@ package sched
 import (
 	"runtime/debug"
 
-	"github.com/wsched/wsched/impl/internal/atomic"
-	"github.com/wsched/wsched/impl/internal/sync"
+	"github.com/wsched/wsched/explore/atomic"
+	"github.com/wsched/wsched/explore/sync"
 
 	"github.com/wsched/wsched/impl/fastrand"
 	"github.com/wsched/wsched/impl/park"

@@ -37,3 +37,14 @@ func fromStack() int64 {
 	}
 	return id
 }
+
+// explorerName is the explorer's name for the calling goroutine, ok while
+// a schedule runs; the explorer's engine sets it as the program starts
+// (NameBy), so that this package, which the engine and impl/ both use,
+// imports nothing above it. Only the explore build's Current asks it.
+var explorerName func() (id int64, ok bool)
+
+// NameBy makes f the explorer's name for a goroutine, which Current
+// returns in the explore build while f reports ok. The engine calls it
+// once, from an init function, before any goroutine asks.
+func NameBy(f func() (id int64, ok bool)) { explorerName = f }

@@ -1,6 +1,6 @@
 // Package orderings reads the ordered atomic operations of impl/ from the
 // source: each call whose method names its C11 ordering
-// (impl/internal/atomic), with the comment that argues for it and the
+// (explore/atomic), with the comment that argues for it and the
 // catalog mutants that change it. cmd/orderings renders them as
 // docs/orderings.md; cmd/orderaudit weakens them one at a time.
 package orderings
@@ -35,7 +35,7 @@ type Op struct {
 	Offset, NameOffset int
 }
 
-// Collect reads impl/ under root (tests and impl/internal/atomic aside) and
+// Collect reads impl/ under root (tests and explore/atomic aside) and
 // the mutant catalog.
 func Collect(root string) ([]Op, error) {
 	catalog, err := mutant.Catalog(filepath.Join(root, "mutants"))

@@ -9,7 +9,7 @@
 // scheduler alone rarely produces happen often.
 //
 // The points are placed by hand, at the windows a bug needs, rather than
-// built into every operation of impl/internal/atomic. Builds of the atomics
+// built into every operation of explore/atomic. Builds of the atomics
 // with a point inside every operation, or inside a chosen kind of them,
 // were measured against the catalog's chaos entries, and each lost a kill
 // that the hand-placed points make (docs/auditing.md, "Chaos points"): a

@@ -24,7 +24,7 @@
 // field that exists in one build and not in another (the words of the
 // race build's owner checks, the explore build's credit ledgers) changes
 // the layout of the struct around it, which no constant can do; those
-// types stay in build-tag pairs of their own (impl/internal/owner,
+// types stay in build-tag pairs of their own (internal/goid,
 // internal/goid, ledger_explore.go in impl/sched and impl/idle), and the
 // code that uses them is what the constant guards. Nor is it for the
 // explore build's stand-ins for what the explorer cannot run (the futex

@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+)
+
+// The class comparison: the Mazurkiewicz trace of a run (its normal form),
+// and Classes, which counts the traces a search reached, so that the
+// reduced search can be checked against the plain one.
+
+// normalForm names a run's trace: its steps in the order that takes, at
+// each point, the lowest-numbered goroutine whose next step has every
+// step it depends on done.
+func normalForm(p *porRun) string {
+	// A step can go once, for every goroutine, as many of its steps are
+	// done as the step's clock counts (they happen before it).
+	var byThread [][]int
+	for i, e := range p.events {
+		for len(byThread) <= e.tid {
+			byThread = append(byThread, nil)
+		}
+		byThread[e.tid] = append(byThread[e.tid], i)
+	}
+	done := make([]uint32, len(byThread))
+	var b strings.Builder
+	b.Grow(len(p.events))
+	for range p.events {
+		for q := range byThread {
+			if int(done[q]) == len(byThread[q]) {
+				continue
+			}
+			c := p.events[byThread[q][done[q]]].clock
+			ready := true
+			for o, k := range c {
+				if o != q && o < len(done) && done[o] < k {
+					ready = false
+					break
+				}
+			}
+			if ready {
+				done[q]++
+				b.WriteByte(byte('A' + q))
+				break
+			}
+		}
+	}
+	return b.String()
+}
+
+// Classes runs body under opt, as Explore does, and returns the
+// Mazurkiewicz trace of every run (its normal form) that the sleep set did
+// not stop, with how many runs reached it. It is for checking the reduced
+// search against the plain one: every trace that the plain search reaches
+// within a bound, the reduced search must reach within that bound.
+//
+// It refuses the weak-memory mode (Options.Weak) with ErrWeakClasses: there
+// an execution is also which store each load read, which a trace does not
+// name, so two runs of one trace may be two executions and the count
+// would say nothing.
+func Classes(opt Options, body func()) (map[string]int, Result, error) {
+	got, _, res, err := ClassesWithTokens(opt, body)
+	return got, res, err
+}
+
+// ErrWeakClasses is Classes' refusal of the weak-memory mode.
+var ErrWeakClasses = errors.New("explore: Classes does not run the weak-memory mode: a trace (the order of the conflicting steps) does not name the stores the loads read, so it is not an execution there")
+
+// ClassesWithTokens is Classes, with the replay token of each trace's
+// first run.
+func ClassesWithTokens(opt Options, body func()) (map[string]int, map[string]string, Result, error) {
+	if opt.Weak {
+		return nil, nil, Result{}, ErrWeakClasses
+	}
+	opt = opt.WithDefaults()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	got, tokens := map[string]int{}, map[string]string{}
+	e := &explorer{opt: opt, body: body, record: true}
+	e.onRun = func(r *run) {
+		if r.por.stopped || r.tracing {
+			return
+		}
+		k := normalForm(r.por)
+		if got[k]++; got[k] == 1 {
+			tokens[k] = encodeToken(e.opt, r.decisions)
+		}
+	}
+	var res Result
+	if opt.Reduce {
+		res = e.reduced()
+	} else {
+		res = e.dfs()
+	}
+	return got, tokens, res, nil
+}

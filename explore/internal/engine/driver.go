@@ -1,0 +1,205 @@
+package engine
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/wsched/wsched/explore/internal/weak"
+)
+
+// The driver: one exploration's state, the run of one schedule under a
+// guide (runOnce, with its watchdog), and the searches that choose the
+// guides of the runs one after another: the depth-first search with a
+// preemption bound (dfs), PCT (pct), the reduced search (por_search.go),
+// the replay (replay.go) and the estimate of what a budget left
+// (estimate.go).
+
+type explorer struct {
+	opt  Options
+	body func()
+	res  Result
+	// Record every run's steps (the plain search too), and look at each
+	// run when it ends: for the package's tests and for Check's
+	// comparison of the reduced search with the plain one (Classes).
+	record bool
+	onRun  func(*run)
+	spare  *porRun // the last run's record (reduced or recording search), for the next
+	// decisions is the last run's decisions, whose memory the next run
+	// reuses: whoever looks at a run does so before the next one starts.
+	decisions []decision
+	// prefix is nextPrefix's memory: the prefix it returns, and the
+	// preemption counts it builds on the way.
+	prefix, preempts []int
+}
+
+// runOnce runs body once under g.
+func (e *explorer) runOnce(g guide, tracing bool) *run {
+	if current.Load() != nil {
+		panic("explore: Explore called while another exploration runs")
+	}
+	r := newRun(g, e.opt.MaxSteps, tracing)
+	r.decisions = e.decisions[:0]
+	if e.opt.Weak {
+		r.mem = newMemory(weak.Config{History: e.opt.History, MaxStale: e.opt.MaxStale})
+		if tracing {
+			r.wt = newWeakTrace()
+		}
+	}
+	var s *porSearch
+	if pg, ok := g.(*porGuide); ok {
+		s = pg.s
+	}
+	if s != nil || e.record {
+		r.por, e.spare = newPorRun(s, e.spare), nil
+	}
+	current.Store(r)
+	main := r.spawn("main", e.body)
+	r.cur = main
+	main.wake <- struct{}{}
+	e.wait(r)
+	current.Store(nil)
+	if e.onRun != nil {
+		e.onRun(r)
+	}
+	if r.por != nil && r.failure == nil {
+		e.spare = r.por // looked at (onRun): the next run may reuse it
+	}
+	e.decisions = r.decisions
+	e.res.Schedules++
+	e.res.Steps += int64(r.steps)
+	e.res.MaxSteps = max(e.res.MaxSteps, r.steps)
+	return r
+}
+
+// wait waits for the run to finish, watching that handoffs keep coming.
+func (e *explorer) wait(r *run) {
+	tick := time.NewTicker(e.opt.Watchdog / 4)
+	defer tick.Stop()
+	last, idle := r.progress.Load(), 0
+	for {
+		select {
+		case <-r.finished:
+			return
+		case <-tick.C:
+			p := r.progress.Load()
+			if p != last {
+				last, idle = p, 0
+				continue
+			}
+			if idle++; idle < 4 {
+				continue
+			}
+			buf := make([]byte, 1<<20)
+			buf = buf[:runtime.Stack(buf, true)]
+			// Abandon the run: a goroutine released later exits
+			// without handing over, and the next exploration can
+			// start. The other goroutines of the run stay blocked.
+			r.abandoned.Store(true)
+			current.Store(nil)
+			panic(StuckError{fmt.Sprintf("explore: no goroutine handed over for %v: a goroutine of the scenario is blocked outside the explorer's control (a channel, lock or sleep that is not instrumented). Every goroutine:\n%s", e.opt.Watchdog, buf)})
+		}
+	}
+}
+
+// dfs is iterative preemption bounding: a depth-first search of every
+// schedule with at most b preemptions, for b = 0, 1, ... Preemptions.
+// Each round repeats the schedules of the rounds before it (a small
+// fraction of the last round), and in exchange the first failure found has
+// the fewest preemptions.
+func (e *explorer) dfs() Result {
+	e.res.Mode = "dfs"
+	for b := 0; b <= e.opt.Preemptions; b++ {
+		e.res.Bound = b
+		round := e.res.Schedules
+		var prefix []int
+		for {
+			r := e.runOnce(&dfsGuide{prefix: prefix}, false)
+			if r.failure != nil {
+				return e.fail(r)
+			}
+			prefix = e.nextPrefix(r.decisions, b)
+			if prefix == nil {
+				break
+			}
+			if e.res.Schedules >= e.opt.MaxSchedules {
+				e.res.RoundSchedules = e.res.Schedules - round
+				est, fr := e.estimate(b)
+				if fr != nil {
+					return e.fail(fr)
+				}
+				e.res.Estimate = est
+				return e.res
+			}
+		}
+	}
+	e.res.Exhaustive = true
+	return e.res
+}
+
+// nextPrefix backtracks: at the last decision that has an untried choice
+// within the bound, take that choice. Choices are tried in the order of
+// decision.alternatives, so each schedule is run once per round.
+//
+// The prefix returned is in e's memory: it is good until the next call.
+func (e *explorer) nextPrefix(ds []decision, bound int) []int {
+	pre := append(e.preempts[:0], make([]int, len(ds)+1)...)
+	e.preempts = pre
+	n := 0
+	for i := range ds {
+		if ds[i].preempt {
+			n++
+		}
+		pre[i+1] = n // preemptions among ds[:i+1]
+	}
+	for i := len(ds) - 1; i >= 0; i-- {
+		d := &ds[i]
+		alts := d.alternatives()
+		k := 0
+		for alts[k] != d.chosen {
+			k++
+		}
+		for _, a := range alts[k+1:] {
+			cost := pre[i]
+			if d.costs(a) {
+				cost++
+			}
+			if cost > bound {
+				continue
+			}
+			p := append(e.prefix[:0], make([]int, i+1)...)
+			e.prefix = p
+			for j := range i {
+				p[j] = ds[j].chosen
+			}
+			p[i] = a
+			return p
+		}
+	}
+	return nil
+}
+
+// pct runs Options.PCT schedules of random priorities (pctGuide).
+func (e *explorer) pct() Result {
+	e.res.Mode = "pct"
+	// The length of one schedule, to place the change points.
+	r := e.runOnce(&dfsGuide{}, false)
+	if r.failure != nil {
+		return e.fail(r)
+	}
+	k := max(r.steps, 1)
+	seed := e.opt.Seed*0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D
+	for i := 1; i < e.opt.PCT; i++ {
+		g := &pctGuide{rng: seed + uint64(i)*0xBF58476D1CE4E5B9 | 1, depth: e.opt.PCTDepth, prio: map[int]int{}}
+		for j := 1; j < e.opt.PCTDepth; j++ {
+			g.changes = append(g.changes, pctChange{1 + int(g.next()%uint64(k)), e.opt.PCTDepth - j})
+		}
+		slices.SortFunc(g.changes, func(a, b pctChange) int { return a.step - b.step })
+		r := e.runOnce(g, false)
+		if r.failure != nil {
+			return e.fail(r)
+		}
+	}
+	return e.res
+}

@@ -1,0 +1,193 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// The reduced search against the plain one on generated programs: two or
+// three goroutines, each a few operations on three shared integers, a
+// lock and an event, with a wait that may time out. At preemption bounds
+// 0, 1 and 2, every trace the plain search reaches, the reduced search
+// must reach. The hand-written toys above each show one pattern; these
+// mix them, as a real scenario does (a lock taken more than once, a
+// goroutine woken late, a timeout firing in the middle).
+
+type progOp struct {
+	kind  int // opLoad, opStore, opAdd, opLocked, opWait, opSet, opTimeout
+	v     int // the integer
+	inner []progOp
+}
+
+const (
+	opLoad = iota
+	opStore
+	opAdd
+	opLocked  // lock; inner; unlock
+	opWait    // wait for the event
+	opSet     // set the event (goroutine 0 only)
+	opTimeout // wait for integer v to be odd, or time out
+	nOps
+)
+
+func (o progOp) String() string {
+	names := [...]string{"load", "store", "add", "locked", "wait", "set", "timeout"}
+	s := fmt.Sprintf("%s(%d)", names[o.kind], o.v)
+	if o.kind == opLocked {
+		var in []string
+		for _, x := range o.inner {
+			in = append(in, x.String())
+		}
+		s = "locked{" + strings.Join(in, " ") + "}"
+	}
+	return s
+}
+
+func genOp(t *rapid.T, label string, g int, nested bool) progOp {
+	kinds := []int{opLoad, opStore, opAdd}
+	if !nested {
+		kinds = append(kinds, opLocked, opTimeout)
+		if g == 0 {
+			kinds = append(kinds, opSet)
+		} else {
+			kinds = append(kinds, opWait)
+		}
+	}
+	o := progOp{kind: rapid.SampledFrom(kinds).Draw(t, label), v: rapid.IntRange(0, 2).Draw(t, label+"v")}
+	if o.kind == opLocked {
+		n := rapid.IntRange(1, 2).Draw(t, label+"n")
+		for i := range n {
+			o.inner = append(o.inner, genOp(t, fmt.Sprintf("%s.%d", label, i), g, true))
+		}
+	}
+	return o
+}
+
+// program builds the body: goroutine 0 sets the event at its end if no
+// op of its did (waiters must not deadlock), every goroutine runs its ops.
+func program(gs [][]progOp) func() {
+	return func() {
+		var xs [3]loc
+		var m lock
+		var e Event
+		run := func(ops []progOp) {
+			var do func(o progOp)
+			do = func(o progOp) {
+				switch o.kind {
+				case opLoad:
+					xs[o.v].Load()
+				case opStore:
+					xs[o.v].Store(1)
+				case opAdd:
+					xs[o.v].Add(1)
+				case opLocked:
+					m.Lock()
+					for _, x := range o.inner {
+						do(x)
+					}
+					m.Unlock()
+				case opWait:
+					e.Wait()
+				case opSet:
+					e.Set()
+				case opTimeout:
+					x := &xs[o.v]
+					BlockOnTimeout(x.at(), false, func() bool { return x.v%2 == 1 }, 10, "odd")
+				}
+			}
+			for _, o := range ops {
+				do(o)
+			}
+		}
+		var ts []*Thread
+		for i, ops := range gs {
+			last := i == 0
+			ts = append(ts, Go(fmt.Sprint("g", i), func() {
+				run(ops)
+				if last {
+					e.Set()
+				}
+			}))
+		}
+		for _, t := range ts {
+			t.Join()
+		}
+	}
+}
+
+// genProgram draws two or three goroutines of one to three operations.
+func genProgram(t *rapid.T) [][]progOp {
+	n := rapid.IntRange(2, 3).Draw(t, "goroutines")
+	gs := make([][]progOp, n)
+	for g := range gs {
+		k := rapid.IntRange(1, 3).Draw(t, fmt.Sprint("ops", g))
+		for i := range k {
+			gs[g] = append(gs[g], genOp(t, fmt.Sprintf("g%d.%d", g, i), g, false))
+		}
+	}
+	return gs
+}
+
+// compareOnProgram checks that the reduced search under opt reaches every
+// trace the plain search reaches under popt; programs too big for the
+// plain search are skipped.
+func compareOnProgram(t *rapid.T, gs [][]progOp, what string, popt, ropt Options) {
+	body := program(gs)
+	want, pres := classesOf(t, popt, body)
+	if !pres.Exhaustive {
+		return
+	}
+	got, rres := classesOf(t, ropt, body)
+	if !rres.Exhaustive {
+		t.Fatalf("%v, %s: the reduced search did not end (%d schedules; plain %d)", gs, what, rres.Schedules, pres.Schedules)
+	}
+	for _, k := range sortedKeys(want) {
+		if got[k] == 0 {
+			t.Fatalf("%v, %s: the reduced search missed trace %s (plain: %d schedules, %d traces; reduced: %d, %d)",
+				gs, what, k, pres.Schedules, len(want), rres.Schedules, len(got))
+		}
+	}
+}
+
+// Without a bound: every trace of every interleaving.
+func TestReducedMissesNoTraceOfGeneratedPrograms(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		compareOnProgram(t, genProgram(t), "no bound",
+			Options{Preemptions: 64, MaxSchedules: 3000},
+			Options{Reduce: true, Unbounded: true, MaxSchedules: 6000})
+	})
+}
+
+// With a bound: every trace the plain search reaches at bounds 0, 1 and
+// 2. Each rule of the bounded reduced search about timeouts, waits and
+// places over the bound was added for a program this test found; after
+// the last it passed 3,000 programs, but nothing says the next program is
+// not a few thousand further. It runs only when asked
+// (WSCHED_EXPLORE_BOUNDED_PROPERTY=1), as the tool for finding it.
+func TestReducedWithABoundMissesNoTraceOfGeneratedPrograms(t *testing.T) {
+	if os.Getenv("WSCHED_EXPLORE_BOUNDED_PROPERTY") == "" {
+		t.Skip("runs only when asked: WSCHED_EXPLORE_BOUNDED_PROPERTY=1 looks for a program the bounded reduced search gets wrong (docs/explore.md)")
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		gs := genProgram(t)
+		eachBound(func(what string, plain, reduced Options) { compareOnProgram(t, gs, what, plain, reduced) })
+	})
+}
+
+// eachBound calls compare at bounds 0, 1 and 2 with the options of the
+// plain search and of the reduced one.
+func eachBound(compare func(what string, plain, reduced Options)) {
+	for b := 0; b <= 2; b++ {
+		pb := b
+		if b == 0 {
+			pb = -1 // Options says 0 is the default, 2
+		}
+		compare(fmt.Sprintf("bound %d", b),
+			Options{Preemptions: pb, MaxSchedules: 20000},
+			Options{Reduce: true, Preemptions: pb, MaxSchedules: 40000})
+	}
+}

@@ -1,0 +1,605 @@
+package engine
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/wsched/wsched/explore/internal/vclock"
+)
+
+// The analysis of one run of the reduced search (por.go says what it
+// finds): as the run goes, each step's accesses (begin, touch), and when
+// it ends (finish) its races with earlier steps, its vector clock and the
+// sleep set; each race asks the search (por_search.go) for an
+// alternative at an earlier decision (race, timerRace, backtrack).
+
+// porEvent is one step of a run.
+type porEvent struct {
+	tid   int
+	local int    // the step's number among its goroutine's steps
+	prev  int    // its goroutine's previous step, or -1
+	dec   int    // the decision that chose it, or -1 (no choice)
+	en    uint64 // the goroutines that could go instead
+	wait  bool   // the step passes a wait (Block, BlockOn)
+	npend int    // acc[:npend] is its pending operation's, the rest touches
+	stepSummary
+	// clock[q] is how many steps of goroutine q happen before this one,
+	// or are it.
+	clock vclock.Clock
+}
+
+// locState is the analysis's record of one location.
+type locState struct {
+	w      int          // the last step that wrote it, or -1
+	wclock vclock.Clock // its clock
+	reads  []int        // the steps that read it since, the last per goroutine
+	rclock vclock.Clock // their clocks joined
+}
+
+// porRun is the analysis of one run.
+type porRun struct {
+	s       *porSearch
+	events  []porEvent
+	open    bool           // the last event's goroutine is still running it
+	last    []int          // per goroutine: its last event, or -1
+	thClock []vclock.Clock // per goroutine: its last event's clock
+	// parent is, per goroutine, the event that started it (a goroutine's
+	// steps happen after its go statement), or -1.
+	parent   []int
+	locs     map[uintptr]int32 // index in states
+	states   []locState
+	arena    []uint32 // where clocks are cut from
+	accs     []access // where the steps' accesses are kept, in order
+	accStart int      // the running step's first in accs
+	cand     []int
+	idx      []int32      // the running step's locations, in states
+	all      vclock.Clock // every event's clock, joined
+	glob     vclock.Clock // the clocks of the events that touch everything, joined
+	lastGlob int
+	sleep    []sleeper
+	undone   bool // undoPreemptions ran in this run
+	// stopped: every goroutine that could go was asleep (the run repeats
+	// a class already explored); it is finished without analysis.
+	stopped bool
+}
+
+// newPorRun returns an empty record for a run of search s (nil for a
+// plain search that records, as Classes does); spare, if not nil, is an
+// earlier run's record, emptied so that its memory is reused.
+func newPorRun(s *porSearch, spare *porRun) *porRun {
+	if spare != nil {
+		p := spare
+		clear(p.locs)
+		*p = porRun{s: s, events: p.events[:0], last: p.last[:0], thClock: p.thClock[:0],
+			parent: p.parent[:0], locs: p.locs, states: p.states[:0], arena: p.arena[:0],
+			all: p.all[:0], glob: p.glob[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], idx: p.idx[:0]}
+		return p
+	}
+	return &porRun{s: s, locs: map[uintptr]int32{}, lastGlob: -1}
+}
+
+// clock returns a zero clock of n entries.
+func (p *porRun) clock(n int) vclock.Clock {
+	if cap(p.arena)-len(p.arena) < n {
+		p.arena = make([]uint32, 0, max(1<<14, n))
+	}
+	c := p.arena[len(p.arena) : len(p.arena)+n : len(p.arena)+n]
+	p.arena = p.arena[:len(p.arena)+n]
+	clear(c)
+	return c
+}
+
+// locIndex returns the index in states of location l's record, made
+// if need be.
+func (p *porRun) locIndex(l uintptr) int32 {
+	if i, ok := p.locs[l]; ok {
+		return i
+	}
+	i := int32(len(p.states))
+	p.locs[l] = i
+	if len(p.states) < cap(p.states) {
+		p.states = p.states[:i+1]
+		old := &p.states[i]
+		*old = locState{w: -1, reads: old.reads[:0], rclock: old.rclock[:0]}
+	} else {
+		p.states = append(p.states, locState{w: -1})
+	}
+	return i
+}
+
+func (p *porRun) grow(n int) {
+	for len(p.last) < n {
+		p.last = append(p.last, -1)
+		p.thClock = append(p.thClock, nil)
+		p.parent = append(p.parent, -1)
+	}
+}
+
+// spawned records that goroutine tid was started by the running step.
+func (p *porRun) spawned(tid int) {
+	p.grow(tid + 1)
+	if p.open {
+		p.parent[tid] = len(p.events) - 1
+	}
+}
+
+// clockOf is the clock of goroutine tid's last step, or of the step that
+// started it.
+func (p *porRun) clockOf(tid int) vclock.Clock {
+	if c := p.thClock[tid]; c != nil {
+		return c
+	}
+	if i := p.parent[tid]; i >= 0 {
+		return p.events[i].clock
+	}
+	return nil
+}
+
+// begin starts the step of goroutine c, chosen at decision dec (-1: no
+// choice).
+func (p *porRun) begin(r *run, c, dec int, en uint64) {
+	p.grow(len(r.threads))
+	t := r.threads[c]
+	prev, local := p.last[c], 0
+	if prev >= 0 {
+		local = p.events[prev].local + 1
+	}
+	ev := porEvent{tid: c, local: local, prev: prev, dec: dec, en: en, wait: t.state == blocked}
+	ev.all = t.pendAll
+	start := len(p.accs)
+	p.accs = append(p.accs, t.pend...)
+	ev.npend = len(t.pend)
+	if t.timedOut {
+		// A timeout firing moves the clock, and the wait reports
+		// whether ready held (pend) after all. Whether the timeout
+		// fired at a decision of its own, when every goroutine
+		// waited, or as a later timeout was chosen (which passes
+		// this earlier deadline too), the step depends on the
+		// clock.
+		p.accs = append(p.accs, access{clockLoc, true})
+	}
+	ev.acc = p.accs[start:len(p.accs):len(p.accs)]
+	p.accStart = start
+	p.events = append(p.events, ev)
+	p.last[c] = len(p.events) - 1
+	p.open = true
+}
+
+// touch adds an access to the running step.
+func (p *porRun) touch(r *run, a access) {
+	if !p.open {
+		return
+	}
+	ev := &p.events[len(p.events)-1]
+	if a.loc == 0 {
+		ev.all = true
+		return
+	}
+	// The running step's accesses are the end of accs.
+	p.accs = append(p.accs, a)
+	ev.acc = p.accs[p.accStart:len(p.accs):len(p.accs)]
+}
+
+// hb reports whether event i happens before (or is) a point whose clock is
+// c.
+func (p *porRun) hb(c vclock.Clock, i int) bool {
+	e := &p.events[i]
+	return uint32(e.local) < c.At(e.tid)
+}
+
+// finish ends the running step: the sleep set learns what it touched,
+// and, unless the run only repeats a class, its races with earlier steps
+// are found, its clock is computed, the search is asked to reverse the
+// races, and the step is remembered for the steps to come.
+func (p *porRun) finish(r *run) {
+	if !p.open {
+		return
+	}
+	p.open = false
+	n := len(p.events) - 1
+	e := &p.events[n]
+	if p.s != nil && p.s.sleep {
+		p.wakeSleepers(r, e)
+	}
+	if p.stopped {
+		return
+	}
+	prev := p.clockOf(e.tid)
+	cand := p.racesOf(e, prev)
+	e.clock = p.stepClock(r, e, prev)
+	if p.s != nil {
+		p.reverseRaces(r, cand, n)
+		if e.dec >= 0 {
+			p.timerRace(r, n)
+		}
+	}
+	p.cand = cand
+	p.remember(n)
+}
+
+// wakeSleepers records step e at the decision that chose it (what it
+// touched, for the sleep sets of the choices explored after it there),
+// and wakes the sleepers whose step conflicts with it.
+func (p *porRun) wakeSleepers(r *run, e *porEvent) {
+	if e.dec >= 0 {
+		p.s.nodes[e.dec].record(e.tid, e.stepSummary, e.npend)
+	}
+	kept := p.sleep[:0]
+	for _, z := range p.sleep {
+		if !z.conflicts(r, &e.stepSummary) {
+			kept = append(kept, z)
+		}
+	}
+	p.sleep = kept
+}
+
+// racesOf returns the candidates for races with step e, whose
+// goroutine's clock before it is prev: the earlier conflicting steps of
+// other goroutines (the last writer of each location e touches, and the
+// readers since if e writes it; every goroutine's last step if e touches
+// everything) that do not already happen before e. It keeps the indexes
+// of e's locations' records in p.idx, for stepClock and remember.
+func (p *porRun) racesOf(e *porEvent, prev vclock.Clock) []int {
+	cand := p.cand[:0]
+	add := func(i int) {
+		if i >= 0 && p.events[i].tid != e.tid && !p.hb(prev, i) {
+			cand = append(cand, i)
+		}
+	}
+	if e.all {
+		for _, i := range p.last {
+			add(i)
+		}
+		return cand
+	}
+	add(p.lastGlob)
+	idx := p.idx[:0]
+	for _, a := range e.acc {
+		k := p.locIndex(a.loc)
+		idx = append(idx, k)
+		ls := &p.states[k]
+		add(ls.w)
+		if a.write {
+			for _, i := range ls.reads {
+				add(i)
+			}
+		}
+	}
+	p.idx = idx
+	return cand
+}
+
+// stepClock is step e's vector clock: its goroutine's (prev) and one
+// more step of it, joined with the clocks of the steps it conflicts with
+// (every step's, if it touches everything).
+func (p *porRun) stepClock(r *run, e *porEvent, prev vclock.Clock) vclock.Clock {
+	c := p.clock(len(r.threads))
+	copy(c, prev)
+	c[e.tid] = uint32(e.local + 1)
+	if e.all {
+		return c.Join(p.all)
+	}
+	c = c.Join(p.glob)
+	for k, a := range e.acc {
+		ls := &p.states[p.idx[k]]
+		c = c.Join(ls.wclock)
+		if a.write {
+			c = c.Join(ls.rclock)
+		}
+	}
+	return c
+}
+
+// reverseRaces asks the search to reverse each race of step n with a
+// candidate that nothing but the conflict orders before n (not through
+// another candidate: only the immediate races), each once (race).
+func (p *porRun) reverseRaces(r *run, cand []int, n int) {
+	for k, i := range cand {
+		immediate := true
+		for _, j := range cand {
+			if j != i && j > i && p.hb(p.events[j].clock, i) {
+				immediate = false // ordered before this one through j
+				break
+			}
+		}
+		if immediate && (k == 0 || !slices.Contains(cand[:k], i)) {
+			p.race(r, i, n)
+		}
+	}
+}
+
+// remember records step n as its goroutine's last, in the join of every
+// clock, and as the last writer, or one of the readers, of each location
+// it touched (or as the last step that touched everything).
+func (p *porRun) remember(n int) {
+	e := &p.events[n]
+	c := e.clock
+	p.thClock[e.tid] = c
+	p.all = p.all.Join(c)
+	if e.all {
+		p.glob = p.glob.Join(c)
+		p.lastGlob = n
+		return
+	}
+	for k, a := range e.acc {
+		ls := &p.states[p.idx[k]]
+		if a.write {
+			ls.w, ls.wclock, ls.reads, ls.rclock = n, c, ls.reads[:0], ls.rclock[:0]
+			continue
+		}
+		ls.rclock = ls.rclock.Join(c)
+		replaced := false
+		for k, i := range ls.reads {
+			if p.events[i].tid == e.tid {
+				ls.reads[k], replaced = n, true
+			}
+		}
+		if !replaced {
+			ls.reads = append(ls.reads, n)
+		}
+	}
+}
+
+// race: event i and event n (the step just finished) conflict, and
+// nothing orders i before n but the conflict. To run n's side first, the
+// search must run, at the decision before i, a goroutine whose next step
+// starts the part of the run after i that does not depend on i (the
+// initials of Abdulla et al.'s "source sets", POPL 2014): n's goroutine if
+// nothing before n there orders it, else the goroutine of the step that
+// does (the one that enabled n, say). If none of them could go at that
+// decision, the race cannot be reversed there (i itself enabled n: a
+// goroutine's last step and a Join of it), and the search tries the
+// latest earlier conflicting step, as Flanagan and Godefroid's
+// "co-enabled" condition does (a lock: not the unlock just before the
+// next lock, but the lock before it).
+func (p *porRun) race(r *run, i, n int) {
+	tid := p.events[n].tid
+	en := &p.events[n]
+	prev := p.clockOf(tid)
+	// arrived: the step after which n's goroutine stood at n's wait
+	// (its previous step, or the step that started it).
+	arrived := en.prev
+	if arrived < 0 {
+		arrived = p.parent[tid]
+	}
+	for j := i; j >= 0; j-- {
+		ej := &p.events[j]
+		if j < i && (ej.tid == tid || p.hb(prev, j) || !ej.conflicts(&en.stepSummary)) {
+			continue
+		}
+		if ej.dec < 0 {
+			continue
+		}
+		if en.wait && !en.all && ej.en&(1<<tid) == 0 && (arrived < j || ends(ej, en)) && onWait(ej, en) {
+			// n passes a wait on one location (BlockOn), at which
+			// its goroutine already stood before j and could not
+			// go: the location's value before j kept it waiting, so
+			// n cannot go before j (an unlock and the next lock).
+			// The race to reverse is with an earlier step (the lock
+			// before that unlock). A goroutine that could not go
+			// before j because it had not reached this wait yet is
+			// not such a case: what runs after j may still go
+			// first, unless j is the end that n joins (nothing else
+			// could have let the Join pass). And j must conflict
+			// with n on what n waits on: a step that only moves the
+			// clock n's later deadline reads says nothing about the
+			// wait.
+			continue
+		}
+		ini := p.initials(j, n) & ej.en
+		if ini == 0 {
+			continue
+		}
+		nd := &p.s.nodes[ej.dec]
+		c := bits.TrailingZeros64(ini)
+		if ini&(1<<tid) != 0 {
+			c = tid
+		}
+		if have := ini & (nd.bt | nd.done); have != 0 {
+			// One of them is asked for there already; under a bound,
+			// whether it runs there depends on its cost, so the
+			// cheaper places are asked for again, for it and for n's
+			// goroutine if that is one of them (the one to move).
+			if p.s.bound < 0 {
+				return
+			}
+			if h := bits.TrailingZeros64(have); h != c {
+				if c == tid {
+					p.backtrack(r, j, h)
+				} else {
+					c = h
+				}
+			}
+		}
+		p.backtrack(r, j, c)
+		if p.s.bound < 0 || !nd.over(c, p.s.bound) {
+			return
+		}
+		// Under a bound, this place is too dear: the run already spent
+		// its preemptions before it. The reversal may still be had at
+		// an earlier conflicting step, where the run had spent fewer
+		// (a lock taken three times: not the last lock, over the
+		// bound, but the first): look on. And the preemptions spent
+		// before j may be spent later in another schedule of the same
+		// execution (a timeout fired early, which commutes with the
+		// steps after it): each one is undone, once per run.
+		if !p.undone {
+			p.undone = true
+			p.undoPreemptions(r, j)
+		}
+	}
+}
+
+// timerRace: at the decision that chose step n, the earliest sleeper's
+// timeout could have fired instead. A firing is not a step any run shows
+// until it is chosen, so its races are not found as the others' are. If
+// n conflicts with the firing of any sleeper (n moves the clock, as a
+// deadline set or another firing does, or writes what a sleeper waits
+// on), firing first is another execution; timeouts fire in deadline
+// order, so the way to it starts with the earliest sleeper, which is
+// asked for there. If n conflicts with none, every timeout can still fire
+// after n, and the later decisions ask.
+//
+// A sleeper whose wait is over (what it waits on is ready) but which has
+// not run yet still holds its place in deadline order: no later timeout
+// fires before it goes. Such sleepers that could go instead of n are
+// asked for too.
+func (p *porRun) timerRace(r *run, n int) {
+	e := &p.events[n]
+	d := &r.decisions[e.dec]
+	if !e.all && !p.hitsSleeper(r, e) {
+		return
+	}
+	if d.timer >= 0 && d.timer != e.tid {
+		p.backtrack(r, n, d.timer)
+		// The firing commutes with the steps before n back to the
+		// last one it conflicts with, but where it goes among them
+		// changes what the bound allows after it (a firing always
+		// costs a preemption; fired early, it may leave none for a
+		// switch that a later firing would have come with for
+		// free). So it is asked for at each of those decisions.
+		t := r.threads[d.timer]
+		for k := n - 1; k >= 0; k-- {
+			ek := &p.events[k]
+			if ek.tid == d.timer || ek.all || touchesClock(ek.acc) || touchesFiring(ek, t) {
+				break
+			}
+			if ek.dec >= 0 && r.decisions[ek.dec].timer == d.timer {
+				p.s.nodes[ek.dec].bt |= 1 << d.timer
+			}
+		}
+	}
+	for _, t := range r.threads {
+		if t.id != e.tid && t.id != d.timer && t.state == blocked && t.deadline > 0 && d.enabled&(1<<t.id) != 0 {
+			p.backtrack(r, n, t.id)
+		}
+	}
+}
+
+// touchesFiring reports whether step e touches what t waits on, which
+// t's timeout firing reads (besides the clock).
+func touchesFiring(e *porEvent, t *thread) bool {
+	return t.pendAll || overlaps(e.acc, t.pend)
+}
+
+// hitsSleeper reports whether step e conflicts with the firing of a
+// goroutine waiting with a deadline.
+func (p *porRun) hitsSleeper(r *run, e *porEvent) bool {
+	if touchesClock(e.acc) {
+		return true
+	}
+	for _, t := range r.threads {
+		if t.state == blocked && t.deadline > 0 && !t.timedOut && t.id != e.tid && touchesFiring(e, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// onWait reports whether step j conflicts with what the wait n waits on
+// (n's pending operation).
+func onWait(j, n *porEvent) bool {
+	return j.all || overlaps(n.acc[:n.npend], j.acc)
+}
+
+// ends reports whether step j ends the goroutine whose end the wait n
+// reads (a Join after the end).
+func ends(j, n *porEvent) bool {
+	for _, a := range n.acc[:n.npend] {
+		if a.loc == 0 || a.loc >= clockLoc || a.write {
+			continue
+		}
+		for _, b := range j.acc {
+			if b.loc == a.loc && b.write {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// undoPreemptions asks, at each decision before event j that took a
+// preemption, for the choices there that take none: the goroutine that
+// was running, or, where it had stopped (a timeout fired instead of a
+// free switch), every other goroutine that could go.
+func (p *porRun) undoPreemptions(r *run, j int) {
+	for k := j - 1; k >= 0; k-- {
+		ek := &p.events[k]
+		if ek.dec < 0 {
+			continue
+		}
+		d := &r.decisions[ek.dec]
+		if !d.preempt {
+			continue
+		}
+		nd := &p.s.nodes[ek.dec]
+		if d.cur >= 0 {
+			nd.bt |= 1 << d.cur
+			continue
+		}
+		m := d.enabled
+		if d.timer >= 0 {
+			m &^= 1 << d.timer
+		}
+		nd.bt |= m
+	}
+}
+
+// initials returns the goroutines whose first step in v can go first in
+// v, where v is the steps after event i that do not depend on it, then
+// event n.
+func (p *porRun) initials(i, n int) uint64 {
+	var seen, ini uint64
+	var firsts []int
+	for x := i + 1; x <= n; x++ {
+		ex := &p.events[x]
+		if x < n && p.hb(ex.clock, i) {
+			continue // after i: not in v
+		}
+		if seen&(1<<ex.tid) != 0 {
+			continue
+		}
+		seen |= 1 << ex.tid
+		first := true
+		for _, y := range firsts {
+			if p.hb(ex.clock, y) {
+				first = false
+				break
+			}
+		}
+		if first {
+			ini |= 1 << ex.tid
+		}
+		firsts = append(firsts, x)
+	}
+	return ini
+}
+
+// backtrack adds goroutine tid as an alternative at the decision before
+// event i, and, under a preemption bound, at the start of the run of
+// steps that i's predecessor belongs to.
+func (p *porRun) backtrack(r *run, i, tid int) {
+	p.s.nodes[p.events[i].dec].bt |= 1 << tid
+	if p.s.bound < 0 {
+		return
+	}
+	// Under a bound, also at every earlier place since tid last went
+	// where a switch may cost fewer preemptions than at i: the start
+	// of each run of steps of one goroutine, and each decision at which
+	// the goroutine that went had stopped (it waited, or a timeout of
+	// its own fired), where any choice is free.
+	for k := i - 1; k >= 0; k-- {
+		ek := &p.events[k]
+		if ek.tid == tid {
+			break
+		}
+		if ek.dec < 0 {
+			continue
+		}
+		d := &r.decisions[ek.dec]
+		start := k == 0 || p.events[k-1].tid != ek.tid
+		if (start || d.cur < 0) && d.enabled&(1<<tid) != 0 {
+			p.s.nodes[ek.dec].bt |= 1 << tid
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package engine
+
+import "math/bits"
+
+// The reduced search: the decisions of the current path with the
+// alternatives the runs' analyses (por_run.go) asked for, the guide that
+// replays a path and goes on with the default or a choice not asleep, and
+// the search's rounds, one per preemption bound or one unbounded with
+// sleep sets.
+
+// sleeper is a goroutine asleep (sleep sets): the step it would take,
+// explored already from an earlier state, is independent of everything
+// run since, so running it now would repeat a class. Its step is its
+// pending operation (a goroutine asleep does not move), or everything if
+// that step touched an address besides its operation when it was
+// explored: the addresses of an earlier run are not this run's.
+type sleeper struct {
+	tid   int
+	wide  bool
+	extra []access // named locations its step touched besides its operation
+}
+
+func (z sleeper) conflicts(r *run, e *stepSummary) bool {
+	t := r.threads[z.tid]
+	return z.wide || t.pendAll || e.all || overlaps(e.acc, t.pend) || overlaps(e.acc, z.extra)
+}
+
+// porSearch is the state of one reduced search: the decisions of the
+// current path, each with the alternatives the runs asked for.
+type porSearch struct {
+	bound   int  // the preemption bound, or -1 for none
+	sleep   bool // use sleep sets (only without a bound)
+	nodes   []porNode
+	prefix  []int
+	stopped int // runs stopped by the sleep set
+}
+
+type porNode struct {
+	// kind and schedule are the decision's (decision.go). A load's node
+	// (kind kindStore: which store a load reads, weakmode.go) has every
+	// choice in enabled: every one is run (bt is all of them), as the
+	// plain search runs them, and none costs a preemption. Which store a
+	// load may read depends on the steps before it that conflict with it
+	// (the stores to its location, what its goroutine synchronised with,
+	// the seq_cst events: scLoc) and, through the seq_cst order, on other
+	// goroutines' stale choices; but a choice is offered exactly when the
+	// execution stays RC11 consistent, which does not depend on the order
+	// of the steps, so every order of one class reaches the same
+	// executions, the choice is the load's own, like a value read from
+	// input, and the reduction of the steps around it stands.
+	kind byte
+	schedule
+	preBefore int // preemptions before this decision on the path
+	chosen    int
+	bt, done  uint64
+	sleep0    []sleeper // the sleep set when first reached
+	// wide: the explored choices here whose step touched an address
+	// besides its operation; extra: the named locations (threadLoc) the
+	// others touched.
+	wide  uint64
+	extra map[int][]access
+}
+
+func (n *porNode) record(tid int, s stepSummary, npend int) {
+	if s.all {
+		n.wide |= 1 << tid
+	}
+	for _, a := range s.acc[npend:] {
+		if a.loc >= maxNamedLoc {
+			n.wide |= 1 << tid
+		}
+	}
+	if len(s.acc) > npend && n.wide&(1<<tid) == 0 {
+		if n.extra == nil {
+			n.extra = map[int][]access{}
+		}
+		n.extra[tid] = append([]access(nil), s.acc[npend:]...) // s.acc is reused by the next run
+	}
+}
+
+// over reports whether running c at n exceeds the preemption bound.
+func (n *porNode) over(c, bound int) bool {
+	cost := n.preBefore
+	if n.costs(c) {
+		cost++
+	}
+	return cost > bound
+}
+
+func (n *porNode) costs(c int) bool {
+	return n.kind == kindGoroutine && n.schedule.costs(c)
+}
+
+func asleep(ss []sleeper) uint64 {
+	var m uint64
+	for _, z := range ss {
+		m |= 1 << z.tid
+	}
+	return m
+}
+
+// sleepAt is the sleep set of node n when c is explored there: its own,
+// and the choices explored there before c.
+func (n *porNode) sleepAt(c int) []sleeper {
+	ss := append([]sleeper(nil), n.sleep0...)
+	for m := n.done &^ (1 << c); m != 0; m &= m - 1 {
+		q := bits.TrailingZeros64(m)
+		ss = append(ss, sleeper{q, n.wide&(1<<q) != 0, n.extra[q]})
+	}
+	return ss
+}
+
+// porGuide replays the search's prefix, then takes the default choice,
+// or, with sleep sets, the first one not asleep.
+type porGuide struct{ s *porSearch }
+
+// store: which store a load reads. Every choice is run.
+func (g *porGuide) store(r *run, l load) int {
+	s, i := g.s, len(r.decisions)
+	if i < len(s.prefix) {
+		return s.prefix[i]
+	}
+	all := uint64(1)<<l.n - 1
+	s.nodes = append(s.nodes[:i], porNode{kind: kindStore, schedule: schedule{enabled: all, cur: -1, timer: -1}, bt: all, done: 1, preBefore: r.preempts})
+	return 0
+}
+
+func (g *porGuide) goroutine(r *run, d schedule) int {
+	s, i := g.s, len(r.decisions)
+	if i < len(s.prefix) {
+		c := s.prefix[i]
+		if s.sleep {
+			r.por.sleep = s.nodes[i].sleepAt(c)
+		}
+		return c
+	}
+	n := porNode{kind: kindGoroutine, schedule: d, preBefore: r.preempts}
+	if s.sleep {
+		n.sleep0 = append([]sleeper(nil), r.por.sleep...)
+	}
+	c := d.defaultChoice()
+	if z := asleep(n.sleep0); z&(1<<c) != 0 {
+		c = -1
+		for _, a := range d.alternatives() {
+			if z&(1<<a) == 0 {
+				c = a
+				break
+			}
+		}
+		if c < 0 {
+			// Every goroutine that could go is asleep: this run
+			// repeats a class. Finish it as it goes, unanalysed.
+			if !r.por.stopped {
+				s.stopped++
+			}
+			r.por.stopped = true
+			c = d.defaultChoice()
+			n.done = d.enabled
+		}
+	}
+	if r.por.stopped {
+		n.done = d.enabled
+	}
+	n.done |= 1 << c
+	n.chosen = c
+	s.nodes = append(s.nodes[:i], n)
+	if s.sleep {
+		r.por.sleep = n.sleepAt(c)
+	}
+	return c
+}
+
+// next is the prefix of the next run: the deepest decision with an
+// alternative asked for and not yet run (within the bound), or nil.
+func (s *porSearch) next() []int {
+	for k := len(s.nodes) - 1; k >= 0; k-- {
+		n := &s.nodes[k]
+		cand := n.bt &^ n.done & n.enabled
+		if s.sleep {
+			cand &^= asleep(n.sleep0)
+		}
+		for m := cand; m != 0; m &= m - 1 {
+			c := bits.TrailingZeros64(m)
+			if s.bound >= 0 && n.over(c, s.bound) {
+				continue
+			}
+			n.done |= 1 << c
+			n.chosen = c
+			s.nodes = s.nodes[:k+1]
+			pre := make([]int, k+1)
+			for j := range k + 1 {
+				pre[j] = s.nodes[j].chosen
+			}
+			return pre
+		}
+	}
+	return nil
+}
+
+// reduced is the reduced search: bound 0, 1, ... Preemptions as the plain
+// search does, or, with Unbounded, one search of every execution.
+func (e *explorer) reduced() Result {
+	e.res.Mode = "dpor"
+	if e.opt.Unbounded {
+		e.res.Bound = -1
+		if !e.porRound(&porSearch{bound: -1, sleep: true}) {
+			return e.res
+		}
+		e.res.Exhaustive = true
+		return e.res
+	}
+	for b := 0; b <= e.opt.Preemptions; b++ {
+		e.res.Bound = b
+		if !e.porRound(&porSearch{bound: b}) {
+			return e.res
+		}
+	}
+	e.res.Exhaustive = true
+	return e.res
+}
+
+// porRound runs one reduced search to its end; false if it stopped on a
+// failure or the budget.
+func (e *explorer) porRound(s *porSearch) bool {
+	defer func() { e.res.Redundant += s.stopped }()
+	for {
+		r := e.runOnce(&porGuide{s}, false)
+		if r.failure != nil {
+			e.fail(r)
+			return false
+		}
+		s.prefix = s.next()
+		if s.prefix == nil {
+			return true
+		}
+		if e.res.Schedules >= e.opt.MaxSchedules {
+			return false
+		}
+	}
+}

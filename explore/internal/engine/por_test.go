@@ -1,0 +1,216 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"testing"
+	"unsafe"
+)
+
+// The reduced search against brute force. On small programs the plain
+// search with a bound no schedule reaches runs every interleaving; each
+// run's Mazurkiewicz trace (the run up to reordering of adjacent steps
+// that do not conflict) is named by its normal form. The reduced search
+// must reach every trace, and without a bound run each one once.
+
+// loc is a shared integer whose operations name their location, as
+// explore/atomic's do under the explore tag.
+type loc struct{ v int }
+
+func (x *loc) at() uintptr { return uintptr(unsafe.Pointer(x)) }
+
+func (x *loc) Load() int {
+	PointAt(x.at(), false)
+	return x.v
+}
+
+func (x *loc) Store(v int) {
+	PointAt(x.at(), true)
+	x.v = v
+}
+
+func (x *loc) Add(d int) int {
+	PointAt(x.at(), true)
+	x.v += d
+	return x.v
+}
+
+type toy struct {
+	name string
+	body func()
+	// waits: the toy blocks (a lock, an event, a spin, a timeout); the
+	// reduced search then reaches every trace but may run one twice (it
+	// is not optimal around waits).
+	waits bool
+}
+
+func toys() []toy {
+	spawn := func(fs ...func()) {
+		var ts []*Thread
+		for i, f := range fs {
+			ts = append(ts, Go(fmt.Sprint("g", i), f))
+		}
+		for _, t := range ts {
+			t.Join()
+		}
+	}
+	return []toy{
+		{"independent counters", func() {
+			var x, y loc
+			spawn(func() { x.Add(1); x.Add(1) }, func() { y.Add(1); y.Add(1) })
+		}, false},
+		{"counters sharing one", func() {
+			var x, y, z loc
+			spawn(func() { x.Add(1); y.Add(1) }, func() { y.Add(1); z.Add(1) })
+		}, false},
+		{"lost update", func() {
+			var x loc
+			inc := func() { x.Store(x.Load() + 1) }
+			spawn(inc, inc)
+		}, false},
+		{"message passing", func() {
+			var data, flag loc
+			spawn(func() { data.Store(1); flag.Store(1) }, func() {
+				if flag.Load() == 1 {
+					Assert(data.Load() == 1, "stale data")
+				}
+			})
+		}, false},
+		{"three goroutines, two locations", func() {
+			var x, y loc
+			spawn(func() { x.Store(1); y.Load() },
+				func() { y.Store(1); x.Load() },
+				func() { x.Load(); y.Load() })
+		}, false},
+		{"readers and a writer", func() {
+			var x loc
+			spawn(func() { x.Load(); x.Load() }, func() { x.Load() }, func() { x.Store(1) })
+		}, false},
+		{"three increments", func() {
+			var x, y loc
+			inc := func() { x.Add(1); y.Load() }
+			spawn(inc, inc, inc)
+		}, false},
+		{"a lock", func() {
+			var m lock
+			var x, y loc
+			spawn(func() { m.Lock(); x.Add(1); m.Unlock(); y.Load() },
+				func() { y.Store(1); m.Lock(); x.Add(1); m.Unlock() })
+		}, true},
+		{"an event", func() {
+			var e Event
+			var x, y loc
+			spawn(func() { x.Store(1); e.Set(); y.Load() },
+				func() { y.Store(1); e.Wait(); Assert(x.Load() == 1, "x") })
+		}, true},
+		{"a spin", func() {
+			var flag, x loc
+			spawn(func() { x.Store(1); flag.Store(1) },
+				func() {
+					for flag.Load() == 0 {
+						Gosched()
+					}
+					x.Load()
+				})
+		}, true},
+		{"a timeout", func() {
+			var x loc
+			spawn(func() { x.Store(1) },
+				func() {
+					BlockTimeout(func() bool { return x.v == 1 }, 10, "x set")
+					x.Load()
+				})
+		}, true},
+		{"a goroutine's goroutine", func() {
+			var x, y loc
+			spawn(func() { y.Load(); Go("g2", func() { x.Store(2) }).Join() },
+				func() { x.Store(1); y.Store(1) })
+		}, false},
+	}
+}
+
+// lock is a mutex as explore/sync's is under the explore tag.
+type lock struct{ held bool }
+
+func (m *lock) Lock() {
+	BlockOn(uintptr(unsafe.Pointer(m)), true, func() bool { return !m.held }, "lock")
+	m.held = true
+}
+
+func (m *lock) Unlock() {
+	PointAt(uintptr(unsafe.Pointer(m)), true)
+	m.held = false
+}
+
+func sortedKeys(m map[string]int) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// classesOf is Classes for a test, which never asks for the weak mode:
+// an error fails it.
+func classesOf(t interface {
+	Helper()
+	Fatal(...any)
+}, opt Options, body func()) (map[string]int, Result) {
+	t.Helper()
+	got, res, err := Classes(opt, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, res
+}
+
+// Without a bound the reduced search reaches every trace that brute force
+// finds, and, on programs of atomics alone, runs each exactly once.
+func TestReducedRunsEveryTraceOnce(t *testing.T) {
+	for _, ty := range toys() {
+		all, pres := classesOf(t, Options{Preemptions: 64, MaxSchedules: 1 << 20}, ty.body)
+		got, rres := classesOf(t, Options{Reduce: true, Unbounded: true, MaxSchedules: 1 << 20}, ty.body)
+		if !pres.Exhaustive || !rres.Exhaustive {
+			t.Fatalf("%s: not exhaustive: %+v %+v", ty.name, pres, rres)
+		}
+		for _, k := range sortedKeys(all) {
+			if got[k] == 0 {
+				t.Errorf("%s: the reduced search missed trace %s", ty.name, k)
+			}
+		}
+		for _, k := range sortedKeys(got) {
+			if all[k] == 0 {
+				t.Errorf("%s: the reduced search ran a trace brute force never saw: %s", ty.name, k)
+			}
+			if got[k] > 1 && !ty.waits {
+				t.Errorf("%s: trace %s run %d times", ty.name, k, got[k])
+			}
+		}
+		t.Logf("%s: %d interleavings, %d traces; reduced: %d runs (%d stopped by the sleep set)",
+			ty.name, pres.Schedules, len(all), rres.Schedules, rres.Redundant)
+	}
+}
+
+// With a bound, the reduced search reaches every trace that has a
+// schedule within the bound (it may reach more: a class is run by its
+// first schedule, and bounded rounds repeat the rounds before them).
+func TestReducedWithABoundMissesNothing(t *testing.T) {
+	for _, ty := range toys() {
+		for b := 0; b <= 2; b++ {
+			pb := b
+			if b == 0 {
+				pb = -1 // Options says 0 is the default, 2
+			}
+			want, pres := classesOf(t, Options{Preemptions: pb, MaxSchedules: 1 << 20}, ty.body)
+			got, rres := classesOf(t, Options{Reduce: true, Preemptions: pb, MaxSchedules: 1 << 20}, ty.body)
+			for _, k := range sortedKeys(want) {
+				if got[k] == 0 {
+					t.Errorf("%s, bound %d: the reduced search missed trace %s", ty.name, b, k)
+				}
+			}
+			t.Logf("%s, bound %d: plain %d schedules, %d traces; reduced %d schedules, %d traces",
+				ty.name, b, pres.Schedules, len(want), rres.Schedules, len(got))
+		}
+	}
+}

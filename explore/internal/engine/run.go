@@ -1,0 +1,519 @@
+package engine
+
+import (
+	"fmt"
+	"math/bits"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+
+	"github.com/wsched/wsched/explore/internal/weak"
+)
+
+// One execution of a scenario under one schedule.
+//
+// Every goroutine of the scenario is a thread of the run. Exactly one thread
+// runs at a time: the others wait on their own wake channel, inside a
+// scheduling point, a Block, or before their first step. The running thread
+// makes every scheduling decision itself (there is no controller goroutine):
+// at a point it works out which threads could go next, asks the guide to
+// pick one, and if that is another thread it wakes it and waits for its own
+// turn. The channel handoff is also what orders the threads' memory
+// accesses for the Go memory model and the race detector.
+//
+// A decision is taken before each operation on shared state. The thread
+// chosen performs its pending operation without deciding again. So each
+// decision is "who performs the next operation", and two different
+// decision sequences give two different interleavings.
+//
+// A new thread runs at once, up to its first scheduling point, and then
+// hands back to the thread that started it, with no decision: the code
+// before that point touches no shared state, so running it early hides no
+// interleaving. From then on the new thread waits at its first operation
+// like any other; and if that operation is a wait that cannot proceed
+// (the monitor's first sleep, a waker waiting for its task), the thread is
+// blocked, not an alternative at every decision until it happens to run.
+
+type threadState uint8
+
+const (
+	runnable threadState = iota
+	blocked
+	finished
+)
+
+// thread is one goroutine under the explorer's control.
+type thread struct {
+	id   int
+	name string
+	// serial numbers every thread the process ever ran, for GoroutineID.
+	serial int64
+	wake   chan struct{} // one token: "your turn"
+	gone   chan struct{} // closed once the goroutine ended (abort waits for it)
+	state  threadState
+	// starting is set until the thread reaches its first scheduling
+	// point; there it hands back to spawner (see above).
+	starting bool
+	spawner  *thread
+	// ready is what a blocked thread waits for; deadline (virtual ns, 0 if
+	// none) is when it gives up. timedOut tells Block which happened.
+	ready    func() bool
+	deadline int64
+	timedOut bool
+	what     string // what a blocked thread waits on, for deadlock reports
+	// yielded is set by Gosched until another thread makes progress: a
+	// goroutine spinning on Gosched waits for others, and is scheduled only
+	// when nobody else can run.
+	yielded bool
+	// exiting is set when the thread is being torn down after a failure:
+	// its deferred code runs with every hook passing straight through.
+	exiting bool
+	joiners bool // some thread waits in Join for it
+	// pend is what the thread accesses when next chosen, for the reduced
+	// search (see por.go); pendAll marks a step not known, which is taken
+	// to conflict with everything (a Point without a location, a Block).
+	pend    []access
+	pendAll bool
+	pendBuf [1]access
+}
+
+type run struct {
+	threads   []*thread
+	cur       *thread
+	live      int
+	steps     int   // scheduling points passed
+	now       int64 // the virtual clock, in nanoseconds
+	guide     guide
+	decisions []decision
+	preempts  int
+	maxSteps  int
+	tracing   bool
+	trace     []step
+	failure   *Failure
+	aborting  bool
+	finished  chan struct{}
+	// progress counts handoffs; the driver's watchdog reads it from its
+	// own goroutine, so it is a real atomic and not a scheduling point.
+	progress atomic.Uint64
+	// abandoned is set by the driver when it gives up on a stuck run: a
+	// goroutine released later exits without touching the run.
+	abandoned atomic.Bool
+	// por records the run's steps for the reduced search; nil in the
+	// plain depth-first search, PCT and replay.
+	por *porRun
+	// mem is the weak-memory model of the run (weakmode.go); nil under
+	// sequential consistency.
+	mem *memory
+	// numbered counts the trace's numbered steps (every step but a
+	// switch); diverged is why a replay left its token (replay.go).
+	numbered int
+	diverged string
+	// wt is what a traced run of the weak mode records for the trace's
+	// reads-from and synchronises-with (weaktrace.go); nil otherwise.
+	wt *weakTrace
+	// views are the scenario's registered views (View).
+	views []namedView
+}
+
+// current is the run in progress, or nil. It is set by the driver before
+// the first thread starts and cleared after the last one ended; the
+// channel handoffs order those writes with the threads' reads, but an
+// abandoned run (see wait) clears it under a goroutine that may still read
+// it, so it is an atomic (a plain load on most machines).
+var current atomic.Pointer[run]
+
+// threadSerial is the last thread's serial number.
+var threadSerial atomic.Int64
+
+func newRun(g guide, maxSteps int, tracing bool) *run {
+	return &run{guide: g, maxSteps: maxSteps, tracing: tracing, finished: make(chan struct{})}
+}
+
+// spawn creates a thread running f; it waits for its first turn.
+func (r *run) spawn(name string, f func()) *thread {
+	if len(r.threads) == 64 {
+		r.failNow(r.cur, kindAssert, "more than 64 goroutines in one scenario")
+	}
+	t := &thread{id: len(r.threads), serial: threadSerial.Add(1), name: name, wake: make(chan struct{}, 1), gone: make(chan struct{}), starting: r.cur != nil, spawner: r.cur}
+	r.threads = append(r.threads, t)
+	r.live++
+	if r.por != nil {
+		r.por.spawned(t.id)
+	}
+	if r.mem != nil && r.cur != nil {
+		if child := r.mem.m.Go(weak.Thread(r.cur.id)); int(child) != t.id {
+			panic(fmt.Sprintf("explore: the memory model numbered goroutine %d as %d", t.id, child))
+		}
+	}
+	goThread(func() {
+		defer close(t.gone)
+		<-t.wake
+		defer r.exit(t)
+		if r.aborting {
+			t.exiting = true
+			runtime.Goexit()
+		}
+		defer func() {
+			if p := recover(); p != nil {
+				if _, ok := p.(abortSignal); ok {
+					return
+				}
+				r.setFailure(t, kindPanic, fmt.Sprintf("panic in %s: %v", t.name, p), string(debug.Stack()))
+			}
+		}()
+		f()
+	})
+	if t.starting {
+		// Run it to its first scheduling point; it hands back (started).
+		sp := r.cur
+		r.cur = t
+		t.wake <- struct{}{}
+		r.waitTurn(sp)
+	}
+	return t
+}
+
+// idleGoroutines are goroutines that ran a thread to its end and wait,
+// each on its channel, for the next one: a thread of the next schedule
+// runs on one of them instead of a new goroutine. A new goroutine starts
+// with a small stack and grows it, a copy of every frame each time, as the
+// instrumented code calls the explorer from deep inside the scheduler; a
+// goroutine of the pool has grown its stack already (stack copies were a
+// sixth of a whole-runtime scenario's time). A thread torn down with
+// Goexit ends its goroutine, which is then not reused.
+var idleGoroutines struct {
+	sync.Mutex
+	chans []chan func()
+}
+
+// goThread runs body on an idle goroutine, or a new one.
+func goThread(body func()) {
+	idleGoroutines.Lock()
+	if n := len(idleGoroutines.chans); n > 0 {
+		ch := idleGoroutines.chans[n-1]
+		idleGoroutines.chans = idleGoroutines.chans[:n-1]
+		idleGoroutines.Unlock()
+		ch <- body
+		return
+	}
+	idleGoroutines.Unlock()
+	ch := make(chan func(), 1)
+	go func() {
+		for body := range ch {
+			body()
+			idleGoroutines.Lock()
+			idleGoroutines.chans = append(idleGoroutines.chans, ch)
+			idleGoroutines.Unlock()
+		}
+	}()
+	ch <- body
+}
+
+// started is a new thread's first scheduling point: it hands back to its
+// spawner, with no decision, and reports whether it did (then the thread
+// waits for its turn at this point, as chosen threads do).
+func (r *run) started(t *thread) bool {
+	if !t.starting {
+		return false
+	}
+	t.starting = false
+	r.cur = t.spawner
+	t.spawner.wake <- struct{}{}
+	return true
+}
+
+// abortSignal is never panicked today; it keeps recover's type switch honest
+// should a hook ever need to unwind by panicking instead of Goexit.
+type abortSignal struct{}
+
+// point is a scheduling point of the running thread t, before its next
+// operation on shared state.
+func (r *run) point(t *thread) {
+	if t.exiting {
+		return
+	}
+	r.steps++
+	r.progressed()
+	if r.started(t) {
+		r.waitTurn(t)
+		return
+	}
+	if r.steps > r.maxSteps {
+		r.failNow(t, kindStep, fmt.Sprintf("step budget overrun: more than %d scheduling points in one schedule (a livelock, or a scenario too large for its MaxSteps)", r.maxSteps))
+	}
+	r.switchFrom(t)
+}
+
+// progressed clears every Gosched mark: a thread made progress, so the
+// spinners may have something new to look at.
+func (r *run) progressed() {
+	for _, x := range r.threads {
+		x.yielded = false
+	}
+}
+
+// switchFrom decides who goes next and, if that is not t, hands over and
+// waits for t's next turn.
+func (r *run) switchFrom(t *thread) {
+	next := r.schedule(t)
+	if next == nil {
+		r.failNow(t, kindDeadlock, r.deadlockReport())
+	}
+	if next == t {
+		return
+	}
+	r.handOver(next)
+	r.waitTurn(t)
+}
+
+func (r *run) handOver(next *thread) {
+	r.cur = next
+	r.progress.Add(1)
+	next.wake <- struct{}{}
+}
+
+func (r *run) waitTurn(t *thread) {
+	<-t.wake
+	if r.aborting {
+		t.exiting = true
+		runtime.Goexit()
+	}
+}
+
+// enabled reports whether x could perform its next operation now.
+func (x *thread) enabled() bool {
+	switch x.state {
+	case runnable:
+		return true
+	case blocked:
+		return x.timedOut || x.ready()
+	}
+	return false
+}
+
+// schedule returns the thread to run next (t itself if it goes on), or nil
+// if no thread can go on: a deadlock. It records a decision when there was
+// a choice. Virtual time advances only here: when every thread is blocked
+// or spinning on Gosched, the earliest deadline passes; and while others
+// can go on, the earliest deadline may pass too, as a choice that costs a
+// preemption (a timer fires at any moment, not only when everybody
+// waits).
+func (r *run) schedule(t *thread) *thread {
+	if r.por != nil {
+		r.por.finish(r)
+	}
+	var en, eager uint64
+	for _, x := range r.threads {
+		if x.enabled() {
+			en |= 1 << x.id
+			if !x.yielded {
+				eager |= 1 << x.id
+			}
+		}
+	}
+	if eager == 0 {
+		if s := r.earliestSleeper(); s != nil {
+			r.now = s.deadline
+			s.timedOut = true
+			en, eager = 1<<s.id, 1<<s.id
+		} else if en == 0 {
+			return nil
+		} else {
+			r.progressed() // only spinners left: let them spin
+			eager = en
+		}
+	}
+	en = eager
+	sc := schedule{enabled: en, cur: -1, timer: -1}
+	if t.state != finished && en&(1<<t.id) != 0 {
+		// t can go on (running, or at a Block whose condition holds):
+		// switching away from it is a preemption.
+		sc.cur = t.id
+	}
+	if s := r.earliestSleeper(); s != nil && en&(1<<s.id) == 0 {
+		// The earliest timeout may fire now, before the others go on.
+		sc.timer = s.id
+		en |= 1 << s.id
+		sc.enabled = en
+	}
+	if en&(en-1) == 0 {
+		c := bits.TrailingZeros64(en)
+		if r.tracing && c != t.id {
+			r.noteSwitch(t, c, false)
+		}
+		if r.por != nil {
+			r.por.begin(r, c, -1, en)
+		}
+		return r.threads[c]
+	}
+	c := r.guide.goroutine(r, sc)
+	if c < 0 || c >= len(r.threads) || en&(1<<c) == 0 {
+		r.diverge(t, fmt.Sprintf("decision %d wants goroutine %d, but only %s can go (a replay token from another version of the code, or nondeterminism in the scenario: time, map order, a goroutine outside the explorer)", len(r.decisions), c, r.names(en)))
+	}
+	d := decision{kind: kindGoroutine, schedule: sc, chosen: c, preempt: sc.costs(c)}
+	if d.preempt {
+		r.preempts++
+	}
+	if c == d.timer {
+		s := r.threads[c]
+		r.now = s.deadline
+		s.timedOut = true
+	}
+	r.decisions = append(r.decisions, d)
+	if r.tracing && c != t.id {
+		r.noteSwitch(t, c, d.preempt)
+	}
+	if r.por != nil {
+		r.por.begin(r, c, len(r.decisions)-1, d.enabled)
+	}
+	return r.threads[c]
+}
+
+func (r *run) earliestSleeper() *thread {
+	var s *thread
+	for _, x := range r.threads {
+		if x.state == blocked && x.deadline > 0 && !x.timedOut && (s == nil || x.deadline < s.deadline) {
+			s = x
+		}
+	}
+	return s
+}
+
+// block is a scheduling point at which t can go on only once ready() holds
+// (or, with a deadline, once virtual time reaches it). It reports false if
+// the deadline passed first.
+func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on []access) bool {
+	if t.exiting {
+		if ready() {
+			return true
+		}
+		runtime.Goexit() // torn down while waiting: nothing can wake it
+	}
+	r.steps++
+	r.progressed()
+	waits := !ready()
+	if r.tracing && waits {
+		at := callerFrame()
+		r.addStep(step{thread: t.id, kind: stepWait, op: what, at: at})
+		what = fmt.Sprintf("%s (%s)", what, location(at))
+	}
+	t.state, t.ready, t.what, t.timedOut = blocked, ready, what, false
+	// The wait's step reads what ready reads (on, or everything); with a
+	// deadline, the deadline is a write of the clock: which sleeper's
+	// timeout fires first depends on it.
+	t.pend, t.pendAll = on, on == nil
+	if timeout > 0 {
+		if r.por != nil {
+			r.por.touch(r, access{clockLoc, true})
+		}
+		t.deadline = r.now + timeout
+	}
+	if r.started(t) {
+		r.waitTurn(t) // blocked from the start: chosen only once ready
+	} else {
+		r.switchFrom(t)
+	}
+	ok := !t.timedOut || ready()
+	t.state, t.ready, t.deadline, t.timedOut = runnable, nil, 0, false
+	if r.tracing && waits {
+		r.addStep(step{thread: t.id, kind: stepWake, ok: ok})
+	}
+	return ok
+}
+
+// exit ends thread t: it runs as t's last deferred call, after a normal
+// return, a recovered panic or a Goexit.
+func (r *run) exit(t *thread) {
+	if r.abandoned.Load() {
+		return
+	}
+	if r.por != nil && !t.exiting {
+		// The end is a write that a Join of t reads (BlockOn).
+		r.por.touch(r, access{threadLoc(t.id), true})
+	}
+	t.state = finished
+	r.live--
+	if r.mem != nil && !t.exiting && r.failure == nil {
+		r.mem.m.Exit(weak.Thread(t.id))
+	}
+	if r.aborting {
+		return // the aborting thread waits for t.gone
+	}
+	if t.starting && r.failure == nil {
+		// Ended before its first scheduling point: back to the spawner.
+		r.progressed()
+		r.started(t)
+		return
+	}
+	if r.failure != nil {
+		r.abortAll(t)
+		return
+	}
+	r.progressed()
+	if r.live == 0 {
+		if r.por != nil {
+			r.por.finish(r)
+		}
+		close(r.finished)
+		return
+	}
+	next := r.schedule(t)
+	if next == nil {
+		r.setFailure(t, kindDeadlock, r.deadlockReport(), "")
+		r.abortAll(t)
+		return
+	}
+	r.handOver(next)
+}
+
+// failNow records a failure found by thread t and ends t; its exit tears
+// the other threads down.
+func (r *run) failNow(t *thread, kind failureKind, msg string) {
+	r.setFailure(t, kind, msg, "")
+	t.exiting = true
+	runtime.Goexit()
+}
+
+func (r *run) setFailure(t *thread, kind failureKind, msg, stack string) {
+	if r.failure != nil {
+		return
+	}
+	r.failure = &Failure{Kind: kind, Message: msg, Thread: t.name, Stack: stack}
+}
+
+// abortAll tears down every thread but self, one at a time, so that their
+// deferred code never runs concurrently; then the run is finished.
+func (r *run) abortAll(self *thread) {
+	r.aborting = true
+	for _, x := range r.threads {
+		if x == self || x.state == finished {
+			continue
+		}
+		r.cur = x
+		x.wake <- struct{}{}
+		<-x.gone
+	}
+	close(r.finished)
+}
+
+func (r *run) deadlockReport() string {
+	msg := "deadlock: every goroutine is blocked and none has a deadline"
+	for _, x := range r.threads {
+		if x.state == blocked {
+			msg += fmt.Sprintf("\n  %s waits on %s", x.name, x.what)
+		}
+	}
+	return msg
+}
+
+func (r *run) names(m uint64) string {
+	s := ""
+	for ; m != 0; m &= m - 1 {
+		if s != "" {
+			s += ", "
+		}
+		s += r.threads[bits.TrailingZeros64(m)].name
+	}
+	return "{" + s + "}"
+}

@@ -1,0 +1,198 @@
+package engine
+
+import (
+	"runtime"
+	"time"
+)
+
+// Options bound one exploration, and say how Check runs and reports it.
+// The public package explore gives this type as explore.Options; these
+// comments are its documentation. The fields after Weak's group are
+// Check's settings (Explore ignores them). Each field that an environment
+// variable sets names it; explore.FromEnv is the one function that reads
+// them, and Check calls it, so a variable overrides what the scenario
+// wrote.
+type Options struct {
+	// Preemptions is the preemption bound of the depth-first search: a
+	// schedule may switch away from a goroutine that could go on at most
+	// this many times (switches at blocking, at Gosched and at a
+	// goroutine's end are free). The search runs bound 0, then 1, ... up
+	// to this, so the first failure found has as few preemptions as any.
+	// Zero means the default, 2 (CHESS: most concurrency bugs need at
+	// most two); a negative value means a bound of 0 (only the free
+	// switches). Long raises it by one.
+	Preemptions int
+	// MaxSchedules is the budget: the search stops after this many
+	// schedules, and the result says it was not exhaustive. Default
+	// 20,000. Long multiplies it by ten.
+	MaxSchedules int
+	// MaxSteps bounds the scheduling points of one schedule; a schedule
+	// that passes it fails (a livelock). Default 20,000.
+	MaxSteps int
+	// PCT, when > 0, replaces the depth-first search with this many
+	// randomized schedules (probabilistic concurrency testing: random
+	// goroutine priorities, PCTDepth-1 priority change points), for
+	// scenarios too large to enumerate. Seed makes them reproducible.
+	// Long multiplies it by ten.
+	PCT      int
+	PCTDepth int // default 3
+	Seed     uint64
+	// Replay, when set, runs only the schedule this token describes, with
+	// a trace (see Failure.Token). WSCHED_EXPLORE_REPLAY='scenario=token'
+	// sets it, and ReplayScenario to the scenario's name.
+	Replay string
+	// ReplayScenario, with Replay, names the scenario the token belongs
+	// to: Check runs only that scenario and logs every other one as not
+	// run. Empty: whichever Check is given the options.
+	ReplayScenario string
+	// Reduce replaces the plain depth-first search, which runs every
+	// schedule within the bound, with the reduced one, which runs one
+	// schedule of each class of schedules that differ only in the order
+	// of steps that do not conflict (por_search.go). docs/explore.md
+	// ("The reduced search") says how it is compared with the plain
+	// search. WSCHED_EXPLORE_REDUCE=1 sets it.
+	Reduce bool
+	// Unbounded, with Reduce, drops the preemption bound: the search
+	// runs every execution of the scenario, and sleep sets cut it
+	// further. Exhaustive then means every execution.
+	// WSCHED_EXPLORE_REDUCE=unbounded sets both.
+	Unbounded bool
+	// Watchdog is how long, in real time, a schedule may go without a
+	// single handoff before the explorer gives up: a goroutine blocked
+	// outside its control. Default 20 s.
+	Watchdog time.Duration
+	// Weak runs every schedule in the weak-memory mode (weakmode.go): the
+	// ordered atomics of explore/atomic are as strong as the orderings
+	// their names give, a load may read an older store, and plain cells
+	// (atomic.Cell) are checked for data races. Each choice of an older
+	// store is a decision of the search; with Reduce, the reduced search
+	// runs every choice of every load it runs (porGuide.store). A search
+	// in which no schedule performed an ordered operation fails: it
+	// checked nothing weak (the code under test uses sync/atomic or plain
+	// variables, which the model cannot see). The build tags
+	// explore,weak or WSCHED_EXPLORE_WEAK=1 set it.
+	Weak bool
+	// MaxStale bounds the stale choices (reads of a store other than the
+	// latest, stores placed before the latest) of one schedule in the
+	// weak-memory mode; default 2 (message passing needs one, store
+	// buffering, IRIW and 2+2W two), negative: none.
+	MaxStale int
+	// History is how many stores of each location a load may choose
+	// from in the weak-memory mode; default 7, as loom.
+	History int
+
+	// Long (WSCHED_LONG=1, as cmd/verify -long sets it) raises the
+	// preemption bound of a depth-first search by one and multiplies the
+	// budgets (MaxSchedules, PCT) by ten. Check only.
+	Long bool
+	// CompareClasses (WSCHED_EXPLORE_CLASSES=1) makes Check compare the
+	// reduced search with the plain one instead of exploring: both run at
+	// the scenario's bound, and every Mazurkiewicz trace the plain search
+	// reaches must be reached by the reduced one (explore.Classes).
+	CompareClasses bool
+	// Claims (WSCHED_EXPLORE_CLAIMS=dir) names a directory shared by test
+	// processes that run the same scenarios at once: each scenario runs in
+	// the process that claims it there first, and is skipped in the
+	// others (explore's claims.go). The directory must start empty.
+	Claims string
+	// Records (WSCHED_EXPLORE_RECORDS=file) names a file Check appends
+	// each scenario's run record to, one JSON line (explore.Record).
+	Records string
+	// Evidence (WSCHED_EXPLORE_EVIDENCE=dir) is where a failure's page
+	// and trace are written; by default wsched-explore under the
+	// system's temporary directory.
+	Evidence string
+	// Mutant (WSCHED_MUTANT=id) names the catalog mutant the code under
+	// test carries, so that a failure's replay command applies it too.
+	Mutant string
+}
+
+// WithDefaults is o with every zero field set to its default.
+func (o Options) WithDefaults() Options {
+	if o.Preemptions == 0 {
+		o.Preemptions = 2
+	}
+	if o.Preemptions < 0 {
+		o.Preemptions = 0
+	}
+	if o.MaxSchedules <= 0 {
+		o.MaxSchedules = 20_000
+	}
+	if o.MaxSteps <= 0 {
+		o.MaxSteps = 20_000
+	}
+	if o.PCTDepth <= 0 {
+		o.PCTDepth = 3
+	}
+	if o.Watchdog <= 0 {
+		o.Watchdog = 20 * time.Second
+	}
+	return o
+}
+
+// Result is what an exploration did (explore.Result).
+type Result struct {
+	Schedules int
+	Steps     int64 // scheduling points over all schedules
+	MaxSteps  int   // the longest schedule
+	// Exhaustive is true when the depth-first search ran every schedule
+	// within the preemption bound; false when the budget stopped it, and
+	// always false for PCT.
+	Exhaustive bool
+	Bound      int    // the preemption bound reached (DFS; -1: unbounded)
+	Mode       string // "dfs", "dpor", "pct" or "replay"
+	// Redundant counts the reduced search's runs that turned out to
+	// repeat a class already run (every goroutine that could go was in
+	// the sleep set); they are counted in Schedules too.
+	Redundant int
+	// When the budget cut the depth-first search: the schedules it ran
+	// at the last bound, and Knuth's estimate of how many there are at
+	// that bound (estimate.go; an order of magnitude).
+	RoundSchedules int
+	Estimate       float64
+	Failure        *Failure
+	// Trace is a replayed schedule's trace, when it passed (a failure
+	// carries its own).
+	Trace   string
+	Elapsed time.Duration
+}
+
+// StuckError is what Explore panics with when a schedule stops handing
+// over: a goroutine is blocked where the explorer cannot see it, and the
+// run cannot be torn down.
+type StuckError struct{ msg string }
+
+func (e StuckError) Error() string { return e.msg }
+
+// Explore runs body under many schedules, as opt says, and returns what it
+// found. body runs as the goroutine "main"; everything it starts with Go
+// (or through instrumented code) is explored with it. body must leave
+// nothing running: a goroutine still blocked when the others are done is a
+// deadlock. Explore runs one exploration at a time (it is not reentrant)
+// and sets GOMAXPROCS to 1 while it runs, since one goroutine runs at a
+// time anyway and handoffs are cheapest on one P.
+func Explore(opt Options, body func()) Result {
+	opt = opt.WithDefaults()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	weakOn.Store(opt.Weak)
+	defer weakOn.Store(false)
+	weakOps.Store(0)
+	start := time.Now()
+	e := &explorer{opt: opt, body: body}
+	var res Result
+	switch {
+	case opt.Replay != "":
+		res = e.replay(opt.Replay)
+	case opt.PCT > 0:
+		res = e.pct()
+	case opt.Reduce:
+		res = e.reduced()
+	default:
+		res = e.dfs()
+	}
+	if opt.Weak && res.Failure == nil && res.Schedules > 0 && weakOps.Load() == 0 {
+		res.Failure = nothingWeak()
+	}
+	res.Elapsed = time.Since(start)
+	return res
+}

@@ -1,0 +1,425 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Printing a traced schedule: as text (the test log) and as data (the
+// page, page.go, and the trace file beside it).
+//
+// Each step has one number: an operation, a fence, a wait, a wake. A
+// switch between goroutines is a line of its own, unnumbered, marked when
+// it is a preemption. An operation prints with the ordering it was called
+// with (a compare-and-swap with both: CompareAndSwapAcqRelRelaxed) and its
+// values by what they are: a word its declaration says is packed as
+// [high|low] (the ring's head, [steal|real]), a word declared as a bitmap
+// or mask in hex, a pointer as p1, p2, ... in order of first appearance,
+// anything else as Go prints it. In the weak mode a read of a store other
+// than the latest says which one it read, the newer ones it skipped and
+// why it may (weaktrace.go); the synchronises-with edges follow the steps.
+
+// TraceData is a traced schedule as data.
+type TraceData struct {
+	Scenario   string      `json:"scenario"`
+	Weak       bool        `json:"weak"`
+	Goroutines []string    `json:"goroutines"`
+	Locations  []string    `json:"locations"` // Step.Loc-1 indexes it
+	Steps      []traceStep `json:"steps"`
+	SW         []swEdge    `json:"sw,omitempty"`
+	// Sources holds the lines around each step's source line, by
+	// "file:line".
+	Sources map[string]srcContext `json:"sources"`
+}
+
+// srcContext is a few lines of source; First is the first one's number.
+type srcContext struct {
+	First int      `json:"first"`
+	Lines []string `json:"lines"`
+}
+
+type traceStep struct {
+	N      int    `json:"n"`
+	G      int    `json:"g"`
+	Kind   string `json:"kind"` // "op", "fence", "wait", "wake", "yield"
+	Op     string `json:"op"`
+	Text   string `json:"text"`
+	Loc    int    `json:"loc,omitempty"`   // 1 + index in Locations; 0: none
+	Value  string `json:"value,omitempty"` // the location's value after the step, if it wrote one
+	Read   string `json:"read,omitempty"`  // a load's value read
+	At     string `json:"at"`
+	Src    string `json:"src,omitempty"`
+	Switch string `json:"switch,omitempty"` // the switch before the step: "preempted: thief runs"
+	// Views are the scenario's views after the step (View).
+	Views []string `json:"views,omitempty"`
+	// Preempt marks a step that runs because of a preemption.
+	Preempt bool `json:"preempt,omitempty"`
+	// The weak mode: the step that wrote the store a read read (0: the
+	// location's first value; -1: not a read), whether it was not the
+	// latest, the newer stores skipped, why, and the releases the step
+	// synchronises with.
+	ReadsFrom int    `json:"reads_from"`
+	Stale     bool   `json:"stale,omitempty"`
+	Skipped   []int  `json:"skipped,omitempty"`
+	Why       string `json:"why,omitempty"`
+	SW        []int  `json:"sw,omitempty"`
+	// Before is how many newer stores a store went before in its
+	// location's modification order (0: it went last).
+	Before int `json:"before,omitempty"`
+}
+
+type swEdge struct{ From, To int }
+
+// formatTrace prints a traced schedule as numbered steps.
+func (r *run) formatTrace() string {
+	d := r.exportTrace()
+	var b strings.Builder
+	width := 4
+	for _, n := range d.Goroutines {
+		width = max(width, len(n))
+	}
+	fmt.Fprintf(&b, "goroutines: ")
+	for i, n := range d.Goroutines {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d=%s", i, n)
+	}
+	b.WriteString("\n")
+	for _, s := range d.Steps {
+		if s.Switch != "" {
+			fmt.Fprintf(&b, "       ---- %s ----\n", s.Switch)
+		}
+		fmt.Fprintf(&b, "%5d  %-*s  %-34s  %-36s", s.N, width, d.Goroutines[s.G], s.At, s.Text)
+		if s.Src != "" && s.Kind != "wake" {
+			fmt.Fprintf(&b, "  | %s", s.Src)
+		}
+		b.WriteString("\n")
+		if s.Stale {
+			fmt.Fprintf(&b, "%5s  %-*s  reads %s, not the latest: skips %s; %s\n", "", width, "", d.StepName(s.ReadsFrom), d.StepNames(s.Skipped), s.Why)
+		}
+		if s.Before > 0 {
+			fmt.Fprintf(&b, "%5s  %-*s  goes before the newest %d store(s) of its location in modification order\n", "", width, "", s.Before)
+		}
+	}
+	if len(d.SW) > 0 {
+		b.WriteString("synchronises-with (release or release fence -> acquire or acquire fence):\n")
+		for _, e := range d.SW {
+			fmt.Fprintf(&b, "  step %d (%s, %s) -> step %d (%s, %s)\n", e.From, d.Goroutines[d.Steps[e.From-1].G], d.Steps[e.From-1].Op, e.To, d.Goroutines[d.Steps[e.To-1].G], d.Steps[e.To-1].Op)
+		}
+	}
+	return b.String()
+}
+
+// StepName names step n for the page: its number and goroutine.
+func (d *TraceData) StepName(n int) string {
+	if n <= 0 || n > len(d.Steps) {
+		return "the location's first value"
+	}
+	return fmt.Sprintf("step %d (%s)", n, d.Goroutines[d.Steps[n-1].G])
+}
+
+// StepNames is StepName of each of ns.
+func (d *TraceData) StepNames(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = d.StepName(n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// exportTrace is the run's trace as data.
+func (r *run) exportTrace() *TraceData {
+	d := &TraceData{Weak: r.mem != nil, Sources: map[string]srcContext{}}
+	for _, t := range r.threads {
+		d.Goroutines = append(d.Goroutines, t.name)
+	}
+	files := map[string][]string{}
+	labels := map[uintptr]string{}
+	locs := map[uintptr]*locInfo{}
+	named := map[string]int{}
+	sw := ""
+	preempt := false
+	for _, s := range r.trace {
+		if s.kind == stepSwitch {
+			to := r.threads[s.to].name
+			switch {
+			case s.timer:
+				sw = fmt.Sprintf("preempted: %s's timeout fires (virtual time %v)", to, time.Duration(s.when))
+			case s.preempt:
+				sw = "preempted: " + to + " runs"
+			default:
+				sw = to + " runs"
+			}
+			preempt = s.preempt
+			continue
+		}
+		ts := traceStep{N: len(d.Steps) + 1, G: s.thread, Op: s.op, At: location(s.at), Switch: sw, Preempt: preempt, ReadsFrom: -1, Views: s.views}
+		sw, preempt = "", false
+		var li *locInfo
+		if s.loc != 0 {
+			li = locs[s.loc]
+			if li == nil {
+				li = newLocInfo(s, len(locs)+1, files)
+				// Two locations the code names alike (the slots of
+				// a ring, r.slots[i&r.mask]) are told apart by
+				// the order they appear in.
+				if named[li.name]++; named[li.name] > 1 {
+					li.name = fmt.Sprintf("%s#%d", li.name, named[li.name])
+				}
+				locs[s.loc] = li
+				d.Locations = append(d.Locations, li.name)
+			}
+			ts.Loc = li.n
+		}
+		switch s.kind {
+		case stepWait:
+			ts.Kind, ts.Text = "wait", "waits for "+s.op
+		case stepWake:
+			ts.Kind, ts.Text, ts.At = "wake", "wakes: ready", location(s.at)
+			if !s.ok {
+				ts.Text = "wakes: timed out"
+			}
+		default:
+			ts.Kind = "op"
+			switch {
+			case strings.HasPrefix(s.op, "Fence"):
+				ts.Kind = "fence"
+			case s.op == "Gosched":
+				ts.Kind = "yield"
+			}
+			ts.Text = s.op + formatArgs(s.args, labels, li)
+			if v, ok := writtenValue(s.op, s.args); ok {
+				ts.Value = formatValue(v, labels, li)
+			} else if strings.HasPrefix(s.op, "Load") && len(s.args) == 2 {
+				ts.Read = formatValue(s.args[1], labels, li)
+			}
+		}
+		if s.kind != stepWake {
+			ts.Src = sourceLine(s.at, files)
+			if s.at.File != "" {
+				d.Sources[ts.At] = sourceContext(s.at, files, 3)
+			}
+		}
+		if w := s.w; w != nil {
+			if w.read {
+				ts.ReadsFrom = w.from.Step
+			}
+			ts.Stale, ts.Why, ts.Before = w.stale, w.why, w.before
+			for _, x := range w.skipped {
+				ts.Skipped = append(ts.Skipped, x.Step)
+			}
+			for _, x := range w.sw {
+				ts.SW = append(ts.SW, x.Step)
+				d.SW = append(d.SW, swEdge{x.Step, ts.N})
+			}
+		}
+		d.Steps = append(d.Steps, ts)
+	}
+	return d
+}
+
+// writtenValue is the value an operation leaves in its location: a
+// store's, a swap's, a successful compare-and-swap's new value, an add's
+// result, an and's or or's combination. ok is false for reads.
+func writtenValue(op string, args []any) (v any, ok bool) {
+	switch {
+	case strings.HasPrefix(op, "Store") && len(args) >= 1:
+		return args[0], true
+	case strings.HasPrefix(op, "Swap") && len(args) >= 1:
+		return args[0], true
+	case strings.HasPrefix(op, "CompareAndSwap") && len(args) == 4:
+		if args[3] == true {
+			return args[1], true
+		}
+	case strings.HasPrefix(op, "Add") && len(args) == 3:
+		return args[2], true
+	case (strings.HasPrefix(op, "And") || strings.HasPrefix(op, "Or")) && len(args) == 3:
+		mask, old := reflect.ValueOf(args[0]), reflect.ValueOf(args[2])
+		if mask.Kind() != old.Kind() || !mask.CanInt() && !mask.CanUint() {
+			return nil, false
+		}
+		nv := reflect.New(old.Type()).Elem()
+		and := strings.HasPrefix(op, "And")
+		if old.CanUint() {
+			if and {
+				nv.SetUint(old.Uint() & mask.Uint())
+			} else {
+				nv.SetUint(old.Uint() | mask.Uint())
+			}
+		} else {
+			if and {
+				nv.SetInt(old.Int() & mask.Int())
+			} else {
+				nv.SetInt(old.Int() | mask.Int())
+			}
+		}
+		return nv.Interface(), true
+	}
+	return nil, false
+}
+
+// locInfo is a location as the trace names and prints it.
+type locInfo struct {
+	n      int
+	name   string // the expression the code first used for it: "r.head"
+	format byte   // 'p' packed halves, 'x' hex, 0 as Go prints it
+}
+
+// receiver finds the expression an atomic method was called on.
+var receiver = regexp.MustCompile(`([A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\.[A-Za-z_]\w*)*)\.(?:Load|Store|Swap|CompareAndSwap|Add|And|Or|Take)[A-Za-z]*\(`)
+
+func newLocInfo(s step, n int, files map[string][]string) *locInfo {
+	li := &locInfo{n: n, name: fmt.Sprintf("loc%d", n)}
+	src := fullSourceLine(s.at, files)
+	if m := receiver.FindStringSubmatch(src); m != nil {
+		li.name = m[1]
+	}
+	field := li.name
+	if i := strings.LastIndex(field, "."); i >= 0 {
+		field = field[i+1:]
+	}
+	if i := strings.Index(field, "["); i >= 0 {
+		field = field[:i]
+	}
+	li.format = declaredFormat(s.at.File, field, files)
+	return li
+}
+
+// declaredFormat reads the declaration of the atomic field named field in
+// the package of file: a comment that says the word packs two halves
+// ("head packs [steal (upper 32) | real (lower 32)]") makes it 'p'; a
+// field named or described as a bitmap or mask, 'x'.
+func declaredFormat(file, field string, files map[string][]string) byte {
+	if file == "" || field == "" {
+		return 0
+	}
+	decl := regexp.MustCompile(`^\s*(?:\w+,\s*)*` + regexp.QuoteMeta(field) + `(?:,\s*\w+)*\s+(?:\[\])?atomic\.\w+`)
+	paths, _ := filepath.Glob(filepath.Join(filepath.Dir(srcPath(file)), "*.go"))
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		lines := readLines(p, files)
+		for i, l := range lines {
+			if !decl.MatchString(l) {
+				continue
+			}
+			comment := l
+			for j := i - 1; j >= 0 && strings.HasPrefix(strings.TrimSpace(lines[j]), "//"); j-- {
+				comment = lines[j] + "\n" + comment
+			}
+			lc := strings.ToLower(comment)
+			switch {
+			case strings.Contains(lc, " packs "):
+				return 'p'
+			case strings.Contains(strings.ToLower(field), "bitmap"), strings.Contains(strings.ToLower(field), "mask"),
+				strings.Contains(lc, "bitmap"), strings.Contains(lc, " mask"):
+				return 'x'
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+func readLines(file string, files map[string][]string) []string {
+	lines, ok := files[file]
+	if !ok {
+		b, err := os.ReadFile(srcPath(file))
+		if err == nil {
+			lines = strings.Split(string(b), "\n")
+		}
+		files[file] = lines
+	}
+	return lines
+}
+
+// formatArgs prints operation values (see formatValue).
+func formatArgs(args []any, labels map[uintptr]string, li *locInfo) string {
+	if len(args) == 0 {
+		return ""
+	}
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = formatValue(a, labels, li)
+	}
+	return " " + strings.Join(parts, " ")
+}
+
+// formatValue prints one value: pointers as p1, p2, ... in order of first
+// appearance, so that the same schedule prints the same trace; integers as
+// their location's declaration says.
+func formatValue(a any, labels map[uintptr]string, li *locInfo) string {
+	if s, ok := a.(string); ok {
+		return s
+	}
+	v := reflect.ValueOf(a)
+	switch v.Kind() {
+	case reflect.Invalid:
+		return "nil"
+	case reflect.Pointer, reflect.UnsafePointer:
+		if v.IsNil() {
+			return "nil"
+		}
+		p := v.Pointer()
+		l, ok := labels[p]
+		if !ok {
+			l = fmt.Sprintf("p%d", len(labels)+1)
+			labels[p] = l
+		}
+		return l
+	case reflect.Uint64, reflect.Uint32, reflect.Uint, reflect.Uintptr, reflect.Int64, reflect.Int32:
+		if li == nil {
+			break
+		}
+		var u uint64
+		if v.CanUint() {
+			u = v.Uint()
+		} else {
+			u = uint64(v.Int())
+		}
+		switch li.format {
+		case 'p':
+			if v.Type().Size() == 8 {
+				return fmt.Sprintf("[%d|%d]", u>>32, uint32(u))
+			}
+			return fmt.Sprintf("[%d|%d]", uint32(u)>>16, uint16(u))
+		case 'x':
+			if v.Type().Size() == 4 {
+				u = uint64(uint32(u))
+			}
+			return fmt.Sprintf("%#x", u)
+		}
+	}
+	return fmt.Sprint(a)
+}
+
+// fullSourceLine is the text of the line at f, untrimmed of comments.
+func fullSourceLine(f runtime.Frame, files map[string][]string) string {
+	lines := readLines(f.File, files)
+	if f.Line < 1 || f.Line > len(lines) {
+		return ""
+	}
+	return lines[f.Line-1]
+}
+
+// sourceContext is the lines around f, k on each side.
+func sourceContext(f runtime.Frame, files map[string][]string, k int) srcContext {
+	lines := readLines(f.File, files)
+	if f.Line < 1 || f.Line > len(lines) {
+		return srcContext{}
+	}
+	lo, hi := max(0, f.Line-1-k), min(len(lines), f.Line+k)
+	out := make([]string, 0, hi-lo)
+	for _, l := range lines[lo:hi] {
+		out = append(out, strings.ReplaceAll(l, "\t", "    "))
+	}
+	return srcContext{First: lo + 1, Lines: out}
+}

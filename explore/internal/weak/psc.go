@@ -1,0 +1,421 @@
+package weak
+
+// The seq_cst order, as RC11 defines it: psc must be acyclic.
+//
+// RC11 (Lahav, Vafeiadis, Kang, Hur and Dreyer, "Repairing sequential
+// consistency in C/C++11", PLDI 2017; C++20 adopted it as P0668) orders
+// the seq_cst events (SC accesses and SC fences) by psc = psc_base ∪
+// psc_F:
+//
+//	psc_base  ([E_sc] ∪ [F_sc]; hb?); scb; ([E_sc] ∪ hb?; [F_sc])
+//	psc_F     [F_sc]; (hb ∪ hb; eco; hb); [F_sc]
+//	scb       sb ∪ sb|≠loc; hb; sb|≠loc ∪ hb|loc ∪ mo ∪ fr
+//
+// and asks only that it be acyclic: the order is any that extends it, not
+// the order in which the events execute. This file keeps psc as a graph
+// over the execution's SC events and offers a stale choice (a read of an
+// older store, a store placed before newer ones) only if the edges it adds
+// leave the graph acyclic.
+//
+// Edges that point forwards, from events already executed to the new
+// one, cannot close a cycle, and every edge into a new event is one:
+//
+//   - into an SC access B: from the SC events before it in its thread
+//     (sb), the SC accesses to its location that happen before it
+//     (hb|loc), the SC events A whose thread's first later event on
+//     another location happens before B's thread's last earlier event on
+//     another location (sb|≠loc; hb; sb|≠loc), the SC fences that happen
+//     before it ([F_sc]; hb; sb or hb|loc into B), and, for a store, from
+//     the sources of every store before it in modification order and of
+//     every read of those (mo, fr);
+//   - into an SC fence B: from every SC event that happens before it,
+//     and from the sources of the mo, fr and eco edges into the events
+//     that happen before it (the view's pin, below).
+//
+// The sources of an event e are the SC fences that happen before it and,
+// if it is an SC event, e itself: an edge of scb from e to e2 is a psc
+// edge from each of them to e2 if e2 is an SC event, and to each SC fence
+// e2 happens before; an edge of eco is one from the fences to those
+// fences. A thread's view carries, as pin, the sources of the mo, fr and
+// eco edges into everything that happens before it, so an SC fence finds
+// its predecessors there.
+//
+// A stale choice adds edges backwards: a read of a store s older than the
+// latest reads before every store t newer than s (fr), a store placed
+// before newer stores t precedes them (mo). Each t, if an SC store, and
+// each SC fence that t or a read of t happens before, then gets an edge
+// from the new event's sources; the choice is offered only if none of
+// them already reaches a source in the graph. For SC fences that come
+// later the edge is kept (deferred) and added when they are made.
+//
+// A choice is offered exactly when the execution stays consistent: every
+// prefix of an RC11-consistent execution along program order and
+// reads-from is consistent, so whatever order the events execute in, the
+// model reaches every consistent execution, and none other. The litmus
+// tests check it against the oracle (explore/internal/weak/rc11), on the tests of
+// GenMC's suite and on programs rapid draws. In particular the store
+// buffering outcome that loom reports as a false alarm (tokio-rs/loom#180:
+// seq_cst as acquire-release) is forbidden exactly when RC11 forbids it.
+//
+// Sets of SC events are kept as a number per thread, the highest index of
+// the thread's SC events in the set: all the earlier ones are in it too,
+// which changes no cycle, since the earlier ones precede the later in psc
+// (sb). Each node keeps the same for the nodes that reach it (reach); an
+// edge into a node raises its reach and that of the nodes after it.
+
+// scNode is one SC event.
+type scNode struct {
+	thread Thread
+	idx    int    // 1 + its index among the thread's SC events
+	ev     uint32 // its event number in the thread (the thread's clock)
+	fence  bool
+	loc    Loc      // the location of an access
+	clock  []uint32 // what happens before it, itself included
+	// next is the event number of the thread's first later event on
+	// another location (0: none yet): the start of sb|≠loc from it.
+	next  uint32
+	reach []int // per thread, the highest index of an SC event that reaches it
+	succ  []*scNode
+}
+
+// storeInfo is the seq_cst bookkeeping of one store, kept apart from the
+// store (stores move in their location's slice).
+type storeInfo struct {
+	writer Thread
+	ev     uint32
+	node   *scNode // the store's SC event, if it is one
+	// srcs and srcsF are the writing event's sources, with and without
+	// its own SC event; rsrcs and rsrcsF the same joined over the reads
+	// of the store.
+	srcs, srcsF, rsrcs, rsrcsF []int
+	// in and inF are the sources of the mo and fr edges into the store
+	// when it was made (inF: fences only); a read of it takes inF and
+	// srcsF into its view's pin (eco: rf).
+	in, inF []int
+	readers []evRef
+}
+
+type evRef struct {
+	thread Thread
+	ev     uint32
+}
+
+// deferred is a backward edge for SC fences made later: from all and
+// fences to each fence that info's store happens before (all), or that
+// a read of it happens before (fences).
+type deferred struct {
+	info       *storeInfo
+	all, fence []int
+}
+
+// pscState is the graph.
+type pscState struct {
+	nodes    [][]*scNode // per thread
+	deferred []deferred
+}
+
+func (p *pscState) thread(t Thread) []*scNode {
+	for len(p.nodes) <= int(t) {
+		p.nodes = append(p.nodes, nil)
+	}
+	return p.nodes[t]
+}
+
+// node returns thread u's SC event with index idx (1-based), or nil.
+func (p *pscState) node(u, idx int) *scNode {
+	if idx <= 0 || u >= len(p.nodes) || idx > len(p.nodes[u]) {
+		return nil
+	}
+	return p.nodes[u][idx-1]
+}
+
+// joinSet makes a the union of the sets a and b.
+func joinSet(a, b []int) []int {
+	for len(a) < len(b) {
+		a = append(a, 0)
+	}
+	for i, x := range b {
+		a[i] = max(a[i], x)
+	}
+	return a
+}
+
+func hbBefore(clock []uint32, t Thread, ev uint32) bool {
+	return t >= 0 && int(t) < len(clock) && clock[t] >= ev
+}
+
+// fencesBefore returns the SC fences that happen before a point with
+// clock clock.
+func (p *pscState) fencesBefore(clock []uint32) []int {
+	var out []int
+	for u, ns := range p.nodes {
+		for i := len(ns) - 1; i >= 0; i-- {
+			n := ns[i]
+			if n.fence && hbBefore(clock, Thread(u), n.ev) {
+				out = joinSet(out, oneSet(u, n.idx))
+				break
+			}
+		}
+	}
+	return out
+}
+
+func oneSet(u, idx int) []int {
+	s := make([]int, u+1)
+	s[u] = idx
+	return s
+}
+
+// closure returns the SC events that reach some event of set s.
+func (p *pscState) closure(s []int) []int {
+	var out []int
+	for u, idx := range s {
+		if n := p.node(u, idx); n != nil {
+			out = joinSet(out, n.reach)
+		}
+	}
+	return out
+}
+
+func inSet(s []int, n *scNode) bool { return int(n.thread) < len(s) && s[n.thread] >= n.idx }
+
+// accessPreds returns the SC events with a psc edge into a new SC access
+// to l by thread t: clock is what happens before it, prv the clock of
+// t's last earlier event on another location, in the sources of the mo
+// and fr edges into it.
+func (p *pscState) accessPreds(t Thread, l Loc, clock, prv []uint32, in []int) []int {
+	preds := append([]int(nil), in...)
+	for u, ns := range p.nodes {
+		best := 0
+		for i := len(ns) - 1; i >= 0 && best == 0; i-- {
+			n := ns[i]
+			hb := hbBefore(clock, Thread(u), n.ev)
+			switch {
+			case Thread(u) == t: // sb
+				best = n.idx
+			case hb && (n.fence || n.loc == l): // [F_sc]; hb, hb|loc
+				best = n.idx
+			case n.next != 0 && hbBefore(prv, Thread(u), n.next): // sb|≠loc; hb; sb|≠loc
+				best = n.idx
+			}
+		}
+		if best > 0 {
+			preds = joinSet(preds, oneSet(u, best))
+		}
+	}
+	return preds
+}
+
+// fencePreds returns the SC events with a psc edge into a new SC fence:
+// every SC event that happens before it, the sources in pin, and the
+// deferred edges whose store, or a read of it, happens before it.
+func (p *pscState) fencePreds(clock []uint32, pin []int) []int {
+	preds := append([]int(nil), pin...)
+	for u, ns := range p.nodes {
+		for i := len(ns) - 1; i >= 0; i-- {
+			if hbBefore(clock, Thread(u), ns[i].ev) {
+				preds = joinSet(preds, oneSet(u, ns[i].idx))
+				break
+			}
+		}
+	}
+	for _, d := range p.deferred {
+		if hbBefore(clock, d.info.writer, d.info.ev) {
+			preds = joinSet(preds, d.all)
+		} else if d.info.readBefore(clock) {
+			preds = joinSet(preds, d.fence)
+		}
+	}
+	return preds
+}
+
+func (s *storeInfo) readBefore(clock []uint32) bool {
+	for _, r := range s.readers {
+		if hbBefore(clock, r.thread, r.ev) {
+			return true
+		}
+	}
+	return false
+}
+
+// add makes the SC event of thread t, event ev, with predecessors preds.
+func (p *pscState) add(t Thread, ev uint32, fence bool, l Loc, clock []uint32, preds []int) *scNode {
+	ns := p.thread(t)
+	n := &scNode{thread: t, idx: len(ns) + 1, ev: ev, fence: fence, loc: l, clock: append([]uint32(nil), clock...)}
+	n.reach = joinSet(p.closure(preds), oneSet(int(t), n.idx))
+	for u, idx := range preds {
+		if m := p.node(u, idx); m != nil {
+			m.succ = append(m.succ, n)
+		}
+	}
+	if len(ns) > 0 {
+		ns[len(ns)-1].succ = append(ns[len(ns)-1].succ, n)
+	}
+	p.nodes[t] = append(ns, n)
+	return n
+}
+
+// sinks returns the SC events that a backward edge into the stores of
+// targets reaches: each target that is an SC store and each SC fence a
+// target happens before (all), and each SC fence a read of a target
+// happens before (fences only).
+func (p *pscState) sinks(targets []*storeInfo) (all, fence []*scNode) {
+	for _, s := range targets {
+		if s.node != nil {
+			all = append(all, s.node)
+		}
+		for _, ns := range p.nodes {
+			for _, n := range ns {
+				if !n.fence {
+					continue
+				}
+				if hbBefore(n.clock, s.writer, s.ev) {
+					all = append(all, n)
+				} else if s.readBefore(n.clock) {
+					fence = append(fence, n)
+				}
+			}
+		}
+	}
+	return all, fence
+}
+
+// link adds the edges from src to all and srcF to fence, and records them
+// for SC fences to come.
+func (p *pscState) link(src, srcF []int, all, fence []*scNode, targets []*storeInfo) {
+	for _, n := range all {
+		p.edge(src, n)
+	}
+	for _, n := range fence {
+		p.edge(srcF, n)
+	}
+	for _, s := range targets {
+		p.deferred = append(p.deferred, deferred{info: s, all: src, fence: srcF})
+	}
+}
+
+// edge adds edges from the set src to n, and raises the reach of n and
+// of everything after it.
+func (p *pscState) edge(src []int, n *scNode) {
+	for u, idx := range src {
+		if m := p.node(u, idx); m != nil && m != n {
+			m.succ = append(m.succ, n)
+		}
+	}
+	add := p.closure(src)
+	work := []*scNode{n}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if setCovers(x.reach, add) {
+			continue
+		}
+		x.reach = joinSet(x.reach, add)
+		work = append(work, x.succ...)
+	}
+}
+
+func setCovers(a, b []int) bool {
+	for i, x := range b {
+		if x > 0 && (i >= len(a) || a[i] < x) {
+			return false
+		}
+	}
+	return true
+}
+
+// inAt returns the sources of the mo and fr edges into a store placed at
+// index at of x's kept stores: the stores before it and their reads (in),
+// and of those only the SC fences (inF).
+func (x *location) inAt(at int) (in, inF []int) {
+	in = append([]int(nil), x.forgotten...)
+	inF = append([]int(nil), x.forgottenF...)
+	for i := 0; i < at && i < len(x.stores); i++ {
+		s := x.stores[i].info
+		in = joinSet(joinSet(in, s.srcs), s.rsrcs)
+		inF = joinSet(joinSet(inF, s.srcsF), s.rsrcsF)
+	}
+	return in, inF
+}
+
+// after returns the bookkeeping of x's kept stores from index i on: the
+// stores a read of stores[i-1], or a store placed at i, comes before.
+func (x *location) after(i int) []*storeInfo {
+	var out []*storeInfo
+	for ; i < len(x.stores); i++ {
+		out = append(out, x.stores[i].info)
+	}
+	return out
+}
+
+// pscAllows reports whether an event of t on l, seq_cst if sc, that would
+// happen after clock and make backward edges to the stores of targets,
+// keeps psc acyclic; in is the sources of the mo and fr edges into it
+// (a store's).
+func (m *Model) pscAllows(ts *threadState, t Thread, l Loc, sc bool, clock []uint32, in []int, targets []*storeInfo) bool {
+	if len(targets) == 0 {
+		return true
+	}
+	p := &m.psc
+	reachF := p.closure(p.fencesBefore(clock))
+	reach := reachF
+	if sc {
+		reach = joinSet(append([]int(nil), reachF...), p.closure(p.accessPreds(t, l, clock, ts.prvClock(l), in)))
+	}
+	all, fence := p.sinks(targets)
+	for _, n := range all {
+		if inSet(reach, n) {
+			return false
+		}
+	}
+	for _, n := range fence {
+		if inSet(reachF, n) {
+			return false
+		}
+	}
+	return true
+}
+
+// pscEvent records event ev of t on l (-1: a fence) in psc, after its
+// step: its SC event if sc, what it read (read) and wrote (wrote: its
+// bookkeeping is made here), and the backward edges to targets.
+func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence bool, read, wrote *store, targets []*storeInfo) {
+	p := &m.psc
+	clock := ts.cur.clock
+	srcsF := p.fencesBefore(clock)
+	srcs := append([]int(nil), srcsF...)
+	var in []int
+	if wrote != nil {
+		in = wrote.info.in
+	}
+	var node *scNode
+	if sc {
+		var preds []int
+		if fence {
+			preds = p.fencePreds(clock, ts.cur.pin)
+		} else {
+			preds = p.accessPreds(t, l, clock, ts.diffClock, in)
+		}
+		node = p.add(t, ev, fence, l, clock, preds)
+		ts.awaiting = append(ts.awaiting, node)
+		srcs = joinSet(srcs, oneSet(int(t), node.idx))
+	}
+	if read != nil {
+		r := read.info
+		r.rsrcs = joinSet(r.rsrcs, srcs)
+		r.rsrcsF = joinSet(r.rsrcsF, srcsF)
+		r.readers = append(r.readers, evRef{t, ev})
+		ts.cur.pin = joinSet(joinSet(ts.cur.pin, r.inF), r.srcsF)
+	}
+	if wrote != nil {
+		w := wrote.info
+		w.writer, w.ev, w.srcs, w.srcsF = t, ev, srcs, srcsF
+		if sc {
+			w.node = node
+		}
+	}
+	if len(targets) > 0 {
+		all, fenceSinks := p.sinks(targets)
+		p.link(srcs, srcsF, all, fenceSinks, targets)
+	}
+}

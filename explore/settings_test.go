@@ -1,0 +1,78 @@
+package explore
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The package comment's table of settings names every field of Options,
+// and every environment variable FromEnv reads: a field added to the
+// engine's type, or a variable read, is documented where go doc shows it.
+func TestSettingsTableNamesEveryField(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := string(src)
+	i := strings.Index(table, "// Settings.")
+	j := strings.Index(table, "// Never silent.")
+	if i < 0 || j < i {
+		t.Fatal("doc.go has no Settings paragraph before Never silent")
+	}
+	table = table[i:j]
+	rows := map[string]bool{}
+	for _, line := range strings.Split(table, "\n") {
+		row, ok := strings.CutPrefix(line, "//\t")
+		if !ok {
+			continue
+		}
+		names, _, _ := strings.Cut(row, "  ")
+		for _, n := range strings.Split(names, ", ") {
+			rows[n] = true
+		}
+	}
+	typ := reflect.TypeOf(Options{})
+	for k := range typ.NumField() {
+		name := typ.Field(k).Name
+		if !rows[name] {
+			t.Errorf("the Settings table of doc.go has no row for Options.%s", name)
+		}
+	}
+	for _, env := range []string{ReplayEnv, WeakEnv, ReduceEnv, LongEnv, ClassesEnv, ClaimsEnv, RecordsEnv, EvidenceEnv, MutantEnv} {
+		if !strings.Contains(table, env) {
+			t.Errorf("the Settings table of doc.go does not name %s", env)
+		}
+	}
+}
+
+// FromEnv sets each field from its variable, and only those.
+func TestFromEnvSetsEachField(t *testing.T) {
+	for _, env := range []string{ReplayEnv, WeakEnv, ReduceEnv, LongEnv, ClassesEnv, ClaimsEnv, RecordsEnv, EvidenceEnv, MutantEnv} {
+		t.Setenv(env, "")
+	}
+	base := Options{Preemptions: 3}
+	if got, err := FromEnv(base); err != nil || got != base && !weakTag {
+		t.Fatalf("FromEnv with nothing set = %+v, %v; want %+v", got, err, base)
+	}
+	t.Setenv(ReplayEnv, "ring/basic=sc/1:g2")
+	t.Setenv(ReduceEnv, "unbounded")
+	t.Setenv(LongEnv, "1")
+	t.Setenv(ClassesEnv, "1")
+	t.Setenv(ClaimsEnv, "/c")
+	t.Setenv(RecordsEnv, "/r")
+	t.Setenv(EvidenceEnv, "/e")
+	t.Setenv(MutantEnv, "m")
+	t.Setenv(WeakEnv, "1")
+	got, err := FromEnv(base)
+	want := Options{Preemptions: 3, ReplayScenario: "ring/basic", Replay: "sc/1:g2", Reduce: true, Unbounded: true,
+		Long: true, CompareClasses: true, Claims: "/c", Records: "/r", Evidence: "/e", Mutant: "m", Weak: true}
+	if err != nil || got != want {
+		t.Fatalf("FromEnv = %+v, %v\nwant %+v", got, err, want)
+	}
+	t.Setenv(ReplayEnv, "no-token")
+	if _, err := FromEnv(base); err == nil {
+		t.Fatalf("FromEnv with %s=no-token: no error", ReplayEnv)
+	}
+}

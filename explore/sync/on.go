@@ -1,0 +1,275 @@
+//go:build explore
+
+package sync
+
+import (
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/wsched/wsched/explore/internal/engine"
+)
+
+// Controlled reports whether an exploration is running; under the explore
+// tag every goroutine of impl/ then runs under the explorer.
+func Controlled() bool { return engine.Active() }
+
+// Point is a scheduling point before an operation on shared state that is
+// not an atomic or a lock (a close, a channel send).
+func Point() {
+	engine.Point()
+	if engine.Tracing() {
+		engine.Note("(channel)")
+	}
+}
+
+// PointOn is a scheduling point before a close of or a send on ch: an
+// operation on the channel, which the reduced search orders against the
+// other operations on it and the waits for it (Recv, TokenWait.Wait).
+func PointOn(ch <-chan struct{}) {
+	engine.PointAt(chanLoc(ch), true)
+	engine.WeakRelease(chanLoc(ch)) // the send or close happens before a receive that sees it
+	if engine.Tracing() {
+		engine.Note("(channel)")
+	}
+}
+
+// chanLoc is a channel's location: a channel value is a pointer to the
+// runtime's channel record.
+func chanLoc(ch <-chan struct{}) uintptr { return *(*uintptr)(unsafe.Pointer(&ch)) }
+
+// Go starts f as a goroutine of the exploration, named name and index.
+func Go(name string, index int, f func()) {
+	if !engine.Active() {
+		go f()
+		return
+	}
+	engine.Go(name+" "+strconv.Itoa(index), f)
+}
+
+// Gosched yields: under the explorer the goroutine waits until another
+// has made progress.
+func Gosched() {
+	if !engine.Active() {
+		runtime.Gosched()
+		return
+	}
+	engine.Gosched()
+}
+
+var start = time.Now()
+
+// Nanotime is the explorer's virtual clock during an exploration, a
+// monotonic clock otherwise.
+func Nanotime() int64 {
+	if engine.Active() {
+		return engine.Now()
+	}
+	return int64(time.Since(start))
+}
+
+// Seed is a constant under the explore tag: a schedule must replay the
+// same way every time.
+func Seed() uint64 { return 1 }
+
+// Block waits until ready() or the timeout (virtual time), and reports
+// whether ready() held.
+func Block(ready func() bool, timeout time.Duration, what string) bool {
+	return engine.BlockTimeout(ready, timeout, what)
+}
+
+// Wait takes a token from token, waiting at most timeout for one (<= 0:
+// for ever), and reports whether it took one. Under the explorer the wait
+// is controlled: the goroutine is blocked (named by what in traces) until
+// a token is in the slot or the virtual timeout passes; then the code of
+// a normal build runs as it is, and finds the token there (only the
+// waiter drains the slot), so the explorer checks that code too: with a
+// timeout, its fast path, which takes a token already there without a
+// timer.
+func (w *TokenWait) Wait(token chan struct{}, timeout time.Duration, what string) bool {
+	if engine.Active() {
+		if !engine.BlockOnTimeout(chanLoc(token), true, func() bool { return len(token) > 0 }, timeout, what) {
+			return false
+		}
+		engine.WeakAcquire(chanLoc(token)) // the receive below takes the token a send left
+	}
+	return w.wait(token, timeout)
+}
+
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// Recv waits until ch is closed.
+func Recv(ch <-chan struct{}) {
+	if !engine.Active() {
+		<-ch
+		return
+	}
+	engine.BlockOn(chanLoc(ch), false, func() bool { return closed(ch) }, "channel close")
+	engine.WeakAcquire(chanLoc(ch))
+	if engine.Tracing() {
+		engine.Note("Recv (closed)")
+	}
+}
+
+// Select2 waits until a or b is closed; under the explorer, when both are,
+// it returns the first, so that a schedule replays the same way.
+func Select2(a, b <-chan struct{}) int {
+	if !engine.Active() {
+		select {
+		case <-a:
+			return 0
+		case <-b:
+			return 1
+		}
+	}
+	return selectClosed(a, b)
+}
+
+// Select3 is Select2 with three channels.
+func Select3(a, b, c <-chan struct{}) int {
+	if !engine.Active() {
+		select {
+		case <-a:
+			return 0
+		case <-b:
+			return 1
+		case <-c:
+			return 2
+		}
+	}
+	return selectClosed(a, b, c)
+}
+
+func selectClosed(chs ...<-chan struct{}) int {
+	engine.Block(func() bool {
+		for _, ch := range chs {
+			if closed(ch) {
+				return true
+			}
+		}
+		return false
+	}, "select on channel close")
+	for i, ch := range chs {
+		if closed(ch) {
+			engine.WeakAcquire(chanLoc(ch))
+			if engine.Tracing() {
+				engine.Note("select ->", i)
+			}
+			return i
+		}
+	}
+	panic("unreachable")
+}
+
+// Mutex is a lock the explorer controls: Lock is a scheduling point at
+// which the goroutine waits while the lock is held.
+type Mutex struct {
+	mu   sync.Mutex // outside an exploration
+	held bool
+}
+
+func (m *Mutex) Lock() {
+	if !engine.Active() {
+		m.mu.Lock()
+		return
+	}
+	engine.BlockOn(uintptr(unsafe.Pointer(m)), true, func() bool { return !m.held }, "Mutex.Lock")
+	m.held = true
+	engine.WeakAcquire(uintptr(unsafe.Pointer(m)))
+	if engine.Tracing() {
+		engine.Note("Lock")
+	}
+}
+
+func (m *Mutex) Unlock() {
+	if !engine.Active() {
+		m.mu.Unlock()
+		return
+	}
+	engine.PointAt(uintptr(unsafe.Pointer(m)), true)
+	if !m.held {
+		panic("sync: unlock of unlocked mutex")
+	}
+	engine.WeakRelease(uintptr(unsafe.Pointer(m)))
+	m.held = false
+	if engine.Tracing() {
+		engine.Note("Unlock")
+	}
+}
+
+// Once runs a function once, on the controlled Mutex.
+type Once struct {
+	m    Mutex
+	done bool
+}
+
+func (o *Once) Do(f func()) {
+	o.m.Lock()
+	defer o.m.Unlock()
+	if o.done {
+		return
+	}
+	defer func() { o.done = true }()
+	f()
+}
+
+// WaitGroup counts goroutines; Wait is a controlled wait for zero.
+type WaitGroup struct {
+	wg sync.WaitGroup // outside an exploration
+	n  int
+}
+
+func (g *WaitGroup) Add(delta int) {
+	if !engine.Active() {
+		g.wg.Add(delta)
+		return
+	}
+	engine.PointAt(uintptr(unsafe.Pointer(g)), true)
+	if delta < 0 {
+		engine.WeakRelease(uintptr(unsafe.Pointer(g))) // Done happens before the Wait it ends
+	}
+	g.n += delta
+	if g.n < 0 {
+		panic("sync: negative WaitGroup counter")
+	}
+	if engine.Tracing() {
+		engine.Note("WaitGroup.Add", delta, "->", g.n)
+	}
+}
+
+func (g *WaitGroup) Done() { g.Add(-1) }
+
+func (g *WaitGroup) Wait() {
+	if !engine.Active() {
+		g.wg.Wait()
+		return
+	}
+	engine.BlockOn(uintptr(unsafe.Pointer(g)), false, func() bool { return g.n == 0 }, "WaitGroup.Wait")
+	engine.WeakAcquire(uintptr(unsafe.Pointer(g)))
+}
+
+// Released records, in the weak-memory mode, that the calling goroutine
+// released the synchronisation object at p, as a channel send or an
+// unlock the explorer does not see would: what the goroutine wrote before
+// is visible to a goroutine that then calls Acquired(p). Elsewhere it does
+// nothing.
+func Released(p unsafe.Pointer) { engine.WeakRelease(uintptr(p)) }
+
+// Acquired records, in the weak-memory mode, that the calling goroutine
+// acquired the synchronisation object at p (received what a Released(p)
+// sent). Elsewhere it does nothing.
+func Acquired(p unsafe.Pointer) { engine.WeakAcquire(uintptr(p)) }
+
+// WeakMemory reports whether the running schedule is in the weak-memory
+// mode, where an atomic is only as strong as its ordering and a load may
+// read an older store.
+func WeakMemory() bool { return engine.Weak() }
