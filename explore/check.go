@@ -92,6 +92,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 			name, how, f.Kind, f.Message, f.Schedule, f.Preemptions, stackNote(f), f.Trace, rf.Replay, evidence)
 	}
 	rec.write(t, opt.Records)
+	if res.SharedOps == 0 && res.Failure == nil {
+		t.Logf("explore %s: NOTE: no goroutine performed an operation the explorer sees on shared memory (an atomic of explore/atomic, a lock or wait of explore/sync, a point): the schedules differ only in where goroutines start and end. Code that shares memory through sync/atomic, sync or plain variables is not explored; build it on explore/atomic and explore/sync and run with -tags explore", name)
+	}
 	if res.Mode == "replay" {
 		t.Logf("explore %s: replayed schedule passed:\n%s", name, res.Trace)
 	}

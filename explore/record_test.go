@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	stdatomic "sync/atomic"
 	"testing"
 
 	"github.com/wsched/wsched/explore/internal/engine"
@@ -183,5 +184,26 @@ func TestRecordOfAWeakFailure(t *testing.T) {
 	again, _ := tb.record(t)
 	if again.Mode != "replay" || again.Failure == nil || again.Failure.Message != rec.Failure.Message || again.Failure.Kind != rec.Failure.Kind {
 		t.Errorf("the replay's record %+v, want the same failure as %+v", again.Failure, rec.Failure)
+	}
+}
+
+// A weak-mode search of code whose shared memory the model cannot see
+// (sync/atomic here) fails as "nothing weak" and says what to use; the
+// same code in the plain mode passes and reports no shared operation.
+func TestWeakModeOfInvisibleCodeFails(t *testing.T) {
+	body := func() {
+		var x stdatomic.Int64
+		a := Go("A", func() { x.Store(1) })
+		v := x.Load()
+		a.Join()
+		_ = v
+	}
+	res := Explore(Options{Weak: true}, body)
+	if res.Failure == nil || res.Failure.Kind != "nothing weak" || !strings.Contains(res.Failure.Message, "explore/atomic") {
+		t.Fatalf("weak run of sync/atomic code: failure %v, want nothing weak naming explore/atomic", res.Failure)
+	}
+	res = Explore(Options{}, body)
+	if res.Failure != nil || res.SharedOps != 0 {
+		t.Fatalf("plain run of sync/atomic code: failure %v, %d shared operations; want none and 0", res.Failure, res.SharedOps)
 	}
 }

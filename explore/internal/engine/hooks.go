@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -51,6 +52,7 @@ func Tracing() bool {
 // conflict with every other; PointAt names it.
 func Point() {
 	if r := current.Load(); r != nil {
+		sharedOps.Add(1)
 		r.cur.pendAll = true
 		r.point(r.cur)
 	}
@@ -64,12 +66,18 @@ func Point() {
 // be its own, or named with Touch.
 func PointAt(loc uintptr, write bool) {
 	if r := current.Load(); r != nil {
+		sharedOps.Add(1)
 		t := r.cur
 		t.pendBuf[0] = access{loc, write}
 		t.pend, t.pendAll = t.pendBuf[:], false
 		r.point(r.cur)
 	}
 }
+
+// sharedOps counts the operations on shared state an exploration saw
+// (Point, PointAt, BlockOn: the atomics, locks and channel operations of
+// explore/atomic and explore/sync), for Result.SharedOps.
+var sharedOps atomic.Int64
 
 // Touch records an access to shared location loc that is not a scheduling
 // point (a statistics counter, a peek, a check that reads several
@@ -197,6 +205,13 @@ func BlockOn(loc uintptr, write bool, ready func() bool, what string) {
 
 // BlockOnTimeout is BlockOn with a deadline, as BlockTimeout.
 func BlockOnTimeout(loc uintptr, write bool, ready func() bool, d time.Duration, what string) bool {
+	sharedOps.Add(1)
+	return blockOn(loc, write, ready, d, what)
+}
+
+// blockOn is BlockOnTimeout, not counted as an operation on shared state
+// (a Join's wait for its goroutine's end).
+func blockOn(loc uintptr, write bool, ready func() bool, d time.Duration, what string) bool {
 	r := current.Load()
 	if r == nil {
 		panic("explore: Block outside a run")
@@ -241,7 +256,7 @@ func (th *Thread) Join() {
 		return
 	}
 	t := th.t
-	BlockOn(threadLoc(t.id), false, func() bool { return t.state == finished }, "Join("+t.name+")")
+	blockOn(threadLoc(t.id), false, func() bool { return t.state == finished }, 0, "Join("+t.name+")")
 	if r := weakRun(); r != nil {
 		r.mem.m.Join(r.thread(), weak.Thread(t.id))
 	}

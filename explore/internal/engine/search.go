@@ -151,6 +151,13 @@ type Result struct {
 	RoundSchedules int
 	Estimate       float64
 	Failure        *Failure
+	// SharedOps counts the operations on shared state the search saw, over
+	// all its schedules: the atomics, locks and channel operations of
+	// explore/atomic and explore/sync, and the scenario's own points. Zero
+	// means the goroutines touched no shared memory the explorer sees
+	// (sync/atomic, plain variables, plain channels): the schedules
+	// differ only in where goroutines start and end, and Check says so.
+	SharedOps int64
 	// Trace is a replayed schedule's trace, when it passed (a failure
 	// carries its own).
 	Trace   string
@@ -177,6 +184,7 @@ func Explore(opt Options, body func()) Result {
 	weakOn.Store(opt.Weak)
 	defer weakOn.Store(false)
 	weakOps.Store(0)
+	sharedOps.Store(0)
 	start := time.Now()
 	e := &explorer{opt: opt, body: body}
 	var res Result
@@ -193,6 +201,7 @@ func Explore(opt Options, body func()) Result {
 	if opt.Weak && res.Failure == nil && res.Schedules > 0 && weakOps.Load() == 0 {
 		res.Failure = nothingWeak()
 	}
+	res.SharedOps = sharedOps.Load()
 	res.Elapsed = time.Since(start)
 	return res
 }
