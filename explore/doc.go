@@ -92,7 +92,7 @@
 //	Evidence         $TMPDIR/wsched-explore   WSCHED_EXPLORE_EVIDENCE=dir
 //	Mutant           none              WSCHED_MUTANT=id
 //
-// go doc -all ./explore/internal/engine Options says what each means.
+// go doc ./explore/internal/engine Options says what each means.
 // TestSettingsTableNamesEveryField keeps this table and the type alike.
 //
 // Never silent. A weak-mode search in which no schedule performed an

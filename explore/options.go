@@ -11,7 +11,7 @@ import (
 // Options bound one exploration and say how Check runs and reports it:
 // the engine's own type. Every field, what it means, its default and the
 // environment variable that sets it are documented on the engine's
-// declaration (go doc -all ./explore/internal/engine Options) and in the
+// declaration (go doc ./explore/internal/engine Options) and in the
 // package comment's table, "Settings".
 type Options = engine.Options
 
