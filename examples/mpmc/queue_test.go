@@ -1,3 +1,5 @@
+//go:build !explore
+
 package mpmc_test
 
 import (
@@ -8,7 +10,7 @@ import (
 	"github.com/wsched/wsched/examples/mpmc"
 )
 
-// Outside an exploration: two producers and two consumers at once on a
+// In a plain build: two producers and two consumers at once on a
 // small queue; every value comes out exactly once, and each producer's
 // values in the order it pushed them (go test -race checks the slots'
 // cells against the orderings).

@@ -1,3 +1,5 @@
+//go:build !explore
+
 package treiber_test
 
 import (
@@ -8,9 +10,10 @@ import (
 	"github.com/wsched/wsched/examples/treiber"
 )
 
-// Outside an exploration the stack is an ordinary lock-free stack: four
-// goroutines push and pop at once, and every value comes out exactly once
-// (go test -race checks the Cells' accesses against the orderings).
+// In a plain build (this file is not built with the explore tag) the
+// stack is an ordinary lock-free stack: four goroutines push and pop at
+// once, and every value comes out exactly once (go test -race checks the
+// Cells' accesses against the orderings).
 func TestStackConcurrent(t *testing.T) {
 	var s treiber.Stack[int]
 	const workers, each = 4, 1000
