@@ -130,15 +130,37 @@ func testName(t testing.TB) string {
 	return n
 }
 
-// packageDir is the test's package as a ./-relative path, for the replay
-// command.
+// packageDir is the test's package as a ./-relative path from the root
+// of its module, for the replay command. go test runs a test in its
+// package's directory, so the module is the nearest directory above it
+// that holds go.mod: wsched's for its own tests, the other module's for
+// a module that imports wsched (whose copy of wsched may be in the module
+// cache or behind a replace directive).
 func packageDir() string {
 	wd, err := os.Getwd()
-	root := engine.ModuleDir()
-	if err != nil || root == "" || !strings.HasPrefix(wd, root) {
+	if err != nil {
 		return "."
 	}
-	return "." + filepath.ToSlash(strings.TrimPrefix(wd, root))
+	return relToModule(wd)
+}
+
+// relToModule is dir as a ./-relative path from the nearest directory at
+// or above it that holds go.mod ("." if none does).
+func relToModule(dir string) string {
+	for root := dir; ; {
+		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+			rel, err := filepath.Rel(root, dir)
+			if err != nil || rel == "." {
+				return "."
+			}
+			return "./" + filepath.ToSlash(rel)
+		}
+		up := filepath.Dir(root)
+		if up == root {
+			return "."
+		}
+		root = up
+	}
 }
 
 // compareClasses checks that the reduced search reaches every trace the

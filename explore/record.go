@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,7 +55,7 @@ type RecordFailure struct {
 	Schedule    int      `json:"schedule"`
 	Preemptions int      `json:"preemptions"`
 	Token       string   `json:"token"`
-	Replay      string   `json:"replay"` // the shell command that reproduces it, from the module root
+	Replay      string   `json:"replay"` // the shell command that reproduces it, from the test's module root
 	Evidence    Evidence `json:"evidence"`
 }
 
@@ -84,16 +86,40 @@ func newRecord(t testing.TB, name string, opt Options, res Result) Record {
 	return rec
 }
 
+// buildTags is the build tags a replay needs: every tag the test binary
+// was built with (a module's own tags too, such as the examples' buggy),
+// with explore added if it is missing and weak if opt.Weak is set by
+// WSCHED_EXPLORE_WEAK rather than by the tag.
 func buildTags(opt Options) string {
-	if opt.Weak {
-		return "explore,weak"
+	var tags []string
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-tags" && s.Value != "" {
+				tags = strings.Split(s.Value, ",")
+			}
+		}
 	}
-	return "explore"
+	return joinTags(tags, opt.Weak)
 }
 
-// replayCommand is the shell command, run from the module root, that
-// replays token tok of the scenario: the build tags its mode needs, and
-// the mutant the run carried applied by cmd/mutant.
+// joinTags is tags with explore first if it is missing and, for a weak
+// run, weak after it.
+func joinTags(tags []string, weak bool) string {
+	if !slices.Contains(tags, "explore") {
+		tags = append([]string{"explore"}, tags...)
+	}
+	if weak && !slices.Contains(tags, "weak") {
+		i := slices.Index(tags, "explore")
+		tags = slices.Insert(tags, i+1, "weak")
+	}
+	return strings.Join(tags, ",")
+}
+
+// replayCommand is the shell command, run from the root of the test's
+// module (the nearest directory above the package that holds go.mod:
+// wsched's or another module's), that replays token tok of the scenario:
+// the build tags the run had, and the mutant it carried applied by
+// cmd/mutant.
 func replayCommand(rec Record, tok string) string {
 	cmd := fmt.Sprintf("%s='%s=%s' go test -count=1 -tags %s -run '^%s$' %s", ReplayEnv, rec.Scenario, tok, rec.Tags, rec.Test, rec.Package)
 	if rec.Mutant != "" {

@@ -207,3 +207,51 @@ func TestWeakModeOfInvisibleCodeFails(t *testing.T) {
 		t.Fatalf("plain run of sync/atomic code: failure %v, %d shared operations; want none and 0", res.Failure, res.SharedOps)
 	}
 }
+
+// A replay names every build tag the run had, the module's own ones too,
+// and the tags the mode needs when the environment set it.
+func TestReplayTags(t *testing.T) {
+	for _, c := range []struct {
+		tags []string
+		weak bool
+		want string
+	}{
+		{nil, false, "explore"},
+		{nil, true, "explore,weak"},
+		{[]string{"explore"}, false, "explore"},
+		{[]string{"explore", "weak"}, true, "explore,weak"},
+		{[]string{"explore", "weak", "buggy"}, true, "explore,weak,buggy"},
+		{[]string{"buggy", "explore"}, false, "buggy,explore"},
+		{[]string{"explore", "buggy"}, true, "explore,weak,buggy"},
+		{[]string{"chaos"}, false, "explore,chaos"},
+	} {
+		if got := joinTags(slices.Clone(c.tags), c.weak); got != c.want {
+			t.Errorf("joinTags(%q, weak=%v) = %q, want %q", c.tags, c.weak, got, c.want)
+		}
+	}
+}
+
+// The replay's package is relative to the test's own module: the nearest
+// go.mod above it, which for a module that imports wsched is not wsched's.
+func TestReplayPackageIsRelativeToTheTestsModule(t *testing.T) {
+	root := t.TempDir()
+	pkg := filepath.Join(root, "other", "queue")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module wsched\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := relToModule(pkg); got != "./other/queue" {
+		t.Errorf("without a go.mod of its own, %s is %q, want ./other/queue", pkg, got)
+	}
+	if err := os.WriteFile(filepath.Join(root, "other", "go.mod"), []byte("module other\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := relToModule(pkg); got != "./queue" {
+		t.Errorf("in module other, %s is %q, want ./queue", pkg, got)
+	}
+	if got := relToModule(filepath.Join(root, "other")); got != "." {
+		t.Errorf("the module root is %q, want .", got)
+	}
+}

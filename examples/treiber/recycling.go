@@ -1,14 +1,16 @@
 package treiber
 
+import "github.com/wsched/wsched/explore/atomic"
+
 // Recycling is Stack with a free list: Pop puts the node it took on the
 // free list and Push reuses one from there before it allocates. It has a
-// bug (docs/learn/09-your-own-structure.md); the explorer finds it. (The
-// same bug has a second face the explorer does not show, since it runs one
-// goroutine at a time: a Push that reuses a node writes its plain fields
-// while a Pop that loaded it may be reading them, a data race the race
-// detector reports in a real run.)
+// bug (docs/learn/09-your-own-structure.md); the explorer finds it in
+// both modes. (In the weak mode it shows a second face first: a Push that
+// reuses a node writes its value while a Pop that loaded it may be
+// reading it, a data race on the value's cell, which the race detector
+// would report in a real run.)
 type Recycling[T any] struct {
-	head Pointer[node[T]]
+	head atomic.Pointer[node[T]]
 	free Stack[*node[T]]
 }
 
@@ -18,11 +20,11 @@ func (s *Recycling[T]) Push(v T) {
 	if !ok {
 		n = &node[T]{}
 	}
-	n.val = v
+	n.val.Store(&v)
 	for {
-		top := s.head.Load()
-		n.next = top
-		if s.head.CompareAndSwap(top, n) {
+		top := s.head.LoadRelaxed()
+		n.next.Store(top)
+		if publish(&s.head, top, n) {
 			return
 		}
 	}
@@ -33,13 +35,13 @@ func (s *Recycling[T]) Push(v T) {
 // it.
 func (s *Recycling[T]) Pop() (T, bool) {
 	for {
-		top := s.head.Load()
+		top := s.head.LoadAcquire()
 		if top == nil {
 			var zero T
 			return zero, false
 		}
-		next, v := top.next, top.val
-		if s.head.CompareAndSwap(top, next) {
+		next, v := top.next.Load(), *top.val.Load()
+		if s.head.CompareAndSwapRelaxedRelaxed(top, next) {
 			s.free.Push(top)
 			return v, true
 		}
