@@ -244,8 +244,10 @@ func checkDOM(t *testing.T, dom string, tr *pageTrace) {
 			t.Fatalf("step %d: stale %v in the trace, the row's attributes: %s", n, s.Stale, r[5])
 		}
 	}
-	if !strings.Contains(dom, `class="step current`) || !strings.Contains(dom, `data-current="1"`) {
-		t.Fatal("the script did not run: no step highlighted")
+	// The page opens at the failure: the last step is the current one.
+	last := len(tr.Steps)
+	if !strings.Contains(dom, fmt.Sprintf(`class="step current" id="step-%d"`, last)) || !strings.Contains(dom, fmt.Sprintf(`data-current="%d"`, last)) {
+		t.Fatalf("the page did not open at the failure, step %d (or its script did not run)", last)
 	}
 	// An arrow for every stale read, with its path drawn by the script.
 	stale := map[string]bool{}

@@ -1,8 +1,8 @@
 // The counterexample page's behaviour: step through the schedule with the
 // arrow keys or the slider, highlight the current step and its source,
 // show the state of the locations after it, and draw the weak mode's
-// arrows between rows. #step-N opens it at step N, #stale at the first
-// stale read. With the URL fragment #selftest it presses the
+// arrows between rows. It opens at the failure (the last step); #start
+// opens it at step 1, #step-N at step N, #stale at the first stale read. With the URL fragment #selftest it presses the
 // arrow keys itself and writes what happened into #selftest, so that a
 // headless browser's dumped DOM shows whether the keys work.
 (function () {
@@ -112,6 +112,8 @@
   slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
   document.getElementById("prev").addEventListener("click", function () { show(cur - 1); });
   document.getElementById("next").addEventListener("click", function () { show(cur + 1); });
+  document.getElementById("from-start").addEventListener("click", function () { show(1); });
+  document.getElementById("to-failure").addEventListener("click", function () { show(n); });
   rows.forEach(function (r) {
     r.addEventListener("click", function () { show(parseInt(r.getAttribute("data-step"), 10)); });
   });
@@ -146,9 +148,11 @@
   }
 
   slider.max = n;
-  // #step-N opens the page at step N; #stale at the first stale read.
-  var first = 1, m = /^#step-(\d+)$/.exec(location.hash);
+  // The page opens at the failure, the last step; #start at step 1,
+  // #step-N at step N, #stale at the first stale read.
+  var first = n, m = /^#step-(\d+)$/.exec(location.hash);
   if (m) first = parseInt(m[1], 10);
+  if (location.hash === "#start") first = 1;
   if (location.hash === "#stale") {
     var s = document.querySelector('tr.step[data-stale="true"]');
     if (s) first = parseInt(s.getAttribute("data-step"), 10);

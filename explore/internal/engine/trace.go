@@ -147,7 +147,7 @@ func srcPath(file string) string {
 // engine, the public packages whose calls go through it (a scenario's,
 // and a structure's own instrumentation), and the drop-in packages that
 // call it.
-var instrumentation = []string{"/internal/explorer/", "/explore/", "/explore/instrument/", "/explore/atomic/", "/explore/sync/"}
+var instrumentation = []string{"/explore/internal/engine/", "/explore/", "/explore/instrument/", "/explore/atomic/", "/explore/sync/"}
 
 func isInstrumentation(file string) bool {
 	if strings.HasSuffix(file, "_test.go") {
