@@ -87,9 +87,10 @@
     renderState(k);
     renderSource(k);
     if (!noScroll && rows[k - 1]) {
+      var pane = document.getElementById("trace"), pr = pane.getBoundingClientRect();
       var r = rows[k - 1].getBoundingClientRect();
-      if (r.top < 60 || r.bottom > window.innerHeight) {
-        window.scrollTo(0, Math.max(0, window.scrollY + r.top - window.innerHeight / 3));
+      if (r.top < pr.top + 30 || r.bottom > pr.bottom) {
+        pane.scrollTop += r.top - pr.top - pane.clientHeight / 2;
       }
     }
   }
@@ -122,7 +123,10 @@
   // cell of the step that read (or acquired).
   function drawArrows() {
     var svg = document.getElementById("arrows");
-    var box = document.getElementById("trace").getBoundingClientRect();
+    var pane = document.getElementById("trace");
+    var box = pane.getBoundingClientRect();
+    // Positions within the pane's content, whatever it is scrolled to.
+    var dx = pane.scrollLeft - box.left, dy = pane.scrollTop - box.top;
     svg.setAttribute("width", box.width);
     svg.setAttribute("height", document.getElementById("steps").getBoundingClientRect().height);
     Array.prototype.forEach.call(svg.querySelectorAll("path.arrow"), function (p) {
@@ -136,8 +140,8 @@
       // From the left edge of one step's cell to the left edge of the
       // other's, bowing right into the columns, so that no arrow leaves
       // the table.
-      var x1 = ra.left - box.left + 3, y1 = ra.top - box.top + 9;
-      var x2 = rb.left - box.left + 3, y2 = rb.top - box.top + 9;
+      var x1 = ra.left + dx + 3, y1 = ra.top + dy + 9;
+      var x2 = rb.left + dx + 3, y2 = rb.top + dy + 9;
       var bend = 20 + Math.min(140, Math.abs(y2 - y1) / 5);
       p.setAttribute("d", "M" + x1 + "," + y1 + " C" + (x1 + bend) + "," + y1 + " " + (x2 + bend) + "," + y2 + " " + x2 + "," + y2);
     });
