@@ -114,6 +114,8 @@ func TestCounterexamplePagesInChromium(t *testing.T) {
 			}
 			self := dumpDOM(t, browser, "file://"+page+"#selftest")
 			checkSelfTest(t, self, len(tr.Steps))
+			checkGraph(t, dumpDOM(t, browser, "file://"+page+"#graph"), &tr, false)
+			checkGraph(t, dumpDOM(t, browser, "file://"+page+"#graph-relevant"), &tr, true)
 			shot := filepath.Join(out, p.mutant+".png")
 			screenshot(t, browser, "file://"+page, shot, "1400,1000")
 			t.Logf("%s (%s): %d steps, %d stale reads, %d synchronises-with edges; DOM matches the trace; keys move the highlight; screenshot %s",
@@ -138,6 +140,12 @@ type pageTrace struct {
 		ReadsFrom int      `json:"reads_from"`
 		Stale     bool     `json:"stale"`
 		Views     []string `json:"views"`
+		Value     string   `json:"value"`
+		Loc       int      `json:"loc"`
+		Skipped   []int    `json:"skipped"`
+		SWs       []int    `json:"sw"`
+		Missing   string   `json:"missing"`
+		Race      int      `json:"race"`
 	} `json:"steps"`
 	SW []struct{ From, To int } `json:"sw"`
 }
@@ -304,4 +312,105 @@ func checkSelfTest(t *testing.T, dom string, steps int) {
 	if want := fmt.Sprintf("End -> %d", steps); !strings.Contains(m[2], want) {
 		t.Fatalf("self-test %q does not end at step %d", m[2], steps)
 	}
+}
+
+var (
+	graphNode = regexp.MustCompile(`<g class="node[^"]*" data-step="(\d+)" data-goroutine="(\d+)"`)
+	graphEdge = regexp.MustCompile(`<path class="edge (\w+)" data-from="(\d+)" data-to="(\d+)" d="M`)
+)
+
+// checkGraph compares the execution graph (#graph) the page drew with the
+// trace: a node per step (per relevant step: the last one, the races,
+// the missing edges and the stale reads, and the steps they read, skipped
+// or synchronise with), in its goroutine's column; program order between
+// each goroutine's consecutive steps; a reads-from edge for each read of
+// a store (missing-class when the read misses its synchronises-with),
+// every synchronises-with edge, a race edge per race, and the
+// modification order of each location, all between steps shown.
+func checkGraph(t *testing.T, dom string, tr *pageTrace, relevant bool) {
+	t.Helper()
+	if !strings.Contains(dom, `<body class="graph`) && !regexp.MustCompile(`<body[^>]* class="[^"]*graph`).MatchString(dom) {
+		t.Fatal("#graph did not open the execution graph")
+	}
+	last := len(tr.Steps)
+	keep := map[int]bool{}
+	add := func(k int) {
+		if k > 0 && k <= last {
+			keep[k] = true
+		}
+	}
+	for _, s := range tr.Steps {
+		if !relevant || s.Race > 0 || s.Missing != "" || s.Stale || s.N == last {
+			add(s.N)
+			if relevant {
+				add(s.Race)
+				add(s.ReadsFrom)
+				for _, k := range s.Skipped {
+					add(k)
+				}
+				for _, k := range s.SWs {
+					add(k)
+				}
+			}
+		}
+	}
+	nodes := graphNode.FindAllStringSubmatch(dom, -1)
+	if len(nodes) != len(keep) {
+		t.Fatalf("graph (relevant %v): %d nodes, want %d", relevant, len(nodes), len(keep))
+	}
+	for _, m := range nodes {
+		n, _ := strconv.Atoi(m[1])
+		g, _ := strconv.Atoi(m[2])
+		if !keep[n] || tr.Steps[n-1].G != g {
+			t.Fatalf("graph (relevant %v): node %d in column %d; the trace's step: %+v", relevant, n, g, tr.Steps[n-1])
+		}
+	}
+	want := map[string]int{}
+	prev := map[int]int{}
+	stores := map[int][]int{}
+	for _, s := range tr.Steps {
+		if !keep[s.N] {
+			continue
+		}
+		if prev[s.G] > 0 {
+			want["po"]++
+		}
+		prev[s.G] = s.N
+		if s.ReadsFrom > 0 && keep[s.ReadsFrom] && s.ReadsFrom != s.N {
+			if s.Missing != "" {
+				want["missing"]++
+			} else {
+				want["rf"]++
+			}
+		}
+		for _, k := range s.SWs {
+			if keep[k] {
+				want["sw"]++
+			}
+		}
+		if s.Race > 0 && s.Race < s.N && keep[s.Race] {
+			want["race"]++
+		}
+		if s.Loc > 0 && s.Value != "" {
+			stores[s.Loc] = append(stores[s.Loc], s.N)
+		}
+	}
+	for _, st := range stores {
+		want["mo"] += len(st) - 1
+	}
+	got := map[string]int{}
+	for _, m := range graphEdge.FindAllStringSubmatch(dom, -1) {
+		a, _ := strconv.Atoi(m[2])
+		b, _ := strconv.Atoi(m[3])
+		if !keep[a] || !keep[b] {
+			t.Fatalf("graph (relevant %v): a %s edge %d -> %d to a step not shown", relevant, m[1], a, b)
+		}
+		got[m[1]]++
+	}
+	for _, k := range []string{"po", "rf", "missing", "sw", "race", "mo"} {
+		if got[k] != want[k] {
+			t.Fatalf("graph (relevant %v): %d %s edges, want %d", relevant, got[k], k, want[k])
+		}
+	}
+	t.Logf("graph (relevant %v): %d nodes, edges %v", relevant, len(nodes), got)
 }
