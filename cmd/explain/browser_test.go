@@ -37,6 +37,7 @@ var browserPages = []struct{ mutant, what, view string }{
 	{"ring-steal-while-stealing", "ring, plain", "ring: head [0|0] (steal|real), tail 0"},
 	{"deque-take-no-fence", "deque, weak", ""},
 	{"idle-notify-no-fence", "idle protocol, weak", ""},
+	{"ring-tail-relaxed", "ring, weak, a data race", ""},
 }
 
 // DocsPNGEnv, set, makes the test write the deque page's screenshot to
@@ -146,6 +147,7 @@ type pageTrace struct {
 		SWs       []int    `json:"sw"`
 		Missing   string   `json:"missing"`
 		Race      int      `json:"race"`
+		Preempt   bool     `json:"preempt"`
 	} `json:"steps"`
 	SW []struct{ From, To int } `json:"sw"`
 }
@@ -250,7 +252,22 @@ func checkDOM(t *testing.T, dom string, tr *pageTrace) {
 			t.Fatalf("step %d reads from step %d, the row says %v", n, s.ReadsFrom, rf)
 		case s.Stale != strings.Contains(r[5], `data-stale="true"`):
 			t.Fatalf("step %d: stale %v in the trace, the row's attributes: %s", n, s.Stale, r[5])
+		case (s.Missing != "") != strings.Contains(r[5], `data-missing-sw="true"`):
+			t.Fatalf("step %d: missing synchronises-with %q in the trace, the row's attributes: %s", n, s.Missing, r[5])
+		case s.Race > 0 && !strings.Contains(r[5], fmt.Sprintf(`data-race="%d"`, s.Race)), s.Race == 0 && strings.Contains(r[5], `data-race=`):
+			t.Fatalf("step %d: races with step %d in the trace, the row's attributes: %s", n, s.Race, r[5])
 		}
+	}
+	// A data race is two rows, each naming the other, and a line of
+	// #explain.
+	races := 0
+	for _, s := range tr.Steps {
+		if s.Race > 0 {
+			races++
+		}
+	}
+	if races != 0 && races != 2 || races == 2 && !strings.Contains(dom, `class="race">data race: step`) {
+		t.Fatalf("%d rows of a data race, or no #explain line for it", races)
 	}
 	// The page opens at the failure: the last step is the current one.
 	last := len(tr.Steps)
@@ -340,6 +357,10 @@ func checkGraph(t *testing.T, dom string, tr *pageTrace, relevant bool) {
 		}
 	}
 	for _, s := range tr.Steps {
+		if relevant && s.Preempt {
+			add(s.N)
+			add(s.N - 1)
+		}
 		if !relevant || s.Race > 0 || s.Missing != "" || s.Stale || s.N == last {
 			add(s.N)
 			if relevant {

@@ -162,7 +162,7 @@
   // the model placed them), synchronises-with, the missing
   // synchronises-with edges and data races as edges. "Relevant steps
   // only" keeps the events the failure depends on (relevantSteps).
-  var SVGNS = "http://www.w3.org/2000/svg";
+  var SVGNS = document.getElementById("arrows").namespaceURI; // the SVG namespace, without a URL in the page
   function svgEl(name, attrs, parent) {
     var e = document.createElementNS(SVGNS, name);
     for (var a in attrs) e.setAttribute(a, attrs[a]);
@@ -170,13 +170,16 @@
     return e;
   }
   // The failing step; the races, the missing edges and the stale reads;
-  // and the stores they read or skipped and the releases they
-  // synchronise with.
+  // the stores they read or skipped and the releases they synchronise
+  // with; and each preemption's two steps.
   function relevantSteps() {
     var keep = {}, last = data.steps.length;
     function add(k) { if (k > 0 && k <= last) keep[k] = true; }
     add(last);
     data.steps.forEach(function (s) {
+      // A preemption: the step it let run and the preempted
+      // goroutine's step before it.
+      if (s.preempt) { add(s.n); add(s.n - 1); }
       if (s.race || s.missing || s.stale || s.n === last) {
         add(s.n); add(s.race || 0); add(s.reads_from);
         (s.skipped || []).forEach(add); (s.sw || []).forEach(add);
