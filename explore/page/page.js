@@ -13,7 +13,7 @@
   var slider = document.getElementById("slider");
   var cur = 1;
   var selftest = location.hash === "#selftest";
-  var noScroll = selftest || location.hash === "#stale";
+  var noScroll = selftest;
 
   function esc(s) {
     return String(s).replace(/[&<>"]/g, function (c) {
@@ -283,8 +283,8 @@
   if (location.hash === "#stale") {
     var s = document.querySelector('tr.step[data-stale="true"]');
     if (s) first = parseInt(s.getAttribute("data-step"), 10);
-    // Fold the rows well before it, so that it shows without scrolling
-    // (a screenshot of the page shows its top).
+    // Fold the rows well before it, so that the store it read is near
+    // it in the pane.
     var rf = s ? parseInt(s.getAttribute("data-reads-from"), 10) : first;
     var fold = Math.min(first - 6, rf > 0 ? rf - 1 : first), body = document.querySelector("#steps tbody"), hidden = 0;
     Array.prototype.forEach.call(body.children, function (r) {
