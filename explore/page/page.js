@@ -261,6 +261,15 @@
       var seq = mo[l].filter(function (k) { return pos[k]; });
       for (var i = 1; i < seq.length; i++) edge("mo", seq[i - 1], seq[i]);
     });
+    // The graph opens where the page is: at the current step (the
+    // failure, unless the learner moved).
+    // (After the load: until then the pane may not have its height, and
+    // the fragment #graph scrolls the pane to the graph's top.)
+    var c = pos[cur], pane = document.getElementById("graph-pane");
+    function scroll() { pane.scrollTop = Math.max(0, c.y - pane.clientHeight / 2); }
+    if (!c) return;
+    if (document.readyState === "complete") setTimeout(scroll, 0);
+    else window.addEventListener("load", function () { setTimeout(scroll, 0); });
   }
   function setGraph(on) {
     document.body.classList.toggle("graph", on);
