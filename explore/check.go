@@ -78,13 +78,17 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		rf := &RecordFailure{Kind: string(f.Kind), Message: firstLine(f.Message), Schedule: f.Schedule, Preemptions: f.Preemptions, Token: f.Token, Replay: replayCommand(rec, f.Token)}
 		rec.Failure = rf
 		evidence := ""
+		changed := changedLines(rec)
+		if v := changedVerdict(changed, f.Data()); v != "" {
+			evidence = "\n" + v
+		}
 		if f.Data() != nil {
 			var err error
-			rf.Evidence, err = writeEvidence(opt.Evidence, rec, f)
+			rf.Evidence, err = writeEvidence(opt.Evidence, rec, f, changed)
 			if err != nil {
-				evidence = fmt.Sprintf("\nthe counterexample page could not be written: %v", err)
+				evidence += fmt.Sprintf("\nthe counterexample page could not be written: %v", err)
 			} else {
-				evidence = "\npage: " + rf.Evidence.Page + "\ntrace: " + rf.Evidence.Trace
+				evidence += "\npage: " + rf.Evidence.Page + "\ntrace: " + rf.Evidence.Trace
 			}
 		}
 		rec.write(t, opt.Records)

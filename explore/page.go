@@ -55,7 +55,7 @@ func evidenceDir(dir string) string {
 }
 
 // writeEvidence writes f's page and trace file into dir (Options.Evidence).
-func writeEvidence(dir string, rec Record, f *Failure) (Evidence, error) {
+func writeEvidence(dir string, rec Record, f *Failure, changed []changedLine) (Evidence, error) {
 	dir = evidenceDir(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Evidence{}, err
@@ -78,15 +78,44 @@ func writeEvidence(dir string, rec Record, f *Failure) (Evidence, error) {
 	if err := os.WriteFile(ev.Trace, js, 0o644); err != nil {
 		return Evidence{}, err
 	}
-	page, err := renderPage(rec, f, &tr, js)
+	page, err := renderPage(rec, f, &tr, js, changed)
 	if err != nil {
 		return Evidence{}, err
 	}
 	return ev, os.WriteFile(ev.Page, page, 0o644)
 }
 
+// explanation is one line of the page's #explain list: a missing
+// synchronises-with edge, a data race, a changed line the schedule ran.
+type explanation struct {
+	Step  int // the step it is about (0: none)
+	Class string
+	Text  string
+}
+
+// explain lists what the trace says the failure depends on.
+func explain(tr *engine.TraceData, changed []changedLine) []explanation {
+	var out []explanation
+	for _, s := range tr.Steps {
+		if s.Race > s.N {
+			o := tr.Steps[s.Race-1]
+			out = append(out, explanation{s.Race, "race", fmt.Sprintf("data race: %s at %s and %s at %s: neither access happens before the other",
+				tr.StepName(s.N), s.At, tr.StepName(o.N), o.At)})
+		}
+		if s.Missing != "" {
+			out = append(out, explanation{s.N, "missing", "missing synchronises-with: " + s.Missing})
+		}
+	}
+	if v := changedVerdict(changed, tr); v != "" {
+		for _, l := range strings.Split(v, "\n") {
+			out = append(out, explanation{0, "changed", l})
+		}
+	}
+	return out
+}
+
 // renderPage is the page of failure f.
-func renderPage(rec Record, f *Failure, tr *engine.TraceData, js []byte) ([]byte, error) {
+func renderPage(rec Record, f *Failure, tr *engine.TraceData, js []byte, changed []changedLine) ([]byte, error) {
 	css, err := pageFiles.ReadFile("page/page.css")
 	if err != nil {
 		return nil, err
@@ -109,7 +138,7 @@ func renderPage(rec Record, f *Failure, tr *engine.TraceData, js []byte) ([]byte
 	var b bytes.Buffer
 	err = t.Execute(&b, map[string]any{
 		"Rec": rec, "Failure": f, "Trace": tr, "Kind": f.Kind, "Message": f.Message,
-		"Mode": rec.Mode, "Replay": replayCommand(rec, f.Token), "Stale": stale,
+		"Mode": rec.Mode, "Replay": replayCommand(rec, f.Token), "Stale": stale, "Explain": explain(tr, changed),
 		"CSS": template.CSS(css), "JS": template.JS(script), "JSON": template.JS(js),
 	})
 	return b.Bytes(), err

@@ -37,6 +37,7 @@ var browserPages = []struct{ mutant, what, view string }{
 	{"ring-steal-while-stealing", "ring, plain", "ring: head [0|0] (steal|real), tail 0"},
 	{"deque-take-no-fence", "deque, weak", ""},
 	{"idle-notify-no-fence", "idle protocol, weak", ""},
+	{"ring-tail-relaxed", "ring, weak, a data race", ""},
 }
 
 // DocsPNGEnv, set, makes the test write the deque page's screenshot to
@@ -114,6 +115,8 @@ func TestCounterexamplePagesInChromium(t *testing.T) {
 			}
 			self := dumpDOM(t, browser, "file://"+page+"#selftest")
 			checkSelfTest(t, self, len(tr.Steps))
+			checkGraph(t, dumpDOM(t, browser, "file://"+page+"#graph"), &tr, false)
+			checkGraph(t, dumpDOM(t, browser, "file://"+page+"#graph-relevant"), &tr, true)
 			shot := filepath.Join(out, p.mutant+".png")
 			screenshot(t, browser, "file://"+page, shot, "1400,1000")
 			t.Logf("%s (%s): %d steps, %d stale reads, %d synchronises-with edges; DOM matches the trace; keys move the highlight; screenshot %s",
@@ -138,6 +141,13 @@ type pageTrace struct {
 		ReadsFrom int      `json:"reads_from"`
 		Stale     bool     `json:"stale"`
 		Views     []string `json:"views"`
+		Value     string   `json:"value"`
+		Loc       int      `json:"loc"`
+		Skipped   []int    `json:"skipped"`
+		SWs       []int    `json:"sw"`
+		Missing   string   `json:"missing"`
+		Race      int      `json:"race"`
+		Preempt   bool     `json:"preempt"`
 	} `json:"steps"`
 	SW []struct{ From, To int } `json:"sw"`
 }
@@ -242,10 +252,27 @@ func checkDOM(t *testing.T, dom string, tr *pageTrace) {
 			t.Fatalf("step %d reads from step %d, the row says %v", n, s.ReadsFrom, rf)
 		case s.Stale != strings.Contains(r[5], `data-stale="true"`):
 			t.Fatalf("step %d: stale %v in the trace, the row's attributes: %s", n, s.Stale, r[5])
+		case (s.Missing != "") != strings.Contains(r[5], `data-missing-sw="true"`):
+			t.Fatalf("step %d: missing synchronises-with %q in the trace, the row's attributes: %s", n, s.Missing, r[5])
+		case s.Race > 0 && !strings.Contains(r[5], fmt.Sprintf(`data-race="%d"`, s.Race)), s.Race == 0 && strings.Contains(r[5], `data-race=`):
+			t.Fatalf("step %d: races with step %d in the trace, the row's attributes: %s", n, s.Race, r[5])
 		}
 	}
-	if !strings.Contains(dom, `class="step current`) || !strings.Contains(dom, `data-current="1"`) {
-		t.Fatal("the script did not run: no step highlighted")
+	// A data race is two rows, each naming the other, and a line of
+	// #explain.
+	races := 0
+	for _, s := range tr.Steps {
+		if s.Race > 0 {
+			races++
+		}
+	}
+	if races != 0 && races != 2 || races == 2 && !strings.Contains(dom, `class="race">data race: step`) {
+		t.Fatalf("%d rows of a data race, or no #explain line for it", races)
+	}
+	// The page opens at the failure: the last step is the current one.
+	last := len(tr.Steps)
+	if !strings.Contains(dom, fmt.Sprintf(`class="step current" id="step-%d"`, last)) || !strings.Contains(dom, fmt.Sprintf(`data-current="%d"`, last)) {
+		t.Fatalf("the page did not open at the failure, step %d (or its script did not run)", last)
 	}
 	// An arrow for every stale read, with its path drawn by the script.
 	stale := map[string]bool{}
@@ -302,4 +329,109 @@ func checkSelfTest(t *testing.T, dom string, steps int) {
 	if want := fmt.Sprintf("End -> %d", steps); !strings.Contains(m[2], want) {
 		t.Fatalf("self-test %q does not end at step %d", m[2], steps)
 	}
+}
+
+var (
+	graphNode = regexp.MustCompile(`<g class="node[^"]*" data-step="(\d+)" data-goroutine="(\d+)"`)
+	graphEdge = regexp.MustCompile(`<path class="edge (\w+)" data-from="(\d+)" data-to="(\d+)" d="M`)
+)
+
+// checkGraph compares the execution graph (#graph) the page drew with the
+// trace: a node per step (per relevant step: the last one, the races,
+// the missing edges and the stale reads, and the steps they read, skipped
+// or synchronise with), in its goroutine's column; program order between
+// each goroutine's consecutive steps; a reads-from edge for each read of
+// a store (missing-class when the read misses its synchronises-with),
+// every synchronises-with edge, a race edge per race, and the
+// modification order of each location, all between steps shown.
+func checkGraph(t *testing.T, dom string, tr *pageTrace, relevant bool) {
+	t.Helper()
+	if !strings.Contains(dom, `<body class="graph`) && !regexp.MustCompile(`<body[^>]* class="[^"]*graph`).MatchString(dom) {
+		t.Fatal("#graph did not open the execution graph")
+	}
+	last := len(tr.Steps)
+	keep := map[int]bool{}
+	add := func(k int) {
+		if k > 0 && k <= last {
+			keep[k] = true
+		}
+	}
+	for _, s := range tr.Steps {
+		if relevant && s.Preempt {
+			add(s.N)
+			add(s.N - 1)
+		}
+		if !relevant || s.Race > 0 || s.Missing != "" || s.Stale || s.N == last {
+			add(s.N)
+			if relevant {
+				add(s.Race)
+				add(s.ReadsFrom)
+				for _, k := range s.Skipped {
+					add(k)
+				}
+				for _, k := range s.SWs {
+					add(k)
+				}
+			}
+		}
+	}
+	nodes := graphNode.FindAllStringSubmatch(dom, -1)
+	if len(nodes) != len(keep) {
+		t.Fatalf("graph (relevant %v): %d nodes, want %d", relevant, len(nodes), len(keep))
+	}
+	for _, m := range nodes {
+		n, _ := strconv.Atoi(m[1])
+		g, _ := strconv.Atoi(m[2])
+		if !keep[n] || tr.Steps[n-1].G != g {
+			t.Fatalf("graph (relevant %v): node %d in column %d; the trace's step: %+v", relevant, n, g, tr.Steps[n-1])
+		}
+	}
+	want := map[string]int{}
+	prev := map[int]int{}
+	stores := map[int][]int{}
+	for _, s := range tr.Steps {
+		if !keep[s.N] {
+			continue
+		}
+		if prev[s.G] > 0 {
+			want["po"]++
+		}
+		prev[s.G] = s.N
+		if s.ReadsFrom > 0 && keep[s.ReadsFrom] && s.ReadsFrom != s.N {
+			if s.Missing != "" {
+				want["missing"]++
+			} else {
+				want["rf"]++
+			}
+		}
+		for _, k := range s.SWs {
+			if keep[k] {
+				want["sw"]++
+			}
+		}
+		if s.Race > 0 && s.Race < s.N && keep[s.Race] {
+			want["race"]++
+		}
+		if s.Loc > 0 && s.Value != "" {
+			stores[s.Loc] = append(stores[s.Loc], s.N)
+		}
+	}
+	for _, st := range stores {
+		want["mo"] += len(st) - 1
+	}
+	got := map[string]int{}
+	for _, m := range graphEdge.FindAllStringSubmatch(dom, -1) {
+		a, _ := strconv.Atoi(m[2])
+		b, _ := strconv.Atoi(m[3])
+		if !keep[a] || !keep[b] {
+			t.Fatalf("graph (relevant %v): a %s edge %d -> %d to a step not shown", relevant, m[1], a, b)
+		}
+		got[m[1]]++
+	}
+	for _, k := range []string{"po", "rf", "missing", "sw", "race", "mo"} {
+		if got[k] != want[k] {
+			t.Fatalf("graph (relevant %v): %d %s edges, want %d", relevant, got[k], k, want[k])
+		}
+	}
+	t.Logf("graph (relevant %v): %d nodes, edges %v", relevant, len(nodes), got)
 }

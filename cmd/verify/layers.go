@@ -185,10 +185,12 @@ func layers(tlaJar string) []layer {
 			// docs/learn's test with WSCHED_LEARN=all: each lesson's
 			// commands run, their outputs compared with the lesson's,
 			// and each exercise's mutant killed at the schedule and
-			// preemptions its answer gives (about a minute; without the
+			// preemptions its answer gives, what the text says about each
+			// run checked against it, the prose of docs/ against the tree
+			// (about a minute; without the
 			// variable, go test ./... runs only the quick part).
-			cmds:  [][]string{{"WSCHED_LEARN=all", "go", "test", "-count=1", "-json", "-run", "^TestLessons", "./docs/learn"}},
-			long:  [][]string{{"WSCHED_LEARN=all", "go", "test", "-count=1", "-json", "-timeout=0", "-run", "^TestLessons", "./docs/learn"}},
+			cmds:  [][]string{{"WSCHED_LEARN=all", "go", "test", "-count=1", "-json", "-run", "^(TestLessons|TestProse|TestCheckSection)", "./docs/learn"}},
+			long:  [][]string{{"WSCHED_LEARN=all", "go", "test", "-count=1", "-json", "-timeout=0", "-run", "^(TestLessons|TestProse|TestCheckSection)", "./docs/learn"}},
 			limit: 10 * time.Minute,
 		},
 		{

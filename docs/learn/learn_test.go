@@ -125,11 +125,12 @@ func slow(cmd string) bool { return strings.Contains(cmd, "./cmd/mutant ") }
 // TestLessons runs every command of every lesson.
 func TestLessons(t *testing.T) {
 	all := os.Getenv(LearnEnv) == "all"
-	var commands, outputs, kills, notRun int
+	var commands, outputs, kills, notRun, prose int
 	defer func() {
 		// cmd/verify adds these up; a kill not run is counted, never
 		// reported as confirmed.
 		t.Logf("METRIC learn_commands=%d learn_outputs=%d learn_kills=%d learn_kills_not_run=%d", commands, outputs, kills, notRun)
+		t.Logf("the text after the commands that ran: %d references to their output (lines, steps, schedules, quotes) checked", prose)
 	}()
 	for _, path := range lessons(t) {
 		l := readLesson(t, path)
@@ -178,6 +179,11 @@ func TestLessons(t *testing.T) {
 					}
 				} else if isSlow {
 					t.Errorf("%s: the command printed no \"found at schedule\" line:\n%s", where, out.String())
+				}
+				n, problems := checkSection(where, l.section(k), out.String())
+				prose += n
+				for _, p := range problems {
+					t.Error(p)
 				}
 				if o := l.output(k); o >= 0 {
 					outputs++

@@ -166,7 +166,8 @@ func (t Test) run(c *chooser, trace bool) *Execution {
 		thread[ids[i]] = i + 1
 	}
 	ex := &Execution{Test: t.Name}
-	stepOf := map[int]int{} // the model's store numbers (Candidate.Seq) -> step index
+	stepOf := map[int]int{}   // the model's store numbers (Candidate.Seq) -> step index
+	cellStep := map[int]int{} // a plain access's operation number -> step index
 	latest := func(th weak.Thread, l weak.Loc) weak.Candidate { return m.Candidates(th, l, Relaxed)[0] }
 	pc := make([]int, len(t.Threads))
 	regs := map[string]int{}
@@ -233,13 +234,29 @@ func (t Test) run(c *chooser, trace bool) *Execution {
 		case opWrite:
 			err = m.Write(th, cells[o.loc], fmt.Sprintf("T%d", i+1))
 		}
+		if o.kind == opRead || o.kind == opWrite {
+			cellStep[m.Events()] = len(ex.Steps)
+		}
 		if err != nil {
 			var r *weak.Race
 			if !errors.As(err, &r) {
 				panic(err)
 			}
 			race = true
-			s.Race = err.Error()
+			// The race names both accesses by their steps, as the
+			// execution prints them.
+			side := func(a weak.RaceAccess, step int) string {
+				kind := "read"
+				if a.Write {
+					kind = "write"
+				}
+				return fmt.Sprintf("the %s by T%d (step %d)", kind, thread[a.Thread], step+1)
+			}
+			first := cellStep[r.First.Seq]
+			s.Race = fmt.Sprintf("data race on %s: %s is not ordered before %s", r.Cell, side(r.First, first), side(r.Second, len(ex.Steps)))
+			if trace && first < len(ex.Steps) && ex.Steps[first].Race == "" {
+				ex.Steps[first].Race = fmt.Sprintf("data race with step %d", len(ex.Steps)+1)
+			}
 		}
 		if trace {
 			if read != nil {

@@ -1,6 +1,7 @@
 package litmus
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -86,3 +87,32 @@ func TestStoreRegStoresTheRegister(t *testing.T) {
 		t.Errorf("want the last step to be y.Store(a, Relaxed) storing 2:\n%v", ex)
 	}
 }
+
+// A data race names both accesses by the steps the execution prints, and
+// marks both.
+func TestExplainNamesBothSidesOfARace(t *testing.T) {
+	tt := Test{Name: "MP+plain", Threads: [][]Op{
+		{Write("d"), Store("flag", 1, Relaxed)},
+		{Load("a", "flag", Relaxed), Read("d")},
+	}}
+	ex, ok := tt.Explain("a=1 race")
+	if !ok {
+		t.Fatal("MP+plain with a relaxed flag: a=1 with a race not produced")
+	}
+	var marked []int
+	for i, s := range ex.Steps {
+		if s.Race != "" {
+			marked = append(marked, i+1)
+		}
+	}
+	text := ex.String()
+	if len(marked) != 2 || ex.Steps[marked[0]-1].Op.kind != opWrite || ex.Steps[marked[1]-1].Op.kind != opRead {
+		t.Fatalf("want the write and the read marked, got steps %v:\n%s", marked, text)
+	}
+	want := "the write by T1 (step " + itoa(marked[0]) + ") is not ordered before the read by T2 (step " + itoa(marked[1]) + ")"
+	if !strings.Contains(text, want) || strings.Contains(text, "operation") {
+		t.Fatalf("the race does not name its steps (%q):\n%s", want, text)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

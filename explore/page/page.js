@@ -1,8 +1,8 @@
 // The counterexample page's behaviour: step through the schedule with the
 // arrow keys or the slider, highlight the current step and its source,
 // show the state of the locations after it, and draw the weak mode's
-// arrows between rows. #step-N opens it at step N, #stale at the first
-// stale read. With the URL fragment #selftest it presses the
+// arrows between rows. It opens at the failure (the last step); #start
+// opens it at step 1, #step-N at step N, #stale at the first stale read. With the URL fragment #selftest it presses the
 // arrow keys itself and writes what happened into #selftest, so that a
 // headless browser's dumped DOM shows whether the keys work.
 (function () {
@@ -13,7 +13,7 @@
   var slider = document.getElementById("slider");
   var cur = 1;
   var selftest = location.hash === "#selftest";
-  var noScroll = selftest || location.hash === "#stale";
+  var noScroll = selftest;
 
   function esc(s) {
     return String(s).replace(/[&<>"]/g, function (c) {
@@ -86,10 +86,14 @@
     document.getElementById("pos").textContent = "step " + k + " of " + n;
     renderState(k);
     renderSource(k);
+    Array.prototype.forEach.call(document.querySelectorAll("#graph g.node"), function (g) {
+      g.classList.toggle("current", parseInt(g.getAttribute("data-step"), 10) === k);
+    });
     if (!noScroll && rows[k - 1]) {
+      var pane = document.getElementById("trace"), pr = pane.getBoundingClientRect();
       var r = rows[k - 1].getBoundingClientRect();
-      if (r.top < 60 || r.bottom > window.innerHeight) {
-        window.scrollTo(0, Math.max(0, window.scrollY + r.top - window.innerHeight / 3));
+      if (r.top < pr.top + 30 || r.bottom > pr.bottom) {
+        pane.scrollTop += r.top - pr.top - pane.clientHeight / 2;
       }
     }
   }
@@ -100,6 +104,7 @@
       case "ArrowLeft": case "ArrowUp": show(cur - 1); break;
       case "Home": show(1); break;
       case "End": show(n); break;
+      case "g": setGraph(!document.body.classList.contains("graph")); break;
       default: return;
     }
     if (e.preventDefault) e.preventDefault();
@@ -112,6 +117,8 @@
   slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
   document.getElementById("prev").addEventListener("click", function () { show(cur - 1); });
   document.getElementById("next").addEventListener("click", function () { show(cur + 1); });
+  document.getElementById("from-start").addEventListener("click", function () { show(1); });
+  document.getElementById("to-failure").addEventListener("click", function () { show(n); });
   rows.forEach(function (r) {
     r.addEventListener("click", function () { show(parseInt(r.getAttribute("data-step"), 10)); });
   });
@@ -120,7 +127,10 @@
   // cell of the step that read (or acquired).
   function drawArrows() {
     var svg = document.getElementById("arrows");
-    var box = document.getElementById("trace").getBoundingClientRect();
+    var pane = document.getElementById("trace");
+    var box = pane.getBoundingClientRect();
+    // Positions within the pane's content, whatever it is scrolled to.
+    var dx = pane.scrollLeft - box.left, dy = pane.scrollTop - box.top;
     svg.setAttribute("width", box.width);
     svg.setAttribute("height", document.getElementById("steps").getBoundingClientRect().height);
     Array.prototype.forEach.call(svg.querySelectorAll("path.arrow"), function (p) {
@@ -134,8 +144,8 @@
       // From the left edge of one step's cell to the left edge of the
       // other's, bowing right into the columns, so that no arrow leaves
       // the table.
-      var x1 = ra.left - box.left + 3, y1 = ra.top - box.top + 9;
-      var x2 = rb.left - box.left + 3, y2 = rb.top - box.top + 9;
+      var x1 = ra.left + dx + 3, y1 = ra.top + dy + 9;
+      var x2 = rb.left + dx + 3, y2 = rb.top + dy + 9;
       var bend = 20 + Math.min(140, Math.abs(y2 - y1) / 5);
       p.setAttribute("d", "M" + x1 + "," + y1 + " C" + (x1 + bend) + "," + y1 + " " + (x2 + bend) + "," + y2 + " " + x2 + "," + y2);
     });
@@ -145,15 +155,145 @@
     return r && r.querySelector("td.cur");
   }
 
+
+  // The execution graph (#graph): the steps as events, one column per
+  // goroutine, top to bottom in execution order, with program order,
+  // reads-from, modification order (per location: stores in the order
+  // the model placed them), synchronises-with, the missing
+  // synchronises-with edges and data races as edges. "Relevant steps
+  // only" keeps the events the failure depends on (relevantSteps).
+  var SVGNS = document.getElementById("arrows").namespaceURI; // the SVG namespace, without a URL in the page
+  function svgEl(name, attrs, parent) {
+    var e = document.createElementNS(SVGNS, name);
+    for (var a in attrs) e.setAttribute(a, attrs[a]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  // The failing step; the races, the missing edges and the stale reads;
+  // the stores they read or skipped and the releases they synchronise
+  // with; and each preemption's two steps.
+  function relevantSteps() {
+    var keep = {}, last = data.steps.length;
+    function add(k) { if (k > 0 && k <= last) keep[k] = true; }
+    add(last);
+    data.steps.forEach(function (s) {
+      // A preemption: the step it let run and the preempted
+      // goroutine's step before it.
+      if (s.preempt) { add(s.n); add(s.n - 1); }
+      if (s.race || s.missing || s.stale || s.n === last) {
+        add(s.n); add(s.race || 0); add(s.reads_from);
+        (s.skipped || []).forEach(add); (s.sw || []).forEach(add);
+      }
+    });
+    return keep;
+  }
+  // modOrder is, per location, its stores in modification order.
+  function modOrder() {
+    var mo = {};
+    data.steps.forEach(function (s) {
+      if (!s.loc || !s.value) return;
+      var l = mo[s.loc] || (mo[s.loc] = []);
+      l.splice(l.length - (s.before || 0), 0, s.n);
+    });
+    return mo;
+  }
+  function drawGraph() {
+    var svg = document.getElementById("graph");
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    var only = document.getElementById("relevant").checked;
+    var keep = only ? relevantSteps() : null;
+    var colW = 250, rowH = 28, top = 30, left = 40, pos = {}, row = 0;
+    var defs = svgEl("defs", {}, svg);
+    ["po", "rf", "mo", "sw", "missing", "race"].forEach(function (c) {
+      var m = svgEl("marker", { id: "g-" + c, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto" }, defs);
+      svgEl("path", { d: "M0,0 L10,5 L0,10 z", "class": "head-" + c }, m);
+    });
+    data.goroutines.forEach(function (g, i) {
+      var t = svgEl("text", { x: left + i * colW, y: 16, "class": "col" }, svg);
+      t.textContent = g;
+    });
+    var nodes = svgEl("g", {}, svg), edges = svgEl("g", {}, svg);
+    svg.insertBefore(edges, nodes);
+    data.steps.forEach(function (s) {
+      if (keep && !keep[s.n]) return;
+      var x = left + s.g * colW, y = top + row * rowH;
+      row++;
+      pos[s.n] = { x: x, y: y };
+      var cls = "node" + (s.race ? " race" : "") + (s.missing ? " missing" : "") + (s.stale ? " stale" : "") + (s.n === cur ? " current" : "");
+      var g = svgEl("g", { "class": cls, "data-step": s.n, "data-goroutine": s.g }, nodes);
+      svgEl("rect", { x: x - 4, y: y - 12, width: colW - 30, height: 18, rx: 3 }, g);
+      var t = svgEl("text", { x: x, y: y + 1 }, g);
+      var label = s.n + ": " + s.text;
+      t.textContent = label.length > 34 ? label.slice(0, 33) + "\u2026" : label;
+      var title = svgEl("title", {}, g);
+      title.textContent = "step " + s.n + " (" + data.goroutines[s.g] + "): " + s.text + " at " + s.at;
+      g.addEventListener("click", function () { show(s.n); });
+    });
+    svg.setAttribute("width", left + data.goroutines.length * colW);
+    svg.setAttribute("height", top + row * rowH + 10);
+    function edge(cls, a, b) {
+      var p = pos[a], q = pos[b];
+      if (!p || !q || a === b) return;
+      var d;
+      if (cls === "po") {
+        d = "M" + (p.x + 8) + "," + (p.y + 6) + " L" + (q.x + 8) + "," + (q.y - 12);
+      } else {
+        // From the right end of one event to the left end of the
+        // other (or, in one column, bowing right).
+        var x1 = p.x + colW - 40, x2 = q.x - 4;
+        if (p.x === q.x) x2 = q.x + colW - 40;
+        var bend = p.x === q.x ? 40 + Math.min(120, Math.abs(q.y - p.y) / 4) : 0;
+        d = "M" + x1 + "," + (p.y - 3) + " C" + (x1 + bend + 20) + "," + (p.y - 3) + " " + (x2 + (p.x === q.x ? bend + 20 : -20)) + "," + (q.y - 3) + " " + x2 + "," + (q.y - 3);
+      }
+      svgEl("path", { "class": "edge " + cls, "data-from": a, "data-to": b, d: d, "marker-end": "url(#g-" + cls + ")" }, edges);
+    }
+    var lastOf = {};
+    data.steps.forEach(function (s) {
+      if (!pos[s.n]) return;
+      if (lastOf[s.g]) edge("po", lastOf[s.g], s.n);
+      lastOf[s.g] = s.n;
+      if (s.reads_from > 0) edge(s.missing ? "missing" : "rf", s.reads_from, s.n);
+      (s.sw || []).forEach(function (f) { edge("sw", f, s.n); });
+      if (s.race && s.race < s.n) edge("race", s.race, s.n);
+    });
+    var mo = modOrder();
+    Object.keys(mo).forEach(function (l) {
+      var seq = mo[l].filter(function (k) { return pos[k]; });
+      for (var i = 1; i < seq.length; i++) edge("mo", seq[i - 1], seq[i]);
+    });
+    // The graph opens where the page is: at the current step (the
+    // failure, unless the learner moved).
+    // (After the load: until then the pane may not have its height, and
+    // the fragment #graph scrolls the pane to the graph's top.)
+    var c = pos[cur], pane = document.getElementById("graph-pane");
+    function scroll() { pane.scrollTop = Math.max(0, c.y - pane.clientHeight / 2); }
+    if (!c) return;
+    if (document.readyState === "complete") setTimeout(scroll, 0);
+    else window.addEventListener("load", function () { setTimeout(scroll, 0); });
+  }
+  function setGraph(on) {
+    document.body.classList.toggle("graph", on);
+    if (on) drawGraph();
+  }
+  document.getElementById("show-graph").addEventListener("click", function () {
+    setGraph(!document.body.classList.contains("graph"));
+  });
+  document.getElementById("relevant").addEventListener("change", drawGraph);
+
   slider.max = n;
-  // #step-N opens the page at step N; #stale at the first stale read.
-  var first = 1, m = /^#step-(\d+)$/.exec(location.hash);
+  // The page opens at the failure, the last step; #start at step 1,
+  // #step-N at step N, #stale at the first stale read.
+  var first = n, m = /^#step-(\d+)$/.exec(location.hash);
   if (m) first = parseInt(m[1], 10);
+  if (location.hash === "#start") first = 1;
+  // #graph opens the execution graph; #graph-relevant with the relevant
+  // steps only.
+  if (location.hash === "#graph-relevant") document.getElementById("relevant").checked = true;
   if (location.hash === "#stale") {
     var s = document.querySelector('tr.step[data-stale="true"]');
     if (s) first = parseInt(s.getAttribute("data-step"), 10);
-    // Fold the rows well before it, so that it shows without scrolling
-    // (a screenshot of the page shows its top).
+    // Fold the rows well before it, so that the store it read is near
+    // it in the pane.
     var rf = s ? parseInt(s.getAttribute("data-reads-from"), 10) : first;
     var fold = Math.min(first - 6, rf > 0 ? rf - 1 : first), body = document.querySelector("#steps tbody"), hidden = 0;
     Array.prototype.forEach.call(body.children, function (r) {
@@ -170,6 +310,7 @@
   }
   show(first);
   drawArrows();
+  if (location.hash === "#graph" || location.hash === "#graph-relevant") setGraph(true);
   window.addEventListener("resize", drawArrows);
 
   if (selftest) {

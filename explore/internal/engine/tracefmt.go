@@ -21,9 +21,13 @@ import (
 // values by what they are: a word its declaration says is packed as
 // [high|low] (the ring's head, [steal|real]), a word declared as a bitmap
 // or mask in hex, a pointer as p1, p2, ... in order of first appearance,
-// anything else as Go prints it. In the weak mode a read of a store other
-// than the latest says which one it read, the newer ones it skipped and
-// why it may (weaktrace.go); the synchronises-with edges follow the steps.
+// anything else as Go prints it. Every read names the store it read
+// ("from 12 (thief)"): in the weak mode the one the model chose, and a
+// read of a store other than the latest says the newer ones it skipped
+// and why it may (weaktrace.go); otherwise the location's last store.
+// The synchronises-with edges follow the steps, and the missing ones: a
+// read of another goroutine's store where one side orders nothing. A
+// data race is two steps, each naming the other.
 
 // TraceData is a traced schedule as data.
 type TraceData struct {
@@ -72,6 +76,13 @@ type traceStep struct {
 	// Before is how many newer stores a store went before in its
 	// location's modification order (0: it went last).
 	Before int `json:"before,omitempty"`
+	// Missing names a missing synchronises-with edge: the read read
+	// another goroutine's store, and one side of it orders nothing (an
+	// acquire read of a store that carries no release, or a relaxed read
+	// of a release store that no acquire fence follows).
+	Missing string `json:"missing,omitempty"`
+	// Race, on both accesses of a data race, is the other one's step.
+	Race int `json:"race,omitempty"`
 }
 
 type swEdge struct{ From, To int }
@@ -96,11 +107,21 @@ func (r *run) formatTrace() string {
 		if s.Switch != "" {
 			fmt.Fprintf(&b, "       ---- %s ----\n", s.Switch)
 		}
-		fmt.Fprintf(&b, "%5d  %-*s  %-34s  %-36s", s.N, width, d.Goroutines[s.G], s.At, s.Text)
+		from := ""
+		if s.ReadsFrom >= 0 {
+			from = "from " + d.shortName(s.ReadsFrom)
+		}
+		fmt.Fprintf(&b, "%5d  %-*s  %-34s  %-36s  %-*s", s.N, width, d.Goroutines[s.G], s.At, s.Text, width+12, from)
 		if s.Src != "" && s.Kind != "wake" {
 			fmt.Fprintf(&b, "  | %s", s.Src)
 		}
 		b.WriteString("\n")
+		if s.Race > 0 {
+			fmt.Fprintf(&b, "%5s  %-*s  DATA RACE with %s: neither access happens before the other\n", "", width, "", d.StepName(s.Race))
+		}
+		if s.Missing != "" {
+			fmt.Fprintf(&b, "%5s  %-*s  missing synchronises-with: %s\n", "", width, "", s.Missing)
+		}
 		if s.Stale {
 			fmt.Fprintf(&b, "%5s  %-*s  reads %s, not the latest: skips %s; %s\n", "", width, "", d.StepName(s.ReadsFrom), d.StepNames(s.Skipped), s.Why)
 		}
@@ -114,7 +135,28 @@ func (r *run) formatTrace() string {
 			fmt.Fprintf(&b, "  step %d (%s, %s) -> step %d (%s, %s)\n", e.From, d.Goroutines[d.Steps[e.From-1].G], d.Steps[e.From-1].Op, e.To, d.Goroutines[d.Steps[e.To-1].G], d.Steps[e.To-1].Op)
 		}
 	}
+	var missing []string
+	for _, s := range d.Steps {
+		if s.Missing != "" {
+			missing = append(missing, s.Missing)
+		}
+	}
+	if len(missing) > 0 {
+		b.WriteString("missing synchronises-with (a read of another goroutine's store that orders nothing):\n")
+		for _, m := range missing {
+			fmt.Fprintf(&b, "  %s\n", m)
+		}
+	}
 	return b.String()
+}
+
+// shortName is the store a read read, for a trace line: "step 12
+// (thief)", or "first value".
+func (d *TraceData) shortName(n int) string {
+	if n <= 0 || n > len(d.Steps) {
+		return "first value"
+	}
+	return fmt.Sprintf("%d (%s)", n, d.Goroutines[d.Steps[n-1].G])
 }
 
 // StepName names step n for the page: its number and goroutine.
@@ -146,6 +188,11 @@ func (r *run) exportTrace() *TraceData {
 	named := map[string]int{}
 	sw := ""
 	preempt := false
+	// lastWrite is each location's last store's step, the store a read
+	// reads when the weak mode does not say (the sequentially consistent
+	// mode, and the weak mode's plain cells, which in a race-free
+	// execution read the latest store).
+	lastWrite := map[uintptr]int{}
 	for _, s := range r.trace {
 		if s.kind == stepSwitch {
 			to := r.threads[s.to].name
@@ -207,9 +254,32 @@ func (r *run) exportTrace() *TraceData {
 				d.Sources[ts.At] = sourceContext(s.at, files, 3)
 			}
 		}
+		if s.kind == stepOp && s.loc != 0 && readsLocation(s.op) && (s.w == nil || !s.w.read) {
+			ts.ReadsFrom = lastWrite[s.loc]
+		}
+		if s.kind == stepOp && s.loc != 0 {
+			if _, ok := writtenValue(s.op, s.args); ok || s.op == "Store" {
+				lastWrite[s.loc] = ts.N
+			}
+		}
 		if w := s.w; w != nil {
 			if w.read {
 				ts.ReadsFrom = w.from.Step
+			}
+			if w.race > 0 {
+				ts.Race = w.race
+				if w.race <= len(d.Steps) {
+					d.Steps[w.race-1].Race = ts.N
+				}
+			}
+			if (w.noRelease || w.noAcquire) && w.from.Step > 0 && w.from.Step <= len(d.Steps) {
+				st := d.Steps[w.from.Step-1]
+				who := fmt.Sprintf("step %d's %s (%s)", st.N, st.Op, d.Goroutines[st.G])
+				if w.noRelease {
+					ts.Missing = fmt.Sprintf("step %d's %s (%s) read %s: no release, so nothing before step %d is made visible by it", ts.N, s.op, d.Goroutines[s.thread], who, st.N)
+				} else {
+					ts.Missing = fmt.Sprintf("step %d's %s (%s) read %s: no acquire (nor an acquire fence after it), so nothing before step %d is made visible by it", ts.N, s.op, d.Goroutines[s.thread], who, st.N)
+				}
 			}
 			ts.Stale, ts.Why, ts.Before = w.stale, w.why, w.before
 			for _, x := range w.skipped {
@@ -223,6 +293,17 @@ func (r *run) exportTrace() *TraceData {
 		d.Steps = append(d.Steps, ts)
 	}
 	return d
+}
+
+// readsLocation reports whether an operation reads its location: a
+// load and every read-modify-write.
+func readsLocation(op string) bool {
+	for _, p := range []string{"Load", "Swap", "CompareAndSwap", "Add", "And", "Or"} {
+		if strings.HasPrefix(op, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // writtenValue is the value an operation leaves in its location: a

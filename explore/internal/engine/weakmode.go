@@ -267,7 +267,28 @@ func WeakCell(a uintptr, write bool) {
 	} else {
 		err = r.mem.m.Read(r.thread(), c, site)
 	}
+	if r.wt != nil {
+		// The access's step is the one the caller notes next.
+		r.wt.cells[r.mem.m.Events()] = r.numbered + 1
+	}
 	if race, ok := err.(*weak.Race); ok {
+		if r.tracing {
+			// The racing access is a step of its own, which names the
+			// other: the caller's note of it never comes.
+			op := "Load"
+			if write {
+				op = "Store"
+			}
+			st := step{thread: r.cur.id, op: op, at: callerFrame(), loc: a}
+			if r.wt != nil {
+				st.w = r.wt.take(r.cur.id)
+				if st.w == nil {
+					st.w = &weakStep{}
+				}
+				st.w.race = r.wt.cells[race.First.Seq]
+			}
+			r.addStep(st)
+		}
 		side := func(a weak.RaceAccess) string {
 			kind := "read"
 			if a.Write {

@@ -24,6 +24,14 @@ import (
 // acquire read of it synchronises with each of them, and a relaxed read
 // hands them to its goroutine's next acquire fence. The edges of locks,
 // channels, goroutine starts and joins are not drawn.
+//
+// A read of another goroutine's store that synchronises with nothing
+// although one side asked to is a missing synchronises-with edge, which
+// the trace names: an acquire read of a store that carries no release
+// (a relaxed store, with no release fence before it), and a relaxed read
+// of a release store that no acquire fence of its goroutine follows.
+// A plain cell's access records its step too, so that a data race names
+// both accesses' steps.
 
 // weakTrace is a traced run's record of stores and pending releases.
 type weakTrace struct {
@@ -33,6 +41,12 @@ type weakTrace struct {
 	// read with relaxed reads, for its next acquire fence.
 	relaxed map[int][]ref
 	next    map[int]*weakStep // per goroutine: its coming step's record
+	// unfenced holds, per goroutine, its relaxed reads of release stores
+	// that no acquire fence has followed yet.
+	unfenced map[int][]*weakStep
+	// cells maps a plain cell access's operation number in the model to
+	// its step.
+	cells map[int]int
 }
 
 // ref is a step and its goroutine; step 0 is a location's first value.
@@ -55,10 +69,17 @@ type weakStep struct {
 	// before is how many newer stores in modification order a store
 	// was placed before (0: it went last).
 	before int
+	// noRelease: an acquire read of another goroutine's store that
+	// carries no release; noAcquire: a relaxed read of another
+	// goroutine's release store that no acquire fence followed.
+	noRelease, noAcquire bool
+	// race is the step of the other access of a data race (0: none).
+	race int
 }
 
 func newWeakTrace() *weakTrace {
-	return &weakTrace{stores: map[int]storeInfo{}, fenced: map[int]int{}, relaxed: map[int][]ref{}, next: map[int]*weakStep{}}
+	return &weakTrace{stores: map[int]storeInfo{}, fenced: map[int]int{}, relaxed: map[int][]ref{}, next: map[int]*weakStep{},
+		unfenced: map[int][]*weakStep{}, cells: map[int]int{}}
 }
 
 // take hands the record of goroutine g's coming step to that step.
@@ -113,14 +134,25 @@ func (w *weakTrace) read(r *run, l weak.Loc, o Ordering, cands []weak.Candidate,
 	if c.Writer >= 0 {
 		carried = w.stores[c.Seq].rel
 	}
+	others := 0
 	for _, x := range carried {
 		if x.G == g {
 			continue // its own release: program order, not a synchronisation
 		}
+		others++
 		if acquires(o) {
 			s.sw = appendRef(s.sw, x)
 		} else {
 			w.relaxed[g] = appendRef(w.relaxed[g], x)
+		}
+	}
+	if c.Writer >= 0 && s.from.G != g && s.from.Step > 0 {
+		switch {
+		case acquires(o) && others == 0:
+			s.noRelease = true
+		case !acquires(o) && others > 0:
+			s.noAcquire = true
+			w.unfenced[g] = append(w.unfenced[g], s)
 		}
 	}
 	return s
@@ -163,6 +195,10 @@ func (w *weakTrace) fence(r *run, o Ordering) {
 			s.sw = appendRef(s.sw, x)
 		}
 		delete(w.relaxed, g)
+		for _, rd := range w.unfenced[g] {
+			rd.noAcquire = false // the fence acquires what it read
+		}
+		delete(w.unfenced, g)
 	}
 	if releases(o) {
 		w.fenced[g] = r.numbered + 1

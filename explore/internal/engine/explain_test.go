@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// A trace that explains itself: every read names the store it read, a
+// read of another goroutine's store that orders nothing names the
+// missing synchronises-with edge, and a data race is two steps naming
+// each other.
+
+// Every read names its store, in the plain mode too (the location's
+// last store) and in the weak mode (the model's choice).
+func TestEveryReadNamesItsStore(t *testing.T) {
+	for _, weak := range []bool{false, true} {
+		replay := "sc/-"
+		if weak {
+			replay = "weak;stale=2;history=7/-"
+		}
+		res := Explore(Options{Weak: weak, Replay: replay}, messagePassing(SeqCst, SeqCst))
+		if res.Failure != nil {
+			t.Fatalf("weak=%v: seq_cst message passing failed: %v", weak, res.Failure)
+		}
+		lines := 0
+		for _, l := range strings.Split(res.Trace, "\n") {
+			f := strings.Fields(l)
+			if len(f) < 4 || !strings.HasPrefix(f[3], "Load") {
+				continue
+			}
+			// The location is the line that called the operation,
+			// not the engine's hook.
+			if !strings.HasPrefix(f[2], "explore/internal/engine/replay_test.go:") {
+				t.Errorf("weak=%v: the read's location is %s, not the test's line that called it", weak, f[2])
+			}
+			lines++
+			if !strings.Contains(l, " from ") {
+				t.Errorf("weak=%v: a read that does not name its store: %q", weak, l)
+			}
+		}
+		if lines == 0 {
+			t.Fatalf("weak=%v: no read in the trace:\n%s", weak, res.Trace)
+		}
+		// The reader reads the flag after the writer ran to its end
+		// (the default schedule): from the writer's store, step 2.
+		if !strings.Contains(res.Trace, "LoadSeqCst -> 1") || !strings.Contains(res.Trace, "from 2 (writer)") {
+			t.Errorf("weak=%v: the flag's load does not name the writer's store, step 2:\n%s", weak, res.Trace)
+		}
+	}
+}
+
+// An acquire load of a relaxed store, and a relaxed load of a release
+// store, name the synchronises-with edge that is missing.
+func TestTraceNamesTheMissingSynchronisesWith(t *testing.T) {
+	for _, c := range []struct {
+		st, ld Ordering
+		want   string
+	}{
+		{Relaxed, Acquire, "'s LoadAcquire (reader) read step 3's StoreRelaxed (writer): no release, so nothing before step 3 is made visible by it"},
+		{Release, Relaxed, "'s LoadRelaxed (reader) read step 3's StoreRelease (writer): no acquire"},
+	} {
+		res := Explore(Options{Weak: true}, messagePassing(c.st, c.ld))
+		f := res.Failure
+		if f == nil || f.Kind != kindAssert {
+			t.Fatalf("%v store, %v load: want the assertion, got %+v", c.st, c.ld, f)
+		}
+		if !strings.Contains(f.Trace, "missing synchronises-with (a read of another goroutine's store that orders nothing):") || !strings.Contains(f.Trace, c.want) {
+			t.Errorf("%v store, %v load: the trace does not name the missing edge %q:\n%s", c.st, c.ld, c.want, f.Trace)
+		}
+		missing := 0
+		for _, s := range f.Data().Steps {
+			if s.Missing != "" {
+				missing++
+				if s.ReadsFrom != 3 || s.G != 2 {
+					t.Errorf("the missing edge is on step %+v, want the reader's read of step 3", s)
+				}
+			}
+		}
+		if missing != 1 {
+			t.Errorf("%v store, %v load: %d missing edges, want 1:\n%s", c.st, c.ld, missing, f.Trace)
+		}
+	}
+	// Release and acquire: the edge is there, nothing is missing.
+	res := Explore(Options{Weak: true, Replay: "weak;stale=2;history=7/-"}, messagePassing(Release, Acquire))
+	if res.Failure != nil || strings.Contains(res.Trace, "missing") {
+		t.Fatalf("release/acquire: %v\n%s", res.Failure, res.Trace)
+	}
+}
+
+// tcell is a plain cell: each access is checked for a data race.
+type tcell struct{ v int }
+
+func (c *tcell) at() uintptr { return uintptr(unsafe.Pointer(c)) }
+
+func (c *tcell) write(v int) {
+	PointAt(c.at(), true)
+	c.v = v
+	WeakCell(c.at(), true)
+	if Tracing() {
+		NoteAt(c.at(), "Store", v)
+	}
+}
+
+func (c *tcell) read() int {
+	PointAt(c.at(), false)
+	v := c.v
+	WeakCell(c.at(), false)
+	if Tracing() {
+		NoteAt(c.at(), "Load", "->", v)
+	}
+	return v
+}
+
+// A data race is two steps, both accesses, each naming the other.
+func TestDataRaceIsTwoSteps(t *testing.T) {
+	res := Explore(Options{Weak: true}, func() {
+		var data tcell
+		var flag tloc
+		w := Go("writer", func() {
+			data.write(1)
+			flag.store(1, Relaxed)
+		})
+		r := Go("reader", func() {
+			if flag.load(Relaxed) == 1 {
+				data.read()
+			}
+		})
+		w.Join()
+		r.Join()
+	})
+	f := res.Failure
+	if f == nil || f.Kind != kindRace {
+		t.Fatalf("want the data race, got %+v", f)
+	}
+	var races []traceStep
+	for _, s := range f.Data().Steps {
+		if s.Race > 0 {
+			races = append(races, s)
+		}
+	}
+	if len(races) != 2 || races[0].Race != races[1].N || races[1].Race != races[0].N || races[0].G == races[1].G {
+		t.Fatalf("want two racing steps of two goroutines naming each other, got %+v\n%s", races, f.Trace)
+	}
+	last := f.Data().Steps[len(f.Data().Steps)-1]
+	if last.N != races[1].N || last.Op != "Load" || races[0].Op != "Store" {
+		t.Fatalf("the racing read is not the last step: %+v\n%s", last, f.Trace)
+	}
+	if !strings.Contains(f.Trace, "DATA RACE with step") || !strings.Contains(f.Trace, "explain_test.go") {
+		t.Fatalf("the trace does not mark both accesses with their source lines:\n%s", f.Trace)
+	}
+}
