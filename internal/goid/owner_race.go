@@ -16,7 +16,7 @@ package goid
 // goroutine.
 //
 // The handle is kept with instructions the race detector does not see
-// (owner_word.go), so that the check costs no call into the detector
+// (unseen.go), so that the check costs no call into the detector
 // and orders nothing for it: the production build, where the word does
 // not exist, orders nothing there either.
 type Owner struct{ handle uint64 }
