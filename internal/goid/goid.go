@@ -14,9 +14,26 @@
 // than the one running its poll), never to decide anything else.
 //
 // Under the explore build tag, a goroutine the explorer runs is named by
-// the explorer instead (explorer.GoroutineID, a negative number): the same
-// promise, one goroutine one number, without the stack trace that would
-// otherwise cost a sixth of a whole-runtime scenario's time.
+// the explorer instead (its engine's GoroutineID, a negative number, which
+// the engine hands this package with NameBy): the same promise, one
+// goroutine one number, without the stack trace that would otherwise cost
+// a sixth of a whole-runtime scenario's time.
+//
+// Guard checks single-owner rules in builds with the race detector: a Guard that a structure's owner-only operations enter and
+// leave, which panics, naming the rule, when a second goroutine enters
+// while the first is inside (two pushers on a ring or a deque, two
+// parkers on one futex word). Without the race detector a Guard is empty
+// and its methods compile to nothing: the check costs a CAS and a store
+// per operation, too much for the hot paths it sits on, and the race
+// detector is where users run their tests.
+//
+// It catches two owners at the same time, not one owner handing over to
+// another (a worker goroutine replaced after a Goexit, an extra worker's
+// slot reused), which is allowed.
+//
+// It is the one package of the module that knows goroutine identity:
+// impl/, spec/ and the explorer's engine all ask it, and it imports
+// nothing of theirs.
 package goid
 
 import "runtime"
