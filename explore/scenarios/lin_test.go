@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/wsched/wsched/explore"
 	"github.com/wsched/wsched/explore/internal/engine"
@@ -75,7 +76,7 @@ type linHistory[S any] struct {
 // begin records a call's invocation by thread. The call must follow at
 // once, with no scheduling point in between (see above).
 func (h *linHistory[S]) begin(thread int) *linCall[S] {
-	h.clock++
+	h.bump()
 	c := &linCall[S]{thread: thread, index: len(h.calls), start: h.clock}
 	if vc, wt, ok := engine.WeakClock(); ok {
 		c.wthread, c.wstart = wt, vc
@@ -86,10 +87,27 @@ func (h *linHistory[S]) begin(thread int) *linCall[S] {
 
 // end records c's response, as desc, with the model step that accepts it.
 func (h *linHistory[S]) end(c *linCall[S], desc string, step func(S) (bool, S)) {
-	h.clock++
+	h.bump()
 	c.end, c.desc, c.step, c.ended = h.clock, desc, step, true
 	if vc, _, ok := engine.WeakClock(); ok {
 		c.wend = vc
+	}
+}
+
+// bump advances the counter of call boundaries. Under sequential
+// consistency it is also a write the reduced search sees (engine.Touch, no
+// scheduling point: it belongs to the step the goroutine is in), so that
+// two executions that order two call boundaries differently are never
+// taken for one: the search runs one execution of each class of
+// executions that differ only in the order of independent steps, and a
+// bump that no step conflicted with could be moved, with the real-time
+// order of the calls, inside a class. Happens-before, which orders the
+// calls in the weak-memory mode, is the same in every execution of a
+// class, so there the counter is left out of the search.
+func (h *linHistory[S]) bump() {
+	h.clock++
+	if !engine.Weak() {
+		engine.Touch(uintptr(unsafe.Pointer(&h.clock)), true)
 	}
 }
 
