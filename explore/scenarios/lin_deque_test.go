@@ -118,7 +118,7 @@ func dequeClient(prefill int, owner string, thieves []int) linClient {
 			v, ok := d.Pop()
 			op := model.DequeOp{Kind: model.DequePop, Outcome: model.DequeEmpty}
 			if ok {
-				op.Outcome, op.Value = model.DequeOK, v.id
+				op.Outcome, op.Value = model.DequeOK, id(v) // 0 (no element) for a nil: the model refuses it
 			}
 			h.end(c, op.String(), func(s model.Deque) (bool, model.Deque) { return s.Step(op) })
 			return ok
@@ -129,7 +129,7 @@ func dequeClient(prefill int, owner string, thieves []int) linClient {
 			op := model.DequeOp{Kind: model.DequeSteal}
 			switch res {
 			case deque.Success:
-				op.Outcome, op.Value = model.DequeOK, v.id
+				op.Outcome, op.Value = model.DequeOK, id(v) // 0 (no element) for a nil: the model refuses it
 			case deque.Empty:
 				op.Outcome = model.DequeEmpty
 			default:
