@@ -4,7 +4,6 @@ package scenarios
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/wsched/wsched/explore"
@@ -95,8 +94,7 @@ func sum(xs []int) int {
 // dequeClient is one client: prefill elements pushed before the thieves
 // start, the owner's calls (u push, o pop) and each thief's steals.
 func dequeClient(prefill int, owner string, thieves []int) linClient {
-	name := fmt.Sprintf("prefill%d/owner-%s/steals%s", prefill, owner, strings.Trim(fmt.Sprint(thieves), "[]"))
-	name = strings.ReplaceAll(name, " ", ",")
+	name := clientName(prefill, owner, thieves)
 	body := func() {
 		h := &linHistory[model.Deque]{}
 		d, err := deque.New[item](2)
@@ -140,14 +138,7 @@ func dequeClient(prefill int, owner string, thieves []int) linClient {
 		for range prefill {
 			push()
 		}
-		var ths []*explore.Thread
-		for i, n := range thieves {
-			ths = append(ths, explore.Go(fmt.Sprintf("thief %d", i+1), func() {
-				for range n {
-					steal(i + 1)
-				}
-			}))
-		}
+		join := startThieves(thieves, steal)
 		for _, op := range owner {
 			if op == 'u' {
 				push()
@@ -155,9 +146,7 @@ func dequeClient(prefill int, owner string, thieves []int) linClient {
 				pop()
 			}
 		}
-		for _, th := range ths {
-			th.Join()
-		}
+		join()
 		for pop() {
 		}
 		h.check(name, model.NewDeque(), model.Deque.String, model.Deque.String)

@@ -4,7 +4,6 @@ package scenarios
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/wsched/wsched/explore"
@@ -95,8 +94,7 @@ func id(it *item) int {
 // ringClient is one client: prefill tasks pushed before the thieves
 // start, the owner's calls (u push, o pop, l Len) and each thief's steals.
 func ringClient(prefill int, owner string, thieves []int) linClient {
-	name := fmt.Sprintf("prefill%d/owner-%s/steals%s", prefill, owner, strings.Trim(fmt.Sprint(thieves), "[]"))
-	name = strings.ReplaceAll(name, " ", ",")
+	name := clientName(prefill, owner, thieves)
 	body := func() {
 		h := &linHistory[model.QueueState]{}
 		g := queue.NewGlobal[item]()
@@ -122,18 +120,12 @@ func ringClient(prefill int, owner string, thieves []int) linClient {
 		for range prefill {
 			push()
 		}
-		var ths []*explore.Thread
-		for i, n := range thieves {
-			dst := i + 1
-			ths = append(ths, explore.Go(fmt.Sprintf("thief %d", dst), func() {
-				for range n {
-					ringCall(h, dst, model.QueueInput{Kind: model.OpSteal, Ring: 0, Dst: dst}, []int{0, dst}, func() model.QueueOutput {
-						first, k := rings[0].StealInto(rings[dst])
-						return model.QueueOutput{Task: id(first), N: k}
-					})
-				}
-			}))
-		}
+		join := startThieves(thieves, func(dst int) {
+			ringCall(h, dst, model.QueueInput{Kind: model.OpSteal, Ring: 0, Dst: dst}, []int{0, dst}, func() model.QueueOutput {
+				first, k := rings[0].StealInto(rings[dst])
+				return model.QueueOutput{Task: id(first), N: k}
+			})
+		})
 		for _, op := range owner {
 			switch op {
 			case 'u':
@@ -146,9 +138,7 @@ func ringClient(prefill int, owner string, thieves []int) linClient {
 				})
 			}
 		}
-		for _, th := range ths {
-			th.Join()
-		}
+		join()
 		for i := range rings {
 			for pop(i) {
 			}

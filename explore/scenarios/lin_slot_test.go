@@ -3,8 +3,6 @@
 package scenarios
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/wsched/wsched/explore"
@@ -34,8 +32,7 @@ func TestExploreLinSlot(t *testing.T) {
 }
 
 func slotClient(prefill int, owner string, thieves []int) linClient {
-	name := fmt.Sprintf("prefill%d/owner-%s/steals%s", prefill, owner, strings.Trim(fmt.Sprint(thieves), "[]"))
-	name = strings.ReplaceAll(name, " ", ",")
+	name := clientName(prefill, owner, thieves)
 	body := func() {
 		h := &linHistory[model.SlotState]{}
 		var s queue.Slot[item]
@@ -63,16 +60,11 @@ func slotClient(prefill int, owner string, thieves []int) linClient {
 		for range prefill {
 			put()
 		}
-		var ths []*explore.Thread
-		for i, n := range thieves {
-			ths = append(ths, explore.Go(fmt.Sprintf("thief %d", i+1), func() {
-				for range n {
-					call(i+1, model.SlotInput{Kind: model.SlotSteal}, func() model.SlotOutput {
-						return model.SlotOutput{Task: id(s.Steal())}
-					})
-				}
-			}))
-		}
+		join := startThieves(thieves, func(thread int) {
+			call(thread, model.SlotInput{Kind: model.SlotSteal}, func() model.SlotOutput {
+				return model.SlotOutput{Task: id(s.Steal())}
+			})
+		})
 		for _, op := range owner {
 			switch op {
 			case 'p':
@@ -85,9 +77,7 @@ func slotClient(prefill int, owner string, thieves []int) linClient {
 				})
 			}
 		}
-		for _, th := range ths {
-			th.Join()
-		}
+		join()
 		take()
 		h.check(name, model.SlotState{}, model.SlotState.String, model.SlotState.String)
 	}

@@ -237,6 +237,31 @@ func (h *linHistory[S]) report(client string, best []int, state S, pred []uint64
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// clientName names a client of an owner and thieves: its prefill, the
+// owner's word of calls and each thief's count of calls.
+func clientName(prefill int, owner string, thieves []int) string {
+	counts := strings.Trim(fmt.Sprint(thieves), "[]")
+	return fmt.Sprintf("prefill%d/owner-%s/steals%s", prefill, owner, strings.ReplaceAll(counts, " ", ","))
+}
+
+// startThieves starts thief i (thread i+1) making counts[i] calls of
+// call, and returns what joins them all.
+func startThieves(counts []int, call func(thread int)) (join func()) {
+	var ths []*explore.Thread
+	for i, n := range counts {
+		ths = append(ths, explore.Go(fmt.Sprintf("thief %d", i+1), func() {
+			for range n {
+				call(i + 1)
+			}
+		}))
+	}
+	return func() {
+		for _, th := range ths {
+			th.Join()
+		}
+	}
+}
+
 // linClient is one client: a name that says its calls, how many calls its
 // threads make (the size it is ordered by), and the scenario body.
 type linClient struct {
