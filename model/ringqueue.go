@@ -128,11 +128,25 @@ func NewQueueState(rings int) QueueState {
 // order.
 type QueueModel struct {
 	Concurrent bool
+	// Capacity is the rings' capacity; zero means RingCapacity. The
+	// explorer's build of impl/queue has rings of 4 (queue.Capacity under
+	// the explore tag), and its clients are checked with Capacity 4. A
+	// steal takes at most, and an overflow moves, half of it.
+	Capacity int
+}
+
+// capacity is the rings' capacity and half of it (MaxSteal).
+func (m QueueModel) capacity() (capacity, maxSteal int) {
+	if m.Capacity > 0 {
+		return m.Capacity, m.Capacity / 2
+	}
+	return RingCapacity, RingMaxSteal
 }
 
 // stealSize is how many tasks a steal from a ring of n tasks takes.
-func stealSize(n int) int {
-	return min(n-n/2, RingMaxSteal)
+func (m QueueModel) stealSize(n int) int {
+	_, maxSteal := m.capacity()
+	return min(n-n/2, maxSteal)
 }
 
 // Step reports whether the call in, returning out, is allowed in state s,
@@ -173,13 +187,14 @@ func (m QueueModel) Step(s QueueState, in QueueInput, out QueueOutput) (bool, Qu
 
 func (m QueueModel) push(s QueueState, in QueueInput, out QueueOutput) (bool, QueueState) {
 	r := s.Rings[in.Ring]
+	capacity, maxSteal := m.capacity()
 	switch {
-	case out.N == 0 && len(r) < RingCapacity:
+	case out.N == 0 && len(r) < capacity:
 		return true, s.withRing(in.Ring, appendCopy(r, in.Task))
-	case out.N == RingMaxSteal && len(r) == RingCapacity:
-		s = s.withTransit(in.Ring, appendCopy(s.Transit[in.Ring], r[:RingMaxSteal]...))
-		return true, s.withRing(in.Ring, appendCopy(r[RingMaxSteal:], in.Task))
-	case out.N == 1 && m.Concurrent && in.Contended && len(r) < RingCapacity:
+	case out.N == maxSteal && len(r) == capacity:
+		s = s.withTransit(in.Ring, appendCopy(s.Transit[in.Ring], r[:maxSteal]...))
+		return true, s.withRing(in.Ring, appendCopy(r[maxSteal:], in.Task))
+	case out.N == 1 && m.Concurrent && in.Contended && len(r) < capacity:
 		return true, s.withTransit(in.Ring, appendCopy(s.Transit[in.Ring], in.Task))
 	}
 	return false, s
@@ -190,18 +205,19 @@ func (m QueueModel) steal(s QueueState, in QueueInput, out QueueOutput) (bool, Q
 		return false, s
 	}
 	src, dst := s.Rings[in.Ring], s.Rings[in.Dst]
-	want := stealSize(len(src))
+	capacity, _ := m.capacity()
+	want := m.stealSize(len(src))
 	if out.N == 0 {
 		if out.Task != 0 {
 			return false, s
 		}
-		refused := want == 0 || len(dst)+want-1 > RingCapacity
+		refused := want == 0 || len(dst)+want-1 > capacity
 		return refused || (m.Concurrent && in.Contended), s
 	}
 	if out.N > want || (!m.Concurrent && out.N != want) {
 		return false, s
 	}
-	if out.Task != src[0] || len(dst)+out.N-1 > RingCapacity {
+	if out.Task != src[0] || len(dst)+out.N-1 > capacity {
 		return false, s
 	}
 	s = s.withRing(in.Dst, appendCopy(dst, src[1:out.N]...))
@@ -228,11 +244,12 @@ func (s QueueState) globalPush(ts []int, in QueueInput) (bool, QueueState) {
 // no result of their own (GlobalPush, GlobalPushBatch) return a zero output;
 // ok is false when the call cannot happen at all in s (an overflow call
 // whose tasks are not in transit, a steal from a ring into itself).
-func (QueueModel) Expect(s QueueState, in QueueInput) (out QueueOutput, next QueueState, ok bool) {
+func (m QueueModel) Expect(s QueueState, in QueueInput) (out QueueOutput, next QueueState, ok bool) {
+	capacity, maxSteal := m.capacity()
 	switch in.Kind {
 	case OpPush:
-		if len(s.Rings[in.Ring]) == RingCapacity {
-			out.N = RingMaxSteal
+		if len(s.Rings[in.Ring]) == capacity {
+			out.N = maxSteal
 		}
 	case OpPop:
 		if r := s.Rings[in.Ring]; len(r) > 0 {
@@ -240,7 +257,7 @@ func (QueueModel) Expect(s QueueState, in QueueInput) (out QueueOutput, next Que
 		}
 	case OpSteal:
 		src, dst := s.Rings[in.Ring], s.Rings[in.Dst]
-		if n := stealSize(len(src)); n > 0 && len(dst)+n-1 <= RingCapacity {
+		if n := m.stealSize(len(src)); n > 0 && len(dst)+n-1 <= capacity {
 			out.Task, out.N = src[0], n
 		}
 	case OpLen:
@@ -253,7 +270,7 @@ func (QueueModel) Expect(s QueueState, in QueueInput) (out QueueOutput, next Que
 	case OpGlobalLen:
 		out.N = len(s.Global)
 	}
-	ok, next = QueueModel{}.Step(s, in, out)
+	ok, next = QueueModel{Capacity: m.Capacity}.Step(s, in, out)
 	return out, next, ok
 }
 

@@ -44,13 +44,17 @@ var longEnv = []string{"WSCHED_LONG=1"}
 // the idle protocol's Dekker pairs, the pairs of impl/sched played alone
 // (monitor/pair-*, retire/pair-*, turn/pair, timer/pair, slot/pair,
 // shutdown/pair-close-state, -extra), the
-// futex parker (park/futex*) and the fork-join pool's pairs
-// (forkjoin/pair-*) (30 s on two cores). The rest of the
+// futex parker (park/futex*), the fork-join pool's pairs
+// (forkjoin/pair-*) (30 s on two cores) and the linearizability clients
+// of the ring, the deque, the slot and the global queue (lin/*: every
+// client up to N calls, every execution, each history checked against
+// model/; docs/explore.md, "Every execution linearizable"; 35 s of CPU,
+// which the layer's processes share). The rest of the
 // runtime scenarios pass in the weak mode too, but take longer: the
 // monitor's two whole-runtime ones (protocol/monitor-idle*) take minutes
 // (docs/explore.md has the counts). WSCHED_EXPLORE_WEAK=1
 // runs any of them by hand.
-const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|Futex|ForkJoinPair)"
+const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|Futex|ForkJoinPair|Lin)"
 
 // explorerProcesses is how many test processes the explorer's layers run
 // at once: one per core, up to four. The explorer runs one goroutine at a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/wsched/wsched/explore/internal/vclock"
 	"github.com/wsched/wsched/explore/internal/weak"
 )
 
@@ -361,4 +362,18 @@ func (r *run) chooseWeak(n int, what string) int {
 	}
 	r.decisions = append(r.decisions, decision{kind: kindStore, load: l, chosen: c})
 	return c
+}
+
+// WeakClock returns the happens-before clock of the calling goroutine in
+// the weak-memory mode (weak.Model.Clock), and its thread number in it;
+// ok is false outside the weak mode. The linearizability clients
+// (explore/scenarios, lin_test.go) take one at each call's invocation and
+// response, and order two calls when the first's response happens before
+// the second's invocation.
+func WeakClock() (c vclock.Clock, thread int, ok bool) {
+	r := weakRun()
+	if r == nil {
+		return nil, 0, false
+	}
+	return r.mem.m.Clock(r.thread()), int(r.thread()), true
 }

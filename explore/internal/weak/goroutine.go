@@ -1,5 +1,7 @@
 package weak
 
+import "github.com/wsched/wsched/explore/internal/vclock"
+
 // Goroutine start and join. In the Go memory model a go statement is
 // synchronized before the new goroutine begins; the explorer's Join (a
 // goroutine waiting for another to return) is the matching edge at the
@@ -37,4 +39,13 @@ func (m *Model) checkThread(t Thread) Thread {
 		panic("weak: no such thread")
 	}
 	return t
+}
+
+// Clock returns a copy of thread t's vector clock: for each thread, how
+// many of its events happen before t's next operation (t's own entry
+// counts the events t has performed). Two such snapshots order the calls
+// of a history by happens-before: a call of thread u whose last event is
+// u's k-th happens before a point whose clock has At(u) >= k.
+func (m *Model) Clock(t Thread) vclock.Clock {
+	return append(vclock.Clock(nil), m.threads[m.checkThread(t)].cur.clock...)
 }
