@@ -42,7 +42,8 @@ const (
 // The goroutine calling Park blocks its OS thread in the kernel through an
 // ordinary system call, and the runtime leaves the thread's P (Go's
 // processor) attached to it until sysmon retakes it, tens of microseconds
-// to 10 ms later; goroutines queued on that P wait meanwhile. Nothing here
+// to 10 ms later; goroutines queued on that P wait meanwhile. Park
+// therefore yields the P once (Gosched) before it sleeps. Nothing here
 // needs a particular thread: the word is ordinary Go memory, and FUTEX_WAIT
 // and FUTEX_WAKE may come from any thread of the process. So the owner
 // should not lock its OS thread (runtime.LockOSThread): that does not give
@@ -69,6 +70,19 @@ func (p *Futex) Park(timeout time.Duration) bool {
 	p.owner.Enter(twoParkers) // left at each return (no defer: it costs the fast path)
 	// Consume a token that is already there. Acquire: pairs with the
 	// release swap in Unpark. A failure learns only that there is none.
+	if p.word.CompareAndSwapAcquireRelaxed(futexNotified, futexEmpty) {
+		p.owner.Exit()
+		return true
+	}
+	// Let the goroutines queued on this P run before the thread blocks
+	// in FUTEX_WAIT with the P still attached (see the type comment):
+	// otherwise a goroutine the worker readied just before parking (the
+	// benchmark's waiter, a task's joiner) waits on the held P until
+	// sysmon retakes it, 20 us to 10 ms later. That wait, once per idle
+	// period, was most of the futex parker's loss on ChainedSpawn and
+	// PingPong (docs/performance.md). Then look for the token again, as
+	// above (acquire, pairs with Unpark's release swap).
+	sync.Gosched()
 	if p.word.CompareAndSwapAcquireRelaxed(futexNotified, futexEmpty) {
 		p.owner.Exit()
 		return true
