@@ -107,6 +107,10 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	feel, err := parseFeel(bytes.NewReader(output), "go test output")
+	if err != nil {
+		log.Fatal(err)
+	}
 	runs := 0
 	for _, g := range groups {
 		for _, r := range g.Rows {
@@ -134,7 +138,7 @@ func main() {
 		svgRel = *svgPath
 	}
 	writeFile(*svgPath, []byte(svgChart(groups, runs)))
-	page := resultsMarkdown(groups, hdr, m, cmdline, runs, filepath.ToSlash(svgRel), raceMarkdown(groups, raceGroups, raceCmdline), breakdownMarkdown(bs, *proftime))
+	page := resultsMarkdown(groups, hdr, m, cmdline, runs, filepath.ToSlash(svgRel), feelMarkdown(feel)+rescueMarkdown(groups, feel)+raceMarkdown(groups, raceGroups, raceCmdline), breakdownMarkdown(bs, *proftime))
 	writeFile(*mdPath, []byte(page))
 }
 

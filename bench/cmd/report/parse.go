@@ -72,7 +72,7 @@ func parse(r io.Reader, fileName string) ([]*group, header, error) {
 					hdr.Procs = string(p[1:])
 				}
 			}
-			if peer == "" {
+			if peer == "" || feelWorkloads[workload] { // feel benchmarks: parseFeel
 				continue
 			}
 			vals := map[string]float64{}
