@@ -39,7 +39,7 @@ func futexWait(addr *atomic.Uint32, val uint32, ts *unix.Timespec) {
 }
 
 func futexWake(addr *atomic.Uint32) {
-	_, _, _ = syscall.Syscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(addr)),
+	_, _, _ = unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(addr)),
 		futexWakePrivate, 1, 0, 0, 0)
 }
 
