@@ -11,8 +11,8 @@ import (
 )
 
 // The stranding guarantee in both settings of the rescue. With it on (the
-// default) stranding/lifo-slot and stranding/extra-worker pass
-// (stranding_test.go); with it off (LongPoll < 0) the same bodies must
+// default) stranding/lifo-slot, stranding/lifo-slot-after-idle and
+// stranding/extra-worker pass (stranding_test.go); with it off (LongPoll < 0) the same bodies must
 // strand as Config.LongPoll documents ("a poll that blocks can hold up
 // other queued tasks"): the explorer finds a schedule where every
 // goroutine waits. If one of them stopped stranding, the rescue would no
@@ -24,7 +24,8 @@ func TestExploreStrandingWithRescueOff(t *testing.T) {
 		body func(sched.Config)
 		cfg  sched.Config
 	}{
-		{"stranding/lifo-slot", lifoBehindBlockedPoll, sched.Config{Workers: 2, LongPoll: -1}},
+		{"stranding/lifo-slot", func(c sched.Config) { lifoBehindBlockedPoll(c, false) }, sched.Config{Workers: 2, LongPoll: -1}},
+		{"stranding/lifo-slot-after-idle", func(c sched.Config) { lifoBehindBlockedPoll(c, true) }, sched.Config{Workers: 2, LongPoll: -1}},
 		{"stranding/extra-worker", extraWorkerForStuckWorker, sched.Config{Workers: 1, LongPoll: -1}},
 	} {
 		res := explore.Explore(explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() { sc.body(sc.cfg) })

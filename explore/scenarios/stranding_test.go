@@ -74,17 +74,23 @@ func TestExploreThreeWorkersRendezvous(t *testing.T) {
 // steals the slot's task.
 func TestExploreLIFOBehindBlockedPoll(t *testing.T) {
 	explore.Check(t, "stranding/lifo-slot", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
-		lifoBehindBlockedPoll(sched.Config{Workers: 2})
+		lifoBehindBlockedPoll(sched.Config{Workers: 2}, false)
 	})
 }
 
-// lifoBehindBlockedPoll is the body of stranding/lifo-slot on a runtime of
-// cfg (TestExploreStrandingWithRescueOff runs it with the rescue off).
-func lifoBehindBlockedPoll(cfg sched.Config) {
+// lifoBehindBlockedPoll is the body of stranding/lifo-slot (and, with
+// idleFirst, of stranding/lifo-slot-after-idle) on a runtime of cfg
+// (TestExploreStrandingWithRescueOff runs it with the rescue off).
+func lifoBehindBlockedPoll(cfg sched.Config, idleFirst bool) {
 	rt := newRuntimeWith(cfg)
 	b := &pendingTask{}
 	hb, _ := rt.Spawn(b)
 	b.waitForWaker()
+	if idleFirst {
+		// Let virtual time pass with nothing to do: the monitor looks,
+		// finds every worker parked, and sleeps with no period.
+		explore.BlockTimeout(func() bool { return false }, 5_000_000, "5 ms of idleness")
+	}
 	var ran explore.Event
 	ha, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
 		b.msg = true
@@ -109,29 +115,7 @@ func lifoBehindBlockedPoll(cfg sched.Config) {
 // sees it stuck.
 func TestExploreLIFOBehindBlockedPollAfterIdle(t *testing.T) {
 	explore.Check(t, "stranding/lifo-slot-after-idle", explore.Options{Preemptions: 1, MaxSchedules: 300_000}, func() {
-		rt := newMonitoredRuntime(2)
-		b := &pendingTask{}
-		hb, _ := rt.Spawn(b)
-		b.waitForWaker()
-		// Let virtual time pass with nothing to do: the monitor looks,
-		// finds every worker parked, and sleeps with no period.
-		explore.BlockTimeout(func() bool { return false }, 5_000_000, "5 ms of idleness")
-		var ran explore.Event
-		ha, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
-			b.msg = true
-			cx.Wake(b.waker)
-			ran.Wait()
-			return sched.Ready
-		}))
-		wb := explore.Go("watcher", func() {
-			hb.Wait(context.Background())
-			ran.Set()
-		})
-		if err := errors.Join(ha.Wait(context.Background()), hb.Wait(context.Background())); err != nil {
-			explore.Failf("Wait: %v", err)
-		}
-		wb.Join()
-		shutdown(rt)
+		lifoBehindBlockedPoll(sched.Config{Workers: 2}, true)
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -35,19 +36,12 @@ func parseFeel(r io.Reader, fileName string) ([]*feelRow, error) {
 		if !ok {
 			continue
 		}
-		base, parts := res.Name.Parts()
-		workload := strings.TrimPrefix(string(base), "Benchmark")
+		workload, peer, kase, _, err := nameKeys(res)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", fileName, err)
+		}
 		if !feelWorkloads[workload] {
 			continue
-		}
-		var peer, kase string
-		for _, p := range parts {
-			switch {
-			case bytes.HasPrefix(p, []byte("/peer=")):
-				peer = string(p[len("/peer="):])
-			case bytes.HasPrefix(p, []byte("/")):
-				kase = string(p[1:])
-			}
 		}
 		key := workload + "\x00" + kase + "\x00" + peer
 		row := byKey[key]
@@ -56,15 +50,46 @@ func parseFeel(r io.Reader, fileName string) ([]*feelRow, error) {
 			byKey[key] = row
 			rows = append(rows, row)
 		}
-		for _, v := range res.Values {
-			unit, val := v.Unit, v.Value
-			if v.OrigUnit != "" {
-				unit, val = v.OrigUnit, v.OrigValue
-			}
+		for unit, val := range resultValues(res) {
 			row.Vals[unit] = append(row.Vals[unit], val)
 		}
 	}
 	return rows, rd.Err()
+}
+
+// nameKeys splits a result's name: the workload (without "Benchmark"), the /peer= value, the
+// other /key=value parts, and GOMAXPROCS (1 when the name has no -N suffix: go test leaves it
+// out then).
+func nameKeys(res *benchfmt.Result) (workload, peer, kase string, procs int, err error) {
+	base, parts := res.Name.Parts()
+	workload, procs = strings.TrimPrefix(string(base), "Benchmark"), 1
+	var cases []string
+	for _, p := range parts {
+		switch {
+		case bytes.HasPrefix(p, []byte("/peer=")):
+			peer = string(p[len("/peer="):])
+		case bytes.HasPrefix(p, []byte("/")):
+			cases = append(cases, string(p[1:]))
+		case bytes.HasPrefix(p, []byte("-")):
+			if procs, err = strconv.Atoi(string(p[1:])); err != nil {
+				return "", "", "", 0, fmt.Errorf("%s: GOMAXPROCS suffix %q", res.Name.Full(), p)
+			}
+		}
+	}
+	return workload, peer, strings.Join(cases, "/"), procs, nil
+}
+
+// resultValues are a result's values in the units the benchmark printed them in.
+func resultValues(res *benchfmt.Result) map[string]float64 {
+	vals := map[string]float64{}
+	for _, v := range res.Values {
+		unit, val := v.Unit, v.Value
+		if v.OrigUnit != "" {
+			unit, val = v.OrigUnit, v.OrigValue
+		}
+		vals[unit] = val
+	}
+	return vals
 }
 
 // feelPeerOrder lists the peers in the order they first appear.

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -35,30 +33,11 @@ func parseSweep(r io.Reader, fileName string) ([]*sweepRow, []int, error) {
 		if !ok {
 			continue
 		}
-		base, parts := res.Name.Parts()
-		workload := strings.TrimPrefix(string(base), "Benchmark")
-		peer, procs := "", 1
-		for _, p := range parts {
-			switch {
-			case bytes.HasPrefix(p, []byte("/peer=")):
-				peer = string(p[len("/peer="):])
-			case bytes.HasPrefix(p, []byte("-")):
-				n, err := strconv.Atoi(string(p[1:]))
-				if err != nil {
-					return nil, nil, fmt.Errorf("%s: %s: GOMAXPROCS suffix %q", fileName, res.Name.Full(), p)
-				}
-				procs = n
-			}
+		workload, peer, _, procs, err := nameKeys(res)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", fileName, err)
 		}
-		ns, ok := 0.0, false
-		for _, v := range res.Values {
-			if v.OrigUnit == "ns/task" || (v.OrigUnit == "" && v.Unit == "ns/task") {
-				ns, ok = v.OrigValue, true
-				if v.OrigUnit == "" {
-					ns = v.Value
-				}
-			}
-		}
+		ns, ok := resultValues(res)["ns/task"]
 		if peer == "" || !ok {
 			continue
 		}
