@@ -21,7 +21,13 @@
 // Besides those, ForkJoinFib measures fork-join overhead (a naive Fibonacci with no cut-off)
 // and Queue measures the run queue's push and pop against a buffered channel.
 //
-// Every benchmark reports ns/task (elapsed time divided by the tasks, yields or operations one
+// What a user feels besides throughput (feel_test.go): IdleCPU measures the CPU seconds the
+// process uses per wall second while a peer is idle and while it gets one task per 1 ms or per
+// 100 us from outside (units cpu-s/s, tasks/s); WakeLatency measures the time from a spawn, or
+// a Wake, into an idle peer to the start of the task's run (p50-ns, p99-ns over the run's
+// samples). Sub-benchmarks are Benchmark<Workload>/<case>/peer=<peer>.
+//
+// Every other benchmark reports ns/task (elapsed time divided by the tasks, yields or operations one
 // iteration performs), tasks/op (that divisor) and allocations. Sub-benchmarks are named
 // Benchmark<Workload>/peer=<peer>, so `benchstat -col /peer` lays the peers side by side.
 //

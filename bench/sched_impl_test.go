@@ -224,3 +224,35 @@ func (l *implLink) Poll(cx *sched.Context) sched.Poll {
 	implMust(cx.Spawn(&implLink{n: l.n - 1, done: l.done}))
 	return sched.Ready
 }
+
+// implFeelTarget is the runtime as the idle-CPU and wake-latency benchmarks see it
+// (feel_test.go): a spawn from outside and a task woken through its Waker.
+func implFeelTarget(cfg sched.Config) func(b *testing.B) feelTarget {
+	return func(b *testing.B) feelTarget {
+		rt := implNewRuntime(b, cfg)
+		return feelTarget{
+			spawn: func(f func()) { must(rt.Go(f)) },
+			wait: func(registered chan<- func(), f func()) {
+				implMust(rt.Spawn(&implWaiter{registered: registered, f: f}))
+			},
+		}
+	}
+}
+
+// implWaiter hands its waker's Wake to registered on its first poll and returns Pending; its
+// second poll runs f.
+type implWaiter struct {
+	registered chan<- func()
+	f          func()
+	armed      bool
+}
+
+func (w *implWaiter) Poll(cx *sched.Context) sched.Poll {
+	if !w.armed {
+		w.armed = true
+		w.registered <- cx.Waker().Wake
+		return sched.Pending
+	}
+	w.f()
+	return sched.Ready
+}

@@ -10,27 +10,52 @@ import (
 	specsched "github.com/wsched/wsched/spec/sched"
 )
 
-// implSchedPeers is the production runtime, once per parker. Both use the default
-// configuration (park timeout 10 ms, stealing on) with numWorkers workers.
-func implSchedPeers() []peer {
+// implSchedPeerConfig is one configuration of the production runtime, as a peer.
+type implSchedPeerConfig struct {
+	name string
+	cfg  implsched.Config
+}
+
+// implSchedPeerConfigs are the production runtime's peers: the default configuration (park
+// timeout 10 ms, stealing on, the rescue of stranded tasks on) with numWorkers workers, once
+// per parker, and once with the channel parker and the rescue off (LongPoll < 0), to show
+// what the rescue costs.
+func implSchedPeerConfigs() []implSchedPeerConfig {
 	cfg := func(k implsched.ParkerKind) implsched.Config {
 		c := implsched.DefaultConfig()
 		c.Workers = numWorkers
 		c.Parker = k
 		return c
 	}
-	ps := []peer{{"impl-channel", implSchedWorkloads(cfg(implsched.ParkerChannel))}}
+	ps := []implSchedPeerConfig{{"impl-channel", cfg(implsched.ParkerChannel)}}
 	if runtime.GOOS == "linux" { // the futex parker exists only there
-		ps = append(ps, peer{"impl-futex", implSchedWorkloads(cfg(implsched.ParkerFutex))})
+		ps = append(ps, implSchedPeerConfig{"impl-futex", cfg(implsched.ParkerFutex)})
+	}
+	norescue := cfg(implsched.ParkerChannel)
+	norescue.LongPoll = -1
+	return append(ps, implSchedPeerConfig{"impl-norescue", norescue})
+}
+
+// implSchedPeers is the production runtime in each configuration of implSchedPeerConfigs.
+func implSchedPeers() []peer {
+	var ps []peer
+	for _, c := range implSchedPeerConfigs() {
+		ps = append(ps, peer{c.name, implSchedWorkloads(c.cfg)})
 	}
 	return ps
 }
 
-// specSchedPeers is the lock-based reference runtime, which has no parker to choose.
-func specSchedPeers() []peer {
+// specSchedPeerConfig is the lock-based reference runtime's configuration; it has no parker
+// to choose.
+func specSchedPeerConfig() specsched.Config {
 	c := specsched.DefaultConfig()
 	c.Workers = numWorkers
-	return []peer{{"spec", specSchedWorkloads(c)}}
+	return c
+}
+
+// specSchedPeers is the lock-based reference runtime.
+func specSchedPeers() []peer {
+	return []peer{{"spec", specSchedWorkloads(specSchedPeerConfig())}}
 }
 
 // TestSpecSchedGenerated fails when sched_spec_test.go is not what `go generate` makes of

@@ -222,3 +222,35 @@ func (l *specLink) Poll(cx *sched.Context) sched.Poll {
 	specMust(cx.Spawn(&specLink{n: l.n - 1, done: l.done}))
 	return sched.Ready
 }
+
+// specFeelTarget is the runtime as the idle-CPU and wake-latency benchmarks see it
+// (feel_test.go): a spawn from outside and a task woken through its Waker.
+func specFeelTarget(cfg sched.Config) func(b *testing.B) feelTarget {
+	return func(b *testing.B) feelTarget {
+		rt := specNewRuntime(b, cfg)
+		return feelTarget{
+			spawn: func(f func()) { must(rt.Go(f)) },
+			wait: func(registered chan<- func(), f func()) {
+				specMust(rt.Spawn(&specWaiter{registered: registered, f: f}))
+			},
+		}
+	}
+}
+
+// specWaiter hands its waker's Wake to registered on its first poll and returns Pending; its
+// second poll runs f.
+type specWaiter struct {
+	registered chan<- func()
+	f          func()
+	armed      bool
+}
+
+func (w *specWaiter) Poll(cx *sched.Context) sched.Poll {
+	if !w.armed {
+		w.armed = true
+		w.registered <- cx.Waker().Wake
+		return sched.Pending
+	}
+	w.f()
+	return sched.Ready
+}

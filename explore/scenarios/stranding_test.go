@@ -74,27 +74,39 @@ func TestExploreThreeWorkersRendezvous(t *testing.T) {
 // steals the slot's task.
 func TestExploreLIFOBehindBlockedPoll(t *testing.T) {
 	explore.Check(t, "stranding/lifo-slot", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
-		rt := newMonitoredRuntime(2)
-		b := &pendingTask{}
-		hb, _ := rt.Spawn(b)
-		b.waitForWaker()
-		var ran explore.Event
-		ha, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
-			b.msg = true
-			cx.Wake(b.waker) // into this worker's LIFO slot
-			ran.Wait()       // blocks until b has run
-			return sched.Ready
-		}))
-		wb := explore.Go("watcher", func() {
-			hb.Wait(context.Background())
-			ran.Set()
-		})
-		if err := errors.Join(ha.Wait(context.Background()), hb.Wait(context.Background())); err != nil {
-			explore.Failf("Wait: %v", err)
-		}
-		wb.Join()
-		shutdown(rt)
+		lifoBehindBlockedPoll(sched.Config{Workers: 2}, false)
 	})
+}
+
+// lifoBehindBlockedPoll is the body of stranding/lifo-slot (and, with
+// idleFirst, of stranding/lifo-slot-after-idle) on a runtime of cfg
+// (TestExploreStrandingWithRescueOff runs it with the rescue off).
+func lifoBehindBlockedPoll(cfg sched.Config, idleFirst bool) {
+	rt := newRuntimeWith(cfg)
+	b := &pendingTask{}
+	hb, _ := rt.Spawn(b)
+	b.waitForWaker()
+	if idleFirst {
+		// Let virtual time pass with nothing to do: the monitor looks,
+		// finds every worker parked, and sleeps with no period.
+		explore.BlockTimeout(func() bool { return false }, 5_000_000, "5 ms of idleness")
+	}
+	var ran explore.Event
+	ha, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+		b.msg = true
+		cx.Wake(b.waker) // into this worker's LIFO slot
+		ran.Wait()       // blocks until b has run
+		return sched.Ready
+	}))
+	wb := explore.Go("watcher", func() {
+		hb.Wait(context.Background())
+		ran.Set()
+	})
+	if err := errors.Join(ha.Wait(context.Background()), hb.Wait(context.Background())); err != nil {
+		explore.Failf("Wait: %v", err)
+	}
+	wb.Join()
+	shutdown(rt)
 }
 
 // The same after the runtime went idle: every worker parked and the
@@ -103,29 +115,7 @@ func TestExploreLIFOBehindBlockedPoll(t *testing.T) {
 // sees it stuck.
 func TestExploreLIFOBehindBlockedPollAfterIdle(t *testing.T) {
 	explore.Check(t, "stranding/lifo-slot-after-idle", explore.Options{Preemptions: 1, MaxSchedules: 300_000}, func() {
-		rt := newMonitoredRuntime(2)
-		b := &pendingTask{}
-		hb, _ := rt.Spawn(b)
-		b.waitForWaker()
-		// Let virtual time pass with nothing to do: the monitor looks,
-		// finds every worker parked, and sleeps with no period.
-		explore.BlockTimeout(func() bool { return false }, 5_000_000, "5 ms of idleness")
-		var ran explore.Event
-		ha, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
-			b.msg = true
-			cx.Wake(b.waker)
-			ran.Wait()
-			return sched.Ready
-		}))
-		wb := explore.Go("watcher", func() {
-			hb.Wait(context.Background())
-			ran.Set()
-		})
-		if err := errors.Join(ha.Wait(context.Background()), hb.Wait(context.Background())); err != nil {
-			explore.Failf("Wait: %v", err)
-		}
-		wb.Join()
-		shutdown(rt)
+		lifoBehindBlockedPoll(sched.Config{Workers: 2}, true)
 	})
 }
 
@@ -135,23 +125,30 @@ func TestExploreLIFOBehindBlockedPollAfterIdle(t *testing.T) {
 // finds nothing more.
 func TestExploreExtraWorkerForStuckWorker(t *testing.T) {
 	explore.Check(t, "stranding/extra-worker", explore.Options{MaxSchedules: 500_000}, func() {
-		rt := newMonitoredRuntime(1)
-		var ran explore.Event
-		h, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
-			if _, err := cx.Spawn(sched.Func(ran.Set)); err != nil {
-				explore.Failf("Context.Spawn: %v", err)
-			}
-			ran.Wait()
-			return sched.Ready
-		}))
-		if err := h.Wait(context.Background()); err != nil {
-			explore.Failf("Wait: %v", err)
-		}
-		m := shutdown(rt)
-		if m.ExtraStarted == 0 {
-			explore.Failf("the child ran without an extra worker on a runtime of one worker\n%s", m)
-		}
+		extraWorkerForStuckWorker(sched.Config{Workers: 1})
 	})
+}
+
+// extraWorkerForStuckWorker is the body of stranding/extra-worker on a
+// runtime of cfg (TestExploreStrandingWithRescueOff runs it with the
+// rescue off).
+func extraWorkerForStuckWorker(cfg sched.Config) {
+	rt := newRuntimeWith(cfg)
+	var ran explore.Event
+	h, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+		if _, err := cx.Spawn(sched.Func(ran.Set)); err != nil {
+			explore.Failf("Context.Spawn: %v", err)
+		}
+		ran.Wait()
+		return sched.Ready
+	}))
+	if err := h.Wait(context.Background()); err != nil {
+		explore.Failf("Wait: %v", err)
+	}
+	m := shutdown(rt)
+	if m.ExtraStarted == 0 {
+		explore.Failf("the child ran without an extra worker on a runtime of one worker\n%s", m)
+	}
 }
 
 // One worker blocked in a poll until a sleeping task wakes: the timer is

@@ -39,14 +39,20 @@ const (
 // detector (and a port to weaker atomics) relies on is Unpark's swap
 // (release) to that read (acquire).
 //
-// The goroutine calling Park blocks its OS thread in the kernel through an
-// ordinary system call, and the runtime leaves the thread's P (Go's
+// The goroutine calling Park blocks its OS thread in the kernel. Through
+// an ordinary system call the runtime would leave the thread's P (Go's
 // processor) attached to it until sysmon retakes it, tens of microseconds
-// to 10 ms later; goroutines queued on that P wait meanwhile. Nothing here
-// needs a particular thread: the word is ordinary Go memory, and FUTEX_WAIT
-// and FUTEX_WAKE may come from any thread of the process. So the owner
-// should not lock its OS thread (runtime.LockOSThread): that does not give
-// the P back any sooner, and it turns every Gosched of the goroutine, and
+// to 10 ms later, and goroutines queued on that P would wait meanwhile;
+// futexWait therefore tells the runtime the call blocks, and the P goes to
+// another thread at once. Before that, Park yields the P once (Gosched), so
+// that goroutines already queued on it run on this thread rather than on
+// one woken for the handoff. A wake then costs an OS thread's wake-up and
+// its search for a free P, where the channel parker's costs a goroutine
+// switch: the futex parker is the slower of the two in Go (see
+// docs/performance.md). Nothing here needs a particular thread: the word
+// is ordinary Go memory, and FUTEX_WAIT and FUTEX_WAKE may come from any
+// thread of the process. So the owner should not lock its OS thread
+// (runtime.LockOSThread): that turns every Gosched of the goroutine, and
 // every wake that finds its P taken, into a handoff between OS threads.
 type Futex struct {
 	word atomic.Uint32
@@ -69,6 +75,16 @@ func (p *Futex) Park(timeout time.Duration) bool {
 	p.owner.Enter(twoParkers) // left at each return (no defer: it costs the fast path)
 	// Consume a token that is already there. Acquire: pairs with the
 	// release swap in Unpark. A failure learns only that there is none.
+	if p.word.CompareAndSwapAcquireRelaxed(futexNotified, futexEmpty) {
+		p.owner.Exit()
+		return true
+	}
+	// Let the goroutines queued on this P run here before the thread
+	// blocks (see the type comment): a goroutine the worker readied just
+	// before parking (a task's joiner, the benchmark's waiter) then runs
+	// without a thread woken for it. Then look for the token again, as
+	// above (acquire, pairs with Unpark's release swap).
+	sync.Gosched()
 	if p.word.CompareAndSwapAcquireRelaxed(futexNotified, futexEmpty) {
 		p.owner.Exit()
 		return true

@@ -16,7 +16,14 @@ const (
 	// ParkerChannel parks on a one-slot buffered channel.
 	ParkerChannel
 	// ParkerFutex parks on a futex word; Linux only. Elsewhere New
-	// returns an error.
+	// returns an error. Its throughput is close to the channel parker's
+	// where workers rarely sleep, but each wake of a sleeping worker
+	// wakes an OS thread (tens of microseconds at the median, against a
+	// few for the channel parker: docs/performance.md, wake latency),
+	// and a sleeping worker holds that thread. It is there as the seeds'
+	// protocol, run and checked (explorer, weak memory), for ports to
+	// languages whose workers are threads; a Go program has no reason to
+	// choose it over the default.
 	ParkerFutex
 )
 

@@ -50,6 +50,9 @@ func main() {
 		race      = flag.Bool("race", false, "also run the benchmarks with -race and add the race build's section")
 		racein    = flag.String("racein", "", "build the race build's section from this saved go test -race -bench output instead of running")
 		rawRace   = flag.String("rawrace", "results/latest-race.txt", "where to keep the raw output of the -race run (empty: do not keep)")
+		sweep     = flag.String("sweep", "", "also run the scheduler workloads at these GOMAXPROCS values (go test -cpu, e.g. 1,2,4) and add the sweep's section")
+		sweepin   = flag.String("sweepin", "", "build the sweep's section from this saved go test -cpu output instead of running")
+		rawSweep  = flag.String("rawsweep", "results/latest-sweep.txt", "where to keep the raw output of the -sweep run (empty: do not keep)")
 	)
 	flag.Parse()
 	if err := checkModuleRoot(); err != nil {
@@ -103,7 +106,35 @@ func main() {
 		}
 	}
 
+	var sweepRows []*sweepRow
+	var sweepProcs []int
+	var sweepCmdline string
+	if *sweepin != "" || *sweep != "" {
+		var sweepOutput []byte
+		if *sweepin != "" {
+			b, err := os.ReadFile(*sweepin)
+			if err != nil {
+				log.Fatal(err)
+			}
+			sweepOutput, sweepCmdline = b, "go test -cpu (saved output "+filepath.Base(*sweepin)+")"
+		} else {
+			sargs := []string{"test", "-run", "^$", "-bench", sweepBench, "-cpu", *sweep, "-count", fmt.Sprint(*count), "-timeout", *timeout}
+			if *benchtime != "" {
+				sargs = append(sargs, "-benchtime", *benchtime)
+			}
+			sweepOutput, sweepCmdline = runBench(append(sargs, "."), *rawSweep)
+		}
+		var err error
+		if sweepRows, sweepProcs, err = parseSweep(bytes.NewReader(sweepOutput), "go test -cpu output"); err != nil {
+			log.Fatal(err)
+		}
+	}
+
 	groups, hdr, err := parse(bytes.NewReader(output), "go test output")
+	if err != nil {
+		log.Fatal(err)
+	}
+	feel, err := parseFeel(bytes.NewReader(output), "go test output")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -134,7 +165,7 @@ func main() {
 		svgRel = *svgPath
 	}
 	writeFile(*svgPath, []byte(svgChart(groups, runs)))
-	page := resultsMarkdown(groups, hdr, m, cmdline, runs, filepath.ToSlash(svgRel), raceMarkdown(groups, raceGroups, raceCmdline), breakdownMarkdown(bs, *proftime))
+	page := resultsMarkdown(groups, hdr, m, cmdline, runs, filepath.ToSlash(svgRel), feelMarkdown(feel)+rescueMarkdown(groups, feel)+raceMarkdown(groups, raceGroups, raceCmdline)+sweepMarkdown(sweepRows, sweepProcs, sweepCmdline), breakdownMarkdown(bs, *proftime))
 	writeFile(*mdPath, []byte(page))
 }
 

@@ -20,7 +20,12 @@ const rerunText = "Run on a quiet machine (nothing else using the cores), from t
 	"`-benchtime D`, `-tags T`, `-in FILE` to build " +
 	"the page from saved output without running anything, `-race` to run the benchmarks a " +
 	"second time with the race detector and add the race build's section (raw output in " +
-	"`bench/results/latest-race.txt`; `-racein FILE` to use saved output).\n\n" +
+	"`bench/results/latest-race.txt`; `-racein FILE` to use saved output), `-sweep 1,2,4` to run " +
+	"the scheduler workloads again at each of those GOMAXPROCS values and add the sweep's section " +
+	"(raw output in `bench/results/latest-sweep.txt`; `-sweepin FILE` to use saved output). The " +
+	"idle-CPU and wake-latency benchmarks run with the others; numbers from a loaded machine are " +
+	"still comparable as ratios between peers of the same run, and the page prints the load " +
+	"average at the start and the end.\n\n" +
 	"To compare peers or two commits by hand, the raw output is in benchstat's format, with the " +
 	"peer as a sub-benchmark key:\n\n" +
 	"```sh\n" +

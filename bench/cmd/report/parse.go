@@ -72,17 +72,10 @@ func parse(r io.Reader, fileName string) ([]*group, header, error) {
 					hdr.Procs = string(p[1:])
 				}
 			}
-			if peer == "" {
+			if peer == "" || feelWorkloads[workload] { // feel benchmarks: parseFeel
 				continue
 			}
-			vals := map[string]float64{}
-			for _, v := range rec.Values {
-				unit, val := v.Unit, v.Value
-				if v.OrigUnit != "" {
-					unit, val = v.OrigUnit, v.OrigValue
-				}
-				vals[unit] = val
-			}
+			vals := resultValues(rec)
 			ns, okNs := vals["ns/task"]
 			tasks, okTasks := vals["tasks/op"]
 			if !okNs || !okTasks || tasks <= 0 {
