@@ -123,5 +123,37 @@ func shapeTests() []litmus {
 		}
 		out = append(out, w, r)
 	}
+	// A read of a plain cell, then a write by another thread: the race
+	// is found at the write (the read came first), unless a release and
+	// an acquire order the two.
+	out = append(out, litmus{
+		name:      "Race+rw",
+		threads:   [][]op{{rd("d"), st("f", 1, rlx)}, {ld("a", "f", rlx), wr("d").when("a", 1)}},
+		allowed:   []string{"a=0", "a=1 race"},
+		forbidden: []string{"a=1"},
+		why:       "a relaxed flag orders nothing: the read of d does not happen before the write",
+	}, litmus{
+		name:      "Race+rw+rel+acq",
+		threads:   [][]op{{rd("d"), st("f", 1, rel)}, {ld("a", "f", acq), wr("d").when("a", 1)}},
+		allowed:   []string{"a=0", "a=1"},
+		forbidden: []string{"a=1 race"},
+		why:       "the acquire of the released flag orders the read of d before the write",
+	})
+	// A read of a plain cell, then a write by another thread: the race
+	// is found at the write (the read came first), unless a release and
+	// an acquire order the two.
+	out = append(out, litmus{
+		name:      "Race+rw",
+		threads:   [][]op{{rd("d"), st("f", 1, rlx)}, {ld("a", "f", rlx), wr("d").when("a", 1)}},
+		allowed:   []string{"a=0", "a=1 race"},
+		forbidden: []string{"a=1"},
+		why:       "a relaxed flag orders nothing: the read of d does not happen before the write",
+	}, litmus{
+		name:      "Race+rw+rel+acq",
+		threads:   [][]op{{rd("d"), st("f", 1, rel)}, {ld("a", "f", acq), wr("d").when("a", 1)}},
+		allowed:   []string{"a=0", "a=1"},
+		forbidden: []string{"a=1 race"},
+		why:       "the acquire of the released flag orders the read of d before the write",
+	})
 	return out
 }
