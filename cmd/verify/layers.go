@@ -44,14 +44,15 @@ var longEnv = []string{"WSCHED_LONG=1"}
 // deque, the LIFO slot, the task state machine, the runtime scenarios of
 // the idle protocol's Dekker pairs, the pairs of impl/sched played alone
 // (monitor/pair-*, retire/pair-*, turn/pair, timer/pair, slot/pair,
-// shutdown/pair-close-state, -extra, shutdown/idle-at-close-*), the
+// shutdown/pair-close-state, -extra, shutdown/idle-at-close-*,
+// monitor/pacing-grid), the
 // futex parker (park/futex*) and the fork-join pool's pairs
 // (forkjoin/pair-*) (30 s on two cores). The rest of the
 // runtime scenarios pass in the weak mode too, but take longer: the
 // monitor's two whole-runtime ones (protocol/monitor-idle*) take minutes
 // (docs/explore.md has the counts). WSCHED_EXPLORE_WEAK=1
 // runs any of them by hand.
-const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|IdleAtClosePair|Futex|ForkJoinPair)"
+const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|IdleAtClosePair|PacingPair|Futex|ForkJoinPair)"
 
 // ModelPackages are the packages of the model layer: the weak memory
 // model, its RC11 oracle and the public litmus runner. The ordered
