@@ -24,7 +24,10 @@ import (
 //	RS    T1: data; y=1        T2: RMW or CAS on y        T3: y; data
 //	WRC   T1: x=1 (data)       T2: x; fence; y=1          T3: y; x
 //	ISA2  T1: data; y=1        T2: y; fence; z=1          T3: z; data
-var chainKinds = []string{"RS", "WRC", "ISA2"}
+//	SB    T1: x=1; fence; y    T2: y=1; fence; x          (two threads:
+//	      the seq_cst order's shape; with a cell, T1 writes d first and
+//	      T2 reads it if it saw x=1)
+var chainKinds = []string{"RS", "WRC", "ISA2", "SB"}
 
 type chainShape struct {
 	kind  string
@@ -48,6 +51,9 @@ func (s chainShape) String() string {
 // fence took its release half before its acquire half passed 200 of them.
 func genChain(s chainShape, pick func(label string, os ...weak.Ordering) weak.Ordering, rmwKind func() int, canonical bool) litmus {
 	f := fenceOrders[s.fence]
+	if s.kind == "SB" {
+		return genSB(s, pick, canonical)
+	}
 	if canonical && !f.none {
 		inner := pick
 		pick = func(label string, os ...weak.Ordering) weak.Ordering {
@@ -106,6 +112,29 @@ func genChain(s chainShape, pick func(label string, os ...weak.Ordering) weak.Or
 	return lt
 }
 
+// genSB is genChain for SB. canonical: with a fence, every access
+// relaxed (the fences are the only order); without, every access
+// seq_cst.
+func genSB(s chainShape, pick func(label string, os ...weak.Ordering) weak.Ordering, canonical bool) litmus {
+	f := fenceOrders[s.fence]
+	st1, ld1 := pick("T1 store", rlx, rel, sc), pick("T1 load", rlx, acq, sc)
+	st2, ld2 := pick("T2 store", rlx, rel, sc), pick("T2 load", rlx, acq, sc)
+	if canonical {
+		o := rlx
+		if f.none {
+			o = sc
+		}
+		st1, ld1, st2, ld2 = o, o, o, o
+	}
+	t1 := cat([]op{st("x", 1, st1)}, fenceOps(f), []op{ld("a", "y", ld1)})
+	t2 := cat([]op{st("y", 1, st2)}, fenceOps(f), []op{ld("b", "x", ld2)})
+	if s.cell {
+		t1 = append([]op{wr("d")}, t1...)
+		t2 = append(t2, rd("d").when("b", 1))
+	}
+	return litmus{name: s.String(), threads: [][]op{t1, t2}}
+}
+
 // checkChain compares the model with the oracle on lt.
 func checkChain(lt litmus) error {
 	allowed, _ := oracle(lt)
@@ -120,7 +149,8 @@ func checkChain(lt litmus) error {
 // TestRandomChains draws chains of every shape, each kind in its own
 // property: the fence and the data are drawn uniformly (ten shapes a
 // kind, each drawn with probability 1/10 per program, so 100 programs
-// miss one with odds of about 1 in 30,000), the orderings uniformly or,
+// miss one with odds of about 1 in 30,000, if rapid's draws were
+// uniform), the orderings uniformly or,
 // half the time, canonically (genChain). A shape no program drew runs
 // once, canonical, so every shape is checked whatever the draw; the log
 // gives how many programs each shape had.
