@@ -118,14 +118,22 @@ func TestRecordOfAFailureIsLoggedAndAppended(t *testing.T) {
 		t.Errorf("failure keys %v, want %v", got, sorted(failureKeys))
 	}
 	want := Record{Version: 1, Scenario: "toy/racy", Test: "TestToyRacy", Package: "./explore", Mode: "dfs", Tags: "explore", Mutant: "toy-mutant", Bound: 1, Schedules: 7}
+	// Under -tags explore,weak the same Check runs in the weak-memory
+	// mode: its record says so, with the mode's default bounds, and the
+	// replay names the weak token and tags.
+	token, tags := "sc/1:g2", "explore"
+	if weakTag {
+		want.Weak, want.Tags, want.MaxStale, want.History = true, "explore,weak", 2, 7
+		token, tags = "weak;stale=2;history=7/1:g2", "explore,weak"
+	}
 	got := rec
 	got.Steps, got.ElapsedMS, got.Failure = 0, 0, nil
 	if got != want {
 		t.Errorf("record %+v, want %+v", got, want)
 	}
 	f := rec.Failure
-	replay := "go run ./cmd/mutant toy-mutant -- env WSCHED_EXPLORE_REPLAY='toy/racy=sc/1:g2' go test -count=1 -tags explore -run '^TestToyRacy$' ./explore"
-	if f == nil || f.Kind != "assertion" || f.Message != "x = 1 after two increments" || f.Schedule != 7 || f.Preemptions != 1 || f.Token != "sc/1:g2" || f.Replay != replay {
+	replay := "go run ./cmd/mutant toy-mutant -- env WSCHED_EXPLORE_REPLAY='toy/racy=" + token + "' go test -count=1 -tags " + tags + " -run '^TestToyRacy$' ./explore"
+	if f == nil || f.Kind != "assertion" || f.Message != "x = 1 after two increments" || f.Schedule != 7 || f.Preemptions != 1 || f.Token != token || f.Replay != replay {
 		t.Fatalf("failure %+v, want an assertion at schedule 7 with replay %s", f, replay)
 	}
 	if !strings.Contains(strings.Join(tb.logs, "\n"), "replay: "+replay) {
@@ -147,11 +155,13 @@ func TestRecordOfAFailureIsLoggedAndAppended(t *testing.T) {
 	}
 
 	// A passing exploration: a record with no failure, appended after
-	// the first.
+	// the first. Its two goroutines touch a location of the weak-memory
+	// mode, so that under -tags explore,weak (where every Check is weak)
+	// it passes too rather than failing as "nothing weak".
 	tb = check("toy/fine", "TestToyFine", Options{}, func() {
-		var x toyInt
-		a := Go("A", func() { x.Add(1) })
-		x.Add(1)
+		var x tloc
+		a := Go("A", func() { x.store(1, engine.SeqCst) })
+		x.load(engine.SeqCst)
 		a.Join()
 	})
 	rec, _ = tb.record(t)

@@ -45,7 +45,7 @@ func main() {
 	}
 	if _, stale := seedCells(ops, seeds); len(stale) > 0 {
 		for _, r := range stale {
-			fmt.Fprintf(os.Stderr, "orderings: %s:%d: no operation %s in %s of %s\n", SeedsFile, r.line, r.code, r.fn, r.file)
+			fmt.Fprintf(os.Stderr, "orderings: %s:%d: no operation %s in %s of %s: %s\n", SeedsFile, r.line, r.code, r.fn, r.file, staleHelp(ops, r))
 		}
 		os.Exit(2)
 	}
@@ -190,7 +190,8 @@ worker's state, its tick count, the goroutine numbers...); their bare ` + "`Load
 counters and snapshots nothing decides by, and are not listed (` + "`TestNoDecisionByAStat`" + ` fails on
 a bare read that feeds a branch).
 
-The columns: where the operation is, the ordering its name claims, the ordering the seeds name
+The columns: where the operation is (its function and its code: a row has no line number, so
+a change elsewhere in a file leaves the page current), the ordering its name claims, the ordering the seeds name
 for its counterpart where they name one (` + "`docs/orderings-seeds.tsv`" + `, by hand; the seeds' Zig writes
 ` + "`.monotonic`" + ` for relaxed), what its comment says it publishes or observes, and the catalog mutants whose change covers it (` + "`mutants/`" + `). Most
 mutants move, remove or replace the operation under sequential consistency; the ordering mutants
@@ -239,10 +240,20 @@ preemptions, two stale reads, the budgets), which is evidence, not proof, that i
 		strings.Join(audited, ", "), classes["needed"], classes["stronger"], classes["undecided"], classes["weakest"], classes["unreached"], classes["unaudited"])
 	seedCol, _ := seedCells(ops, seeds)
 	file := ""
+	// A row is keyed by its function and operation, not its line: a
+	// change elsewhere in the file leaves the page as it is. The same
+	// operation twice in one function is told apart by its occurrence.
+	seen := map[string]int{}
 	for i, o := range ops {
 		if o.File != file {
 			file = o.File
-			fmt.Fprintf(&b, "\n## %s\n\n| line | function | operation | ordering | seeds | publishes / observes | mutants | audit: one step weaker |\n| ---: | --- | --- | --- | --- | --- | --- | --- |\n", strings.TrimPrefix(file, "impl/"))
+			fmt.Fprintf(&b, "\n## %s\n\n| function | operation | ordering | seeds | publishes / observes | mutants | audit: one step weaker |\n| --- | --- | --- | --- | --- | --- | --- |\n", strings.TrimPrefix(file, "impl/"))
+		}
+		k := o.File + "\x00" + o.Func + "\x00" + o.Code
+		seen[k]++
+		nth := ""
+		if seen[k] > 1 {
+			nth = fmt.Sprintf(" (occurrence %d)", seen[k])
 		}
 		ord := o.Ordering
 		if o.Failure != "" {
@@ -257,7 +268,7 @@ preemptions, two stale reads, the budgets), which is evidence, not proof, that i
 		if seed == "" {
 			seed = "-"
 		}
-		fmt.Fprintf(&b, "| %d | `%s` | `%s` | %s | %s | %s | %s | %s |\n", o.Line, o.Func, cell(o.Code), ord, cell(seed), cell(o.Comment), muts, cell(at))
+		fmt.Fprintf(&b, "| `%s` | `%s`%s | %s | %s | %s | %s | %s |\n", o.Func, cell(o.Code), nth, ord, cell(seed), cell(o.Comment), muts, cell(at))
 	}
 	return b.Bytes()
 }

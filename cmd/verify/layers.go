@@ -3,6 +3,7 @@ package main
 import (
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/wsched/wsched/internal/scenarioset"
@@ -43,7 +44,8 @@ var longEnv = []string{"WSCHED_LONG=1"}
 // deque, the LIFO slot, the task state machine, the runtime scenarios of
 // the idle protocol's Dekker pairs, the pairs of impl/sched played alone
 // (monitor/pair-*, retire/pair-*, turn/pair, timer/pair, slot/pair,
-// shutdown/pair-close-state, -extra), the
+// shutdown/pair-close-state, -extra, shutdown/idle-at-close-*,
+// monitor/pacing-grid), the
 // futex parker (park/futex*), the fork-join pool's pairs
 // (forkjoin/pair-*) (30 s on two cores) and the linearizability clients
 // of the ring, the deque, the slot and the global queue (lin/*: every
@@ -54,7 +56,32 @@ var longEnv = []string{"WSCHED_LONG=1"}
 // monitor's two whole-runtime ones (protocol/monitor-idle*) take minutes
 // (docs/explore.md has the counts). WSCHED_EXPLORE_WEAK=1
 // runs any of them by hand.
-const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|Futex|ForkJoinPair|Lin)"
+const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|IdleAtClosePair|PacingPair|Futex|ForkJoinPair|Lin)"
+
+// ModelPackages are the packages of the model layer: the weak memory
+// model, its RC11 oracle and the public litmus runner. The ordered
+// atomics' weak-mode tests (explore/atomic's TestWeak*) run too, alone:
+// the rest of that package is the unit layer's.
+var modelPackages = []string{"./explore/internal/weak", "./explore/internal/weak/rc11", "./explore/litmus"}
+
+// modelCmds is the model layer's commands; extra (such as -rapid.checks,
+// which only the packages that link rapid accept) goes after the
+// packages of the first, which are the ones that do.
+func modelCmds(extra ...string) [][]string {
+	base := []string{"go", "test", "-tags", "explore,weak", "-count=1", "-json"}
+	var flags, after []string
+	for _, e := range extra {
+		if strings.HasPrefix(e, "-rapid.") {
+			after = append(after, e)
+		} else {
+			flags = append(flags, e)
+		}
+	}
+	first := append(append(slices.Clone(base), flags...), "./explore/internal/weak")
+	rest := append(append(slices.Clone(base), flags...), modelPackages[1:]...)
+	atomics := append(append(slices.Clone(base), flags...), "-run", "^TestWeak", "./explore/atomic")
+	return [][]string{append(first, after...), rest, atomics}
+}
 
 // explorerProcesses is how many test processes the explorer's layers run
 // at once: one per core, up to four. The explorer runs one goroutine at a
@@ -182,6 +209,21 @@ func layers(tlaJar string) []layer {
 			// a shared machine.
 			longLimit: time.Hour,
 			processes: explorerProcesses(),
+		},
+		{
+			name:  "model",
+			title: "the weak memory model against its RC11 oracle: litmus suite, generated programs, ordered atomics",
+			// The model the weak layer relies on, checked on its own: the
+			// litmus suite and the random programs (each run through
+			// the model, every interleaving and store choice, and
+			// through the RC11 oracle's axioms; the outcomes must be
+			// equal), the oracle against GenMC's and herd's published
+			// counts, and explore/atomic's weak-mode tests (the ordered
+			// atomics as impl/ calls them). Under -tags explore,weak so
+			// that the atomics' tests run in the weak-memory mode.
+			cmds:  modelCmds(),
+			long:  modelCmds("-timeout=0", "-rapid.checks=2000"),
+			limit: 5 * time.Minute,
 		},
 		{
 			name:  "learn",

@@ -207,6 +207,8 @@ func runOneMutant(root string, m *mutant.Mutant, opt mutantOptions, deps depGrap
 			argv = []string{"go", "test", "-tags", "explore", "-run", "^TestExplore"}
 		case "weak":
 			argv = []string{"go", "test", "-tags", "explore,weak", "-run", weakScenarios}
+		case "model":
+			argv = []string{"go", "test", "-tags", "explore,weak"}
 		}
 		argv = append(argv, "-trimpath", "-count=1", "-json", fmt.Sprintf("-timeout=%s", goTestTimeout(opt.limit)))
 		argv = append(argv, pkgs...)
@@ -245,6 +247,8 @@ func layerPackages(l string) []string {
 		return []string{"./impl/...", "./spec/...", "./model/...", "./internal/...", "./explore", "./explore/atomic", "./explore/sync", "./explore/internal/engine"}
 	case "explore", "weak":
 		return scenarioset.Dirs(l)
+	case "model":
+		return modelPackages
 	case "porcupine":
 		return []string{"./linearizability"}
 	case "stress":

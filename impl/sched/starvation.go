@@ -47,7 +47,8 @@ import (
 // never between help and none. Under the explore build tag the monitor
 // starts an extra worker whenever its rule says so (allowExtra): the
 // counts are the real runtime's, which an explored schedule does not
-// control.
+// control; a scenario that sets exploreCounts chooses them instead, and
+// the rule runs whole (TestExplorePacingPair).
 
 // maxPaceLongPolls bounds the pacing gap, in LongPolls: a blocked poll
 // hidden by a busy process waits at most about that long for a worker.
@@ -64,7 +65,7 @@ type extraPacing struct {
 // allowExtra reports whether the monitor may start an extra worker now,
 // stuck workers being flagged in this look and none healthy.
 func (p *extraPacing) allowExtra(m *monitor, now int64, stuck int) bool {
-	if debugcheck.Explore {
+	if debugcheck.Explore && exploreCounts == nil {
 		return true
 	}
 	// Observes whether an extra worker runs; relaxed: a count, and a
@@ -90,10 +91,28 @@ func (m *monitor) blockedAmong(p *extraPacing, stuck int) bool {
 		p.samples[0].Name = "/sched/goroutines/running:goroutines"
 		p.samples[1].Name = "/sched/goroutines/runnable:goroutines"
 	}
+	if debugcheck.Explore && exploreCounts != nil {
+		running, runnable := exploreCounts()
+		return blockedBy(stuck, running, runnable)
+	}
 	metrics.Read(p.samples[:])
 	if p.samples[0].Value.Kind() != metrics.KindUint64 || p.samples[1].Value.Kind() != metrics.KindUint64 {
 		return true
 	}
-	running := max(p.samples[0].Value.Uint64(), 1) - 1 // the monitor runs, reading
-	return uint64(stuck) > running+p.samples[1].Value.Uint64()
+	return blockedBy(stuck, p.samples[0].Value.Uint64(), p.samples[1].Value.Uint64())
 }
+
+// blockedBy is blockedAmong's rule on the counts read: more workers stuck
+// than goroutines running (but the monitor, which runs, reading) and
+// runnable.
+func blockedBy(stuck int, running, runnable uint64) bool {
+	running = max(running, 1) - 1 // the monitor runs, reading
+	return uint64(stuck) > running+runnable
+}
+
+// exploreCounts, when a scenario of the explore build sets it, gives the
+// goroutine counts (running, runnable) the monitor reads instead of the
+// runtime's, so that the pacing rule runs under the explorer with counts
+// the scenario chooses. Never set in other builds (the branches that read
+// it are compiled only under the explore tag).
+var exploreCounts func() (running, runnable uint64)

@@ -17,11 +17,16 @@ import (
 //	weak       go test -tags explore,weak    (the same scenarios in the
 //	                                          explorer's weak-memory mode:
 //	                                          the orderings the code names)
+//	model      go test -tags explore,weak    (the weak memory model's own
+//	                                          tests: the litmus suite and
+//	                                          generated programs against
+//	                                          the RC11 oracle; packages
+//	                                          under ./explore/)
 //	porcupine  go test -race                 (./linearizability)
 //	stress     go test -race                 (./stress)
 //	chaos      go test -race -tags chaos     (./stress, ./linearizability;
 //	                                          an entry may name any package)
-var Layers = []string{"unit", "explore", "weak", "porcupine", "stress", "chaos"}
+var Layers = []string{"unit", "explore", "weak", "model", "porcupine", "stress", "chaos"}
 
 // Catch is one machine-readable caught-by entry, written
 //
@@ -56,7 +61,7 @@ func (c Catch) Args(extra ...string) []string {
 		args = append(args, "-tags", "chaos")
 	case "explore":
 		args = []string{"go", "test", "-tags", "explore"}
-	case "weak":
+	case "weak", "model":
 		args = []string{"go", "test", "-tags", "explore,weak"}
 	}
 	args = append(args, extra...)
@@ -114,7 +119,10 @@ func parseCatch(f string) (Catch, error) {
 	if (c.Layer == "explore" || c.Layer == "weak") && !strings.HasPrefix(c.Run, "^TestExplore") {
 		return Catch{}, fmt.Errorf("caught-by entry %q: an %s entry names TestExplore scenarios (its regexp starts with ^TestExplore)", f, c.Layer)
 	}
-	if want := LayerOf(c.Pkg); c.Layer != "chaos" && c.Layer != "explore" && c.Layer != "weak" && want != c.Layer {
+	if c.Layer == "model" && !strings.HasPrefix(c.Pkg, "./explore/") {
+		return Catch{}, fmt.Errorf("caught-by entry %q: a model entry names a package of the explorer (./explore/...)", f)
+	}
+	if want := LayerOf(c.Pkg); c.Layer != "chaos" && c.Layer != "explore" && c.Layer != "weak" && c.Layer != "model" && want != c.Layer {
 		return Catch{}, fmt.Errorf("caught-by entry %q: package %s belongs to layer %s", f, c.Pkg, want)
 	}
 	return c, nil
@@ -130,6 +138,8 @@ func LayerOf(pkg string) string {
 		return "porcupine"
 	case "./stress":
 		return "stress"
+	case "./explore/internal/weak", "./explore/internal/weak/rc11", "./explore/litmus":
+		return "model"
 	}
 	return "unit"
 }

@@ -7,6 +7,7 @@ package orderings
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -14,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -58,17 +60,7 @@ func Collect(root string) ([]Op, error) {
 		if err != nil {
 			return err
 		}
-		for i := range fops {
-			for _, m := range catalog {
-				if m.File != rel || m.Scope == "spec" {
-					continue
-				}
-				at := bytes.Index(src, []byte(m.Original))
-				if at >= 0 && fops[i].Offset >= at && fops[i].Offset < at+len(m.Original) {
-					fops[i].Mutants = append(fops[i].Mutants, m.ID)
-				}
-			}
-		}
+		attributeMutants(fops, rel, src, catalog)
 		ops = append(ops, fops...)
 		return nil
 	})
@@ -79,6 +71,70 @@ func Collect(root string) ([]Op, error) {
 		return ops[i].Line < ops[j].Line
 	})
 	return ops, err
+}
+
+// attributeMutants fills in the catalog mutants whose original text
+// covers each operation of file rel. When one of them is applied (the
+// checks running on a mutated copy), the others are found in the source
+// with it reverted, and each operation takes the mutants of the same
+// function, code and occurrence there, plus the applied one's if its
+// replacement covers it: the page then changes only where the applied
+// mutant changed an operation.
+func attributeMutants(fops []Op, rel string, src []byte, catalog []*mutant.Mutant) {
+	covers := func(ops []Op, src []byte, text string, id string) {
+		at := bytes.Index(src, []byte(text))
+		for i := range ops {
+			if at >= 0 && ops[i].Offset >= at && ops[i].Offset < at+len(text) {
+				ops[i].Mutants = append(ops[i].Mutants, id)
+			}
+		}
+	}
+	var applied *mutant.Mutant
+	for _, m := range catalog {
+		if m.File == rel && m.Scope != "spec" && m.Replacement != "" && !bytes.Contains(src, []byte(m.Original)) && bytes.Count(src, []byte(m.Replacement)) == 1 {
+			applied = m
+		}
+	}
+	if applied == nil {
+		for _, m := range catalog {
+			if m.File == rel && m.Scope != "spec" {
+				covers(fops, src, m.Original, m.ID)
+			}
+		}
+		return
+	}
+	orig := bytes.Replace(src, []byte(applied.Replacement), []byte(applied.Original), 1)
+	oops, err := collectFile(rel, orig)
+	if err != nil {
+		return
+	}
+	for _, m := range catalog {
+		if m.File == rel && m.Scope != "spec" {
+			covers(oops, orig, m.Original, m.ID)
+		}
+	}
+	key := func(ops []Op) []string {
+		keys := make([]string, len(ops))
+		n := map[string]int{}
+		for i, o := range ops {
+			k := o.Func + "\x00" + o.Code
+			keys[i] = fmt.Sprintf("%s\x00%d", k, n[k])
+			n[k]++
+		}
+		return keys
+	}
+	byKey := map[string][]string{}
+	for i, k := range key(oops) {
+		byKey[k] = slices.DeleteFunc(oops[i].Mutants, func(id string) bool { return id == applied.ID })
+	}
+	for i, k := range key(fops) {
+		fops[i].Mutants = slices.Clone(byKey[k])
+	}
+	covers(fops, src, applied.Replacement, applied.ID)
+	for i := range fops {
+		slices.Sort(fops[i].Mutants)
+		fops[i].Mutants = slices.Compact(fops[i].Mutants)
+	}
 }
 
 func collectFile(name string, src []byte) ([]Op, error) {

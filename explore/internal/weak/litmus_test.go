@@ -375,6 +375,7 @@ func TestLitmus(t *testing.T) {
 	var table strings.Builder
 	fmt.Fprintln(&table, "| test | RC11 allows (executions) | produced | allowed, not produced | runs |")
 	fmt.Fprintln(&table, "|---|---|---|---|---|")
+	runs := 0
 	for _, lt := range litmusTests {
 		t.Run(lt.name, func(t *testing.T) {
 			checkDefinition(t, lt)
@@ -396,8 +397,10 @@ func TestLitmus(t *testing.T) {
 				t.Errorf("never produced %q, which RC11 allows (%s)", o, lt.why)
 			}
 			fmt.Fprintf(&table, "| %s | %s (%d) | %s | %s | %d |\n", lt.name, braces(sorted(allowed)), execs, braces(sorted(seen)), braces(missing), n)
+			runs += n
 		})
 	}
+	t.Logf("METRIC litmus_tests=%d litmus_model_runs=%d", len(litmusTests), runs)
 	t.Logf("litmus outcomes (why each set: litmus_test.go)\n%s", table.String())
 }
 

@@ -1,0 +1,83 @@
+//go:build explore
+
+package sched
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/wsched/wsched/explore"
+)
+
+// The extra workers' count and slots as the monitor starts one while
+// another retires, alone (go test -tags explore -run
+// TestExploreExtraSlotsPair ./impl/sched). Worker 0 is parked until
+// Shutdown. An extra worker is running (started before the scenario's
+// goroutines, in the one slot); with nothing to do it searches, finds
+// nothing, re-checks and retires (retire, exit, retired: the count down,
+// the slot freed). Meanwhile the monitor asks for another (start: the
+// count, a free slot or a new one, the credit, the goroutine), with
+// ExtraWorkers 1, so that the monitor meets a full count or a free one.
+//
+// Right after the monitor's start, at most max extra workers counted as
+// running. After Shutdown: no extra worker counted as running; every start counted
+// once (started); a slot made only for a start; every slot inactive.
+//
+// Not checked: at most max slots. retired counts the worker down before
+// it frees the slot, so a monitor that looks between the two sees a free
+// count and no free slot, and makes a second slot for ExtraWorkers 1 (at
+// schedule 491, one preemption). The count of running extra workers stays
+// within max; the slots, never freed, can outnumber it by those retiring
+// at the time.
+func extraSlots(max int) {
+	rt := newBareRuntime(Config{Workers: 1, LongPoll: time.Second, ParkTimeout: 0, ExtraWorkers: max})
+	w := rt.workers[0]
+	w.beginPark()
+	if !rt.extras.start() {
+		explore.Failf("the first extra worker could not start")
+	}
+	worker := explore.Go("worker", func() {
+		for !rt.closed.LoadAcquire() {
+			w.parker.Park(0) // until Shutdown's token
+		}
+		w.endPark()
+		w.exit()
+	})
+	started := 1
+	mon := explore.Go("monitor", func() {
+		if rt.extras.start() {
+			started++
+		}
+		// The monitor is the count's only incrementer: right after its
+		// start, the count is at most max.
+		if n := rt.extras.running.LoadRelaxed(); int(n) > max {
+			explore.Failf("%d extra workers counted as running, at most %d allowed", n, max)
+		}
+		rt.exited()
+	})
+	mon.Join()
+	if err := rt.Shutdown(context.Background()); err != nil {
+		explore.Failf("Shutdown = %v", err)
+	}
+	worker.Join()
+	if n := rt.extras.running.LoadRelaxed(); n != 0 {
+		explore.Failf("after Shutdown %d extra workers counted as running, want 0", n)
+	}
+	slots := rt.extraSlots()
+	if len(slots) > started {
+		explore.Failf("%d extra worker slots for %d extra workers started", len(slots), started)
+	}
+	if got := rt.extras.started.Load(); got != uint64(started) {
+		explore.Failf("started counts %d extra workers, the monitor started %d", got, started)
+	}
+	for _, s := range slots {
+		if s.active.LoadRelaxed() {
+			explore.Failf("extra slot %d still active after Shutdown", s.index)
+		}
+	}
+}
+
+func TestExploreExtraSlotsPair(t *testing.T) {
+	explore.Check(t, "extra/slots-max1", explore.Options{Preemptions: 2, MaxSchedules: 200_000}, func() { extraSlots(1) })
+}
