@@ -219,7 +219,7 @@ func layers(tlaJar string) []layer {
 			long:  [][]string{{"go", "test", "-count=1", "-json", "-timeout=0", "./tla"}},
 			skipWhen: func() string {
 				if tlaJar == "" {
-					return "TLA2TOOLS_JAR is not set: the TLC layer did NOT run"
+					return "TLA2TOOLS_JAR is not set and ../shared/tools/tla2tools.jar is absent: the TLC layer did NOT run"
 				}
 				return ""
 			},
