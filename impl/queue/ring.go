@@ -272,10 +272,13 @@ func (r *Ring[T]) Pop() *T {
 			tlatrace.Lock()
 		}
 		if r.head.CompareAndSwapAcquireRelaxed(h, next) { // claims position real against thieves; keeps the take after the claim; a failure re-reads
+			if tlatrace.On { // PopCas, its take folded in (the task is set below)
+				tlatrace.Done(tlatrace.Event{Action: "PopCas", Proc: r, Ring: r, OK: true})
+			}
 			// take, written out for the inliner as in Push.
 			t := r.buf[real&mask].Take() // a plain read and clear, after the claim (its acquire); only the owner reuses the slot
-			if tlatrace.On {             // PopCas, its take folded in
-				tlatrace.Done(tlatrace.Event{Action: "PopCas", Proc: r, Ring: r, OK: true, Task: t})
+			if tlatrace.On {
+				tlatrace.SetTask(t)
 			}
 			if t == nil {
 				claimedSlotEmpty()

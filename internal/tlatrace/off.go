@@ -16,7 +16,7 @@ type Event struct {
 	Task              any
 }
 
-// Lock, Done, Note, StealBegin, Room and Retry do nothing without the tag;
+// Lock, Done, Note, StealBegin, Room, Retry and SetTask do nothing without the tag;
 // impl/ calls them only inside `if On`.
 func Lock()                           {}
 func Done(Event)                      {}
@@ -24,3 +24,4 @@ func Note(Event)                      {}
 func StealBegin(dst, src any)         {}
 func Room(dst any, tail, room uint32) {}
 func Retry(src any)                   {}
+func SetTask(task any)                {}

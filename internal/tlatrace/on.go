@@ -38,7 +38,8 @@ var (
 	rec       bool
 	events    []Event
 	inSteal   = map[int64]steal{}
-	recording sync.Mutex // guards Start and Stop against each other
+	last      = map[int64]int{} // each goroutine's last record, for SetTask
+	recording sync.Mutex        // guards Start and Stop against each other
 )
 
 // Start begins a log, discarding any earlier one.
@@ -47,6 +48,7 @@ func Start() {
 	lock()
 	events, rec = nil, true
 	clear(inSteal)
+	clear(last)
 	unlock()
 	recording.Unlock()
 }
@@ -58,6 +60,7 @@ func Stop() []Event {
 	ev := events
 	events, rec = nil, false
 	clear(inSteal)
+	clear(last)
 	unlock()
 	recording.Unlock()
 	return ev
@@ -76,6 +79,7 @@ func Done(e Event) {
 			e.Proc = inSteal[goid.Current()].dst
 		}
 		e.Seq = int64(len(events)) + 1
+		last[goid.Current()] = len(events)
 		events = append(events, e)
 	}
 	unlock()
@@ -109,4 +113,19 @@ func Retry(src any) {
 	s := inSteal[goid.Current()]
 	Note(Event{Action: "StealBegin", Proc: s.dst, Ring: src})
 	Note(Event{Action: "StRoom", Proc: s.dst, Ring: s.dst, Tail: s.tail, N: s.room})
+}
+
+// SetTask sets the task of the calling goroutine's last record: the slot
+// read that the spec folds into a CAS (Pop's take) comes after the CAS in
+// the code, and under the explorer it is a scheduling point of its own, so
+// the record goes into the log at the CAS and gets its task here. Nobody
+// else touches the slot in between: the CAS claimed it.
+func SetTask(task any) {
+	lock()
+	if rec {
+		if j, ok := last[goid.Current()]; ok {
+			events[j].Task = task
+		}
+	}
+	unlock()
 }
