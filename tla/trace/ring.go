@@ -20,6 +20,9 @@ type RingModel struct {
 	Start  uint32      // every ring's first position (NewRingAt)
 	T0, T1 int         // tasks pushed into ring 0 and into ring 1
 	V1, V2 []int       // the rings thief 1 and thief 2 steal from
+	// Switch, when set, is one of the spec's bug switches set TRUE (a
+	// mutant of the spec: a guard dropped), e.g. "PushBoundByReal".
+	Switch string
 }
 
 // Constants is the CONSTANTS section of the model's configuration.
@@ -31,9 +34,12 @@ func (m RingModel) Constants() string {
 		}
 		return "{" + strings.Join(s, ", ") + "}"
 	}
-	return fmt.Sprintf("CONSTANTS\n    CAP = %d\n    M = %d\n    Start = %d\n    T0 = %d\n    T1 = %d\n    V1 = %s\n    V2 = %s\n"+
-		"    NoDstRoomCheck = FALSE\n    OverflowDuringSteal = FALSE\n    NoStealInFlightCheck = FALSE\n    PushBoundByReal = FALSE\n",
+	c := fmt.Sprintf("CONSTANTS\n    CAP = %d\n    M = %d\n    Start = %d\n    T0 = %d\n    T1 = %d\n    V1 = %s\n    V2 = %s\n",
 		m.CAP, m.M, int(m.Start)%m.M, m.T0, m.T1, set(m.V1), set(m.V2))
+	for _, sw := range []string{"NoDstRoomCheck", "OverflowDuringSteal", "NoStealInFlightCheck", "PushBoundByReal"} {
+		c += fmt.Sprintf("    %s = %s\n", sw, tlaBool(sw == m.Switch))
+	}
+	return c
 }
 
 // RingLog is evs as a TLA+ sequence of the records TraceThreePhaseSteal

@@ -4,6 +4,7 @@ package trace
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -162,6 +163,20 @@ func TestTraceRingExplored(t *testing.T) {
 	for _, sc := range ringScenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			logs, res := exploreRing(t, sc)
+			if f := res.Failure; f != nil {
+				// The scenario failed under the explorer (a mutant, or a
+				// bug): the log of the failing schedule, up to the
+				// failure, goes to TLC with the others (last), so the
+				// test says whether the spec rejects it too.
+				t.Errorf("%s: the scenario failed under the explorer: %v\n%s", sc.name, f, f.Trace)
+				m := sc.model
+				m.Rings = lastRings
+				m.CAP, m.M = queue.Capacity, 1024
+				if s, err := m.RingLog(tlatrace.Stop()); err == nil {
+					logs = append([]string{s}, logs...)
+					t.Logf("the failing schedule's log (log 1 below, %d records) goes to TLC", strings.Count(s, "[a |->"))
+				}
+			}
 			t.Logf("%s: %d schedules (exhaustive %v, bound %d), %d distinct logs, %s",
 				sc.name, res.Schedules, res.Exhaustive, res.Bound, len(logs), res.Elapsed.Round(time.Millisecond))
 			validate(t, jar, sc.name, sc.model, logs)
@@ -169,13 +184,20 @@ func TestTraceRingExplored(t *testing.T) {
 	}
 }
 
-// exploreRing explores sc and returns its distinct logs, as TLA+.
+// lastRings names the rings of the last schedule run, for the log of a
+// failing one.
+var lastRings map[any]int
+
+// exploreRing explores sc and returns its distinct logs, as TLA+, and the
+// explorer's result (a failure stops the search; its log is left in
+// tlatrace for the caller).
 func exploreRing(t *testing.T, sc ringScenario) ([]string, explore.Result) {
 	seen := map[string]bool{}
 	var logs []string
 	res := explore.Explore(sc.opt, func() {
 		m := sc.model
 		m.Rings = map[any]int{}
+		lastRings = m.Rings
 		m.CAP, m.M, m.Start = queue.Capacity, 1024, 0
 		tlatrace.Start()
 		sc.body(&m)
@@ -188,8 +210,62 @@ func exploreRing(t *testing.T, sc ringScenario) ([]string, explore.Result) {
 			logs = append(logs, s)
 		}
 	})
-	if res.Failure != nil {
-		t.Fatalf("%s: the scenario failed under the explorer: %v\n%s", sc.name, res.Failure, res.Failure.Trace)
-	}
 	return logs, res
+}
+
+// TestTraceRingSpecMutants checks the validation's teeth against the
+// spec: each of ThreePhaseSteal's bug switches drops a guard of the
+// algorithm (a mutant of the spec), and TLC must reject some log of the
+// unchanged code under it. Each switch runs against the logs of the
+// scenario that reaches its guard (every 10th log).
+func TestTraceRingSpecMutants(t *testing.T) {
+	jar := Jar()
+	cases := []struct{ sw, scenario string }{
+		{"OverflowDuringSteal", "ring/steal-overflow"},
+		{"PushBoundByReal", "ring/steal-overflow"},
+		{"NoStealInFlightCheck", "ring/two-thieves"},
+	}
+	for _, c := range cases {
+		t.Run(c.sw, func(t *testing.T) {
+			var sc ringScenario
+			for _, s := range ringScenarios {
+				if s.name == c.scenario {
+					sc = s
+				}
+			}
+			logs, ex := exploreRing(t, sc)
+			if ex.Failure != nil {
+				t.Fatalf("%s failed under the explorer: %v", c.scenario, ex.Failure)
+			}
+			if jar == "" {
+				t.Skip("\n!!! no TLC jar: the spec mutant was NOT checked")
+			}
+			m := sc.model
+			m.CAP, m.M, m.Switch = queue.Capacity, 1024, c.sw
+			var batch []string
+			for j := 0; j < len(logs); j += 10 {
+				batch = append(batch, logs[j])
+			}
+			dir := t.TempDir()
+			res, err := Check(jar, "..", dir, Batch{Spec: "ThreePhaseSteal", Constants: m.Constants(), Logs: batch}, 20*time.Minute)
+			if err != nil {
+				t.Fatalf("%s: %v", c.sw, err)
+			}
+			t.Logf("spec mutant %s on %d logs of %s: exit %d, %d distinct states, %s", c.sw, len(batch), c.scenario,
+				res.Exit, res.Distinct, res.Elapsed.Round(100*time.Millisecond))
+			if res.OK() {
+				t.Errorf("spec mutant %s: TLC accepted every log of the unchanged code: the validation does not see this guard", c.sw)
+				return
+			}
+			t.Logf("CAUGHT: %s", firstLines(res.Mismatch, 12))
+		})
+	}
+}
+
+func firstLines(s string, n int) string {
+	ls := strings.SplitN(s, "\n", n+1)
+	if len(ls) > n {
+		ls = ls[:n]
+	}
+	return strings.Join(ls, "\n")
 }
