@@ -233,15 +233,15 @@ func layers(tlaJar string) []layer {
 			// -tags tlatrace makes impl/queue's Ring log ThreePhaseSteal's
 			// actions (internal/tlatrace); tla/trace has TLC check the
 			// logs of the explorer's ring scenarios (every distinct log
-			// of a schedule, or every WSCHED_TRACE_STRIDE-th), of stress
+			// of the pair scenarios, every 10th of the others; -long: all), of stress
 			// runs, and that the spec's mutants reject them
 			// (docs/tla.md, "Trace validation"). One TLC run per batch.
 			cmds: [][]string{
-				{"WSCHED_TRACE_STRIDE=10", "go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTraceRing", "./tla/trace"},
+				{"go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTraceRing", "./tla/trace"},
 				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTraceRing", "./tla/trace"},
 			},
 			long: [][]string{
-				{"go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTraceRing", "./tla/trace"},
+				{"WSCHED_TRACE_STRIDE=1", "go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTraceRing", "./tla/trace"},
 				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTraceRing", "./tla/trace"},
 			},
 			skipWhen: func() string {

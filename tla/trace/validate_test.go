@@ -11,9 +11,9 @@ import (
 	"github.com/wsched/wsched/impl/queue"
 )
 
-// stride is how many logs of a set go to TLC per one kept: 1 (all) unless
-// WSCHED_TRACE_STRIDE says otherwise.
-func stride(t *testing.T) int {
+// stride is how many logs of a set go to TLC per one kept: def unless
+// WSCHED_TRACE_STRIDE says otherwise (1: all).
+func stride(t *testing.T, def int) int {
 	if s := os.Getenv("WSCHED_TRACE_STRIDE"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
@@ -21,12 +21,12 @@ func stride(t *testing.T) int {
 		}
 		return n
 	}
-	return 1
+	return def
 }
 
 // validate has TLC check logs (every stride-th) against ThreePhaseSteal
 // with model's constants, in one run.
-func validate(t *testing.T, jar, name string, model RingModel, logs []string) {
+func validate(t *testing.T, jar, name string, model RingModel, logs []string, def int) {
 	t.Helper()
 	if len(logs) == 0 {
 		t.Fatalf("%s: no logs: nothing would be validated", name)
@@ -38,7 +38,7 @@ func validate(t *testing.T, jar, name string, model RingModel, logs []string) {
 	if model.CAP == 0 {
 		model.CAP, model.M = queue.Capacity, 1024
 	}
-	st := stride(t)
+	st := stride(t, def)
 	var batch []string
 	for j := 0; j < len(logs); j += st {
 		batch = append(batch, logs[j])
