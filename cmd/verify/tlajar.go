@@ -2,29 +2,19 @@ package main
 
 import (
 	"os"
-	"path/filepath"
+
+	"github.com/wsched/wsched/internal/tlcjar"
 )
 
-// sharedTLAJar is where a checkout finds TLC when TLA2TOOLS_JAR is not set:
-// ../shared/tools/tla2tools.jar, relative to the repository's root (the
-// directory verify runs in). The jar is never committed.
-const sharedTLAJar = "../shared/tools/tla2tools.jar"
-
-// tlaJar is the TLC jar verify uses: TLA2TOOLS_JAR when set, else
-// sharedTLAJar (absolute) when it exists, else "" (the TLC layer is then
-// reported as SKIPPED). A jar found beside the repository is exported as
-// TLA2TOOLS_JAR, so the tests verify starts use the same one.
+// tlaJar is the TLC jar verify uses: TLA2TOOLS_JAR, else
+// ../shared/tools/tla2tools.jar beside the repository (internal/tlcjar),
+// else "" (the TLC layers are then reported as SKIPPED). A jar found
+// beside the repository is exported as TLA2TOOLS_JAR, so the tests verify
+// starts use the same one.
 func tlaJar() string {
-	if j := os.Getenv("TLA2TOOLS_JAR"); j != "" {
-		return j
+	j := tlcjar.Find()
+	if j != "" {
+		os.Setenv("TLA2TOOLS_JAR", j)
 	}
-	abs, err := filepath.Abs(sharedTLAJar)
-	if err != nil {
-		return ""
-	}
-	if _, err := os.Stat(abs); err != nil {
-		return ""
-	}
-	os.Setenv("TLA2TOOLS_JAR", abs)
-	return abs
+	return j
 }

@@ -13,33 +13,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wsched/wsched/internal/tlcjar"
 )
 
 // Jar is the TLC jar: TLA2TOOLS_JAR, else ../shared/tools/tla2tools.jar
-// beside the repository's root (found by walking up to go.mod), else "".
-func Jar() string {
-	if j := os.Getenv("TLA2TOOLS_JAR"); j != "" {
-		return j
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			j := filepath.Join(dir, "..", "shared", "tools", "tla2tools.jar")
-			if _, err := os.Stat(j); err == nil {
-				return j
-			}
-			return ""
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return ""
-		}
-		dir = up
-	}
-}
+// beside the repository's root, else "" (internal/tlcjar).
+func Jar() string { return tlcjar.Find() }
 
 // Batch is a set of logs that TLC checks in one run.
 type Batch struct {
