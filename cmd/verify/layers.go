@@ -115,6 +115,8 @@ func layers(tlaJar string) []layer {
 				{"go", "vet", "-tags", "chaos", "./..."},
 				{"go", "vet", "-tags", "explore", "./..."},
 				{"go", "vet", "-tags", "explore,weak", "./..."},
+				{"go", "vet", "-tags", "tlatrace", "./..."},
+				{"go", "vet", "-tags", "explore,tlatrace", "./..."},
 			},
 			limit: 5 * time.Minute,
 		},
@@ -271,11 +273,36 @@ func layers(tlaJar string) []layer {
 			long:  [][]string{{"go", "test", "-count=1", "-json", "-timeout=0", "./tla"}},
 			skipWhen: func() string {
 				if tlaJar == "" {
-					return "TLA2TOOLS_JAR is not set: the TLC layer did NOT run"
+					return "TLA2TOOLS_JAR is not set and ../shared/tools/tla2tools.jar is absent: the TLC layer did NOT run"
 				}
 				return ""
 			},
 			limit: 15 * time.Minute,
+		},
+		{
+			name:  "trace",
+			title: "TLA+ trace validation: logs of the code checked against the specs by TLC",
+			// -tags tlatrace makes impl/queue's Ring log ThreePhaseSteal's
+			// actions (internal/tlatrace); tla/trace has TLC check the
+			// logs of the explorer's ring scenarios (every distinct log
+			// of the pair scenarios, every 10th of the others; -long: all), of stress
+			// runs, and that the spec's mutants reject them
+			// (docs/tla.md, "Trace validation"). One TLC run per batch.
+			cmds: [][]string{
+				{"go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTraceRing", "./tla/trace"},
+				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTraceRing", "./tla/trace"},
+			},
+			long: [][]string{
+				{"WSCHED_TRACE_STRIDE=1", "go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTraceRing", "./tla/trace"},
+				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTraceRing", "./tla/trace"},
+			},
+			skipWhen: func() string {
+				if tlaJar == "" {
+					return "TLA2TOOLS_JAR is not set and ../shared/tools/tla2tools.jar is absent: the trace validation layer did NOT run"
+				}
+				return ""
+			},
+			limit: 40 * time.Minute,
 		},
 	}
 }

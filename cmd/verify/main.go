@@ -97,7 +97,7 @@ func main() {
 		return
 	}
 
-	jar := os.Getenv("TLA2TOOLS_JAR")
+	jar := tlaJar() // TLA2TOOLS_JAR, else ../shared/tools/tla2tools.jar (tlajar.go)
 	all := layers(jar)
 	var todo []layer
 	for _, l := range all {

@@ -6,6 +6,7 @@ import (
 	"github.com/wsched/wsched/impl/internal/chaos"
 	"github.com/wsched/wsched/impl/internal/debugcheck"
 	"github.com/wsched/wsched/internal/goid"
+	"github.com/wsched/wsched/internal/tlatrace"
 )
 
 // Capacity is the number of slots in a Ring: 256. A power of two, so a
@@ -123,12 +124,21 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 	if t == nil {
 		panic("queue: Push of a nil task")
 	}
-	r.owner.Enter(twoOwners)     // left by each return and panic below
+	r.owner.Enter(twoOwners) // left by each return and panic below
+	if tlatrace.On {         // TLA+ trace (ThreePhaseSteal): PushBegin
+		tlatrace.Note(tlatrace.Event{Action: "PushBegin", Proc: r, Ring: r, Task: t})
+	}
 	tail := r.tail.LoadRelaxed() // only the owner writes tail
 	moved := 0
 	for {
+		if tlatrace.On {
+			tlatrace.Lock()
+		}
 		h := r.head.LoadAcquire() // observes released steals, so their slot clears happen before we reuse a slot
 		steal, real := unpack(h)
+		if tlatrace.On { // PushLoad
+			tlatrace.Done(tlatrace.Event{Action: "PushLoad", Proc: r, Ring: r, Steal: steal, Real: real, Tail: tail})
+		}
 		if tail-steal < Capacity {
 			break
 		}
@@ -159,9 +169,21 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 	// a function of its own: generic atomic.Pointer operations cost the
 	// inliner enough that such a function would stay a call on the hot
 	// path.)
+	if tlatrace.On {
+		tlatrace.Lock()
+	}
 	r.buf[tail&mask].Store(t) // a plain write to a free slot; the tail store below publishes it (release)
+	if tlatrace.On {          // PushStore
+		tlatrace.Done(tlatrace.Event{Action: "PushStore", Proc: r, Ring: r, Tail: tail, Task: t})
+	}
 	chaos.Point()
+	if tlatrace.On {
+		tlatrace.Lock()
+	}
 	r.tail.StoreRelease(tail + 1) // publishes the slot write to thieves and to Len (a wake check after it starts with a seq_cst fence)
+	if tlatrace.On {              // PushPub
+		tlatrace.Done(tlatrace.Event{Action: "PushPub", Proc: r, Ring: r, Tail: tail + 1})
+	}
 	chaos.Point()
 	r.owner.Exit()
 	return moved
@@ -178,8 +200,17 @@ func (r *Ring[T]) Push(t *T, overflow Injector[T]) int {
 // a thief may claim in between.
 func (r *Ring[T]) overflowHalf(h uint64, real uint32, overflow Injector[T]) bool {
 	end := real + MaxSteal
+	if tlatrace.On {
+		tlatrace.Lock()
+	}
 	if !r.head.CompareAndSwapAcquireRelaxed(h, pack(end, end)) { // claims the batch against thieves; keeps our takes below after the claim; a failure moves nothing
+		if tlatrace.On { // PushOvf, failed
+			tlatrace.Done(tlatrace.Event{Action: "PushOvf", Proc: r, Ring: r})
+		}
 		return false
+	}
+	if tlatrace.On { // PushOvf (the takes below are folded into it)
+		tlatrace.Done(tlatrace.Event{Action: "PushOvf", Proc: r, Ring: r, OK: true})
 	}
 	batch := r.batch[:]
 	for i := range uint32(MaxSteal) {
@@ -216,9 +247,18 @@ func claimedSlotEmpty() { panic("queue: claimed slot is empty") }
 // release will bring steal up to real.
 func (r *Ring[T]) Pop() *T {
 	r.owner.Enter(twoOwners) // left at each return (a panic below is an internal error)
+	if tlatrace.On {         // TLA+ trace (ThreePhaseSteal): PopBegin
+		tlatrace.Note(tlatrace.Event{Action: "PopBegin", Proc: r, Ring: r})
+	}
 	for {
+		if tlatrace.On {
+			tlatrace.Lock()
+		}
 		h := r.head.LoadRelaxed() // a guess that the CAS below validates
 		steal, real := unpack(h)
+		if tlatrace.On { // PopLoad
+			tlatrace.Done(tlatrace.Event{Action: "PopLoad", Proc: r, Ring: r, Steal: steal, Real: real})
+		}
 		if real == r.tail.LoadRelaxed() { // only the owner writes tail
 			r.owner.Exit()
 			return nil
@@ -228,14 +268,26 @@ func (r *Ring[T]) Pop() *T {
 			next = pack(steal, real+1)
 		}
 		chaos.Point()
+		if tlatrace.On {
+			tlatrace.Lock()
+		}
 		if r.head.CompareAndSwapAcquireRelaxed(h, next) { // claims position real against thieves; keeps the take after the claim; a failure re-reads
+			if tlatrace.On { // PopCas, its take folded in (the task is set below)
+				tlatrace.Done(tlatrace.Event{Action: "PopCas", Proc: r, Ring: r, OK: true})
+			}
 			// take, written out for the inliner as in Push.
 			t := r.buf[real&mask].Take() // a plain read and clear, after the claim (its acquire); only the owner reuses the slot
+			if tlatrace.On {
+				tlatrace.SetTask(t)
+			}
 			if t == nil {
 				claimedSlotEmpty()
 			}
 			r.owner.Exit()
 			return t
+		}
+		if tlatrace.On { // PopCas, failed
+			tlatrace.Done(tlatrace.Event{Action: "PopCas", Proc: r, Ring: r})
 		}
 		chaos.Point()
 	}
@@ -261,8 +313,17 @@ func (r *Ring[T]) StealInto(dst *Ring[T]) (first *T, n int) {
 		panic("queue: StealInto from a ring into itself")
 	}
 	dst.owner.Enter(twoOwners)
+	if tlatrace.On { // TLA+ trace (ThreePhaseSteal): StealBegin
+		tlatrace.StealBegin(dst, r)
+	}
 	dstTail := dst.tail.LoadRelaxed() // we own dst, only we write its tail
+	if tlatrace.On {
+		tlatrace.Lock()
+	}
 	room := dst.roomAt(dstTail)
+	if tlatrace.On { // StRoom
+		tlatrace.Room(dst, dstTail, room)
+	}
 	start, k := r.claim(room)
 	if k != 0 {
 		first = r.moveClaimed(start, k, dst, dstTail)
@@ -285,13 +346,28 @@ func (r *Ring[T]) roomAt(tail uint32) uint32 {
 // position and the count, or (0, 0) if it cannot steal. room is the space in
 // the destination, which must hold all but the first task.
 func (r *Ring[T]) claim(room uint32) (start, n uint32) {
-	for range claimRetries {
+	for try := range claimRetries {
+		if tlatrace.On && try > 0 { // TLA+ trace: the spec's retry is a new steal (StealBegin, StRoom)
+			tlatrace.Retry(r)
+		}
+		if tlatrace.On {
+			tlatrace.Lock()
+		}
 		h := r.head.LoadRelaxed() // a guess that the claim CAS validates
 		steal, real := unpack(h)
+		if tlatrace.On { // StHead
+			tlatrace.Done(tlatrace.Event{Action: "StHead", Ring: r, Steal: steal, Real: real})
+		}
 		if steal != real {
 			return 0, 0 // another thief's steal is in flight
 		}
+		if tlatrace.On {
+			tlatrace.Lock()
+		}
 		tail := r.tail.LoadAcquire() // observes the owner's slot writes below tail
+		if tlatrace.On {             // StTail
+			tlatrace.Done(tlatrace.Event{Action: "StTail", Ring: r, Tail: tail})
+		}
 		avail := tail - real
 		if avail == 0 {
 			return 0, 0
@@ -307,8 +383,17 @@ func (r *Ring[T]) claim(room uint32) (start, n uint32) {
 			return 0, 0 // dst has no room for the rest of the batch
 		}
 		chaos.Point()
+		if tlatrace.On {
+			tlatrace.Lock()
+		}
 		if r.head.CompareAndSwapAcquireRelaxed(h, pack(steal, real+n)) { // claims [real, real+n); keeps our takes after the claim; a failure re-reads
+			if tlatrace.On { // StClaim
+				tlatrace.Done(tlatrace.Event{Action: "StClaim", Ring: r, N: n, OK: true})
+			}
 			return real, n
+		}
+		if tlatrace.On { // StClaim, failed
+			tlatrace.Done(tlatrace.Event{Action: "StClaim", Ring: r, N: n})
 		}
 		chaos.Point()
 	}
@@ -319,17 +404,39 @@ func (r *Ring[T]) claim(room uint32) (start, n uint32) {
 // start+n) out of r, keeps the first, appends the rest to dst at dstTail and
 // publishes them. The caller owns dst.
 func (r *Ring[T]) moveClaimed(start, n uint32, dst *Ring[T], dstTail uint32) *T {
+	if tlatrace.On {
+		tlatrace.Lock()
+	}
 	first := r.take(start)
+	if tlatrace.On { // TLA+ trace (ThreePhaseSteal): StFirst
+		tlatrace.Done(tlatrace.Event{Action: "StFirst", Ring: r, Task: first})
+	}
 	for i := uint32(1); i < n; i++ {
+		if tlatrace.On {
+			tlatrace.Lock()
+		}
 		t := r.take(start + i)
+		if tlatrace.On { // StLoad
+			tlatrace.Done(tlatrace.Event{Action: "StLoad", Ring: r, Task: t})
+			tlatrace.Lock()
+		}
 		dst.buf[(dstTail+i-1)&mask].Store(t) // a plain write to a free slot of dst; the dst tail store publishes it (release)
+		if tlatrace.On {                     // StStore
+			tlatrace.Done(tlatrace.Event{Action: "StStore", Ring: dst, Tail: dstTail + i - 1, Task: t})
+		}
 		if i%16 == 0 {
 			chaos.Point() // the copy is the longest window of a steal: let the owner push and pop inside it
 		}
 	}
 	if n > 1 {
 		chaos.Point()
+		if tlatrace.On {
+			tlatrace.Lock()
+		}
 		dst.tail.StoreRelease(dstTail + n - 1) // publishes the copied slots to dst's thieves
+		if tlatrace.On {                       // StPub
+			tlatrace.Done(tlatrace.Event{Action: "StPub", Ring: dst, Tail: dstTail + n - 1})
+		}
 		chaos.Point()
 	}
 	return first
@@ -345,14 +452,29 @@ func (r *Ring[T]) moveClaimed(start, n uint32, dst *Ring[T], dstTail uint32) *T 
 // consumer is working on our claim, so it panics.
 func (r *Ring[T]) release(start, end uint32) {
 	for {
+		if tlatrace.On {
+			tlatrace.Lock()
+		}
 		h := r.head.LoadRelaxed() // a guess at the owner's pops since our claim, validated by the CAS
 		steal, nowReal := unpack(h)
+		if tlatrace.On { // TLA+ trace (ThreePhaseSteal): StRelLoad
+			tlatrace.Done(tlatrace.Event{Action: "StRelLoad", Ring: r, Steal: steal, Real: nowReal})
+		}
 		if steal != start || nowReal-start < end-start {
 			panic("queue: head moved backwards or steal head moved during a steal")
 		}
 		chaos.Point()
+		if tlatrace.On {
+			tlatrace.Lock()
+		}
 		if r.head.CompareAndSwapReleaseRelaxed(h, pack(nowReal, nowReal)) { // publishes our reads and clears of the claimed slots before the owner reuses them; a failure re-reads
+			if tlatrace.On { // StRelCas
+				tlatrace.Done(tlatrace.Event{Action: "StRelCas", Ring: r, OK: true})
+			}
 			return
+		}
+		if tlatrace.On { // StRelCas, failed
+			tlatrace.Done(tlatrace.Event{Action: "StRelCas", Ring: r})
 		}
 	}
 }

@@ -1,0 +1,27 @@
+//go:build !tlatrace
+
+package tlatrace
+
+// On reports whether the actions are recorded (the tlatrace build tag).
+const On = false
+
+// Event is one recorded action (see on.go).
+type Event struct {
+	Seq               int64
+	Action            string
+	Proc, Ring        any
+	Steal, Real, Tail uint32
+	N                 uint32
+	OK                bool
+	Task              any
+}
+
+// Lock, Done, Note, StealBegin, Room, Retry and SetTask do nothing without the tag;
+// impl/ calls them only inside `if On`.
+func Lock()                           {}
+func Done(Event)                      {}
+func Note(Event)                      {}
+func StealBegin(dst, src any)         {}
+func Room(dst any, tail, room uint32) {}
+func Retry(src any)                   {}
+func SetTask(task any)                {}

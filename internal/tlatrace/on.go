@@ -1,0 +1,131 @@
+//go:build tlatrace
+
+package tlatrace
+
+import (
+	"sync"
+
+	"github.com/wsched/wsched/internal/goid"
+)
+
+// On reports whether the actions are recorded (the tlatrace build tag).
+const On = true
+
+// Event is one recorded action: the spec's action name, the process that
+// takes it (for the ring, the ring whose owner acts: Push and Pop on it,
+// StealInto into it) and the ring it acts on, with the values it read or
+// wrote. Positions are the code's uint32; tasks are the code's pointers
+// (nil for none); the test that reads the log names both for the spec.
+type Event struct {
+	Seq               int64  // 1, 2, ... in the order of the actions
+	Action            string // the spec's action, e.g. "PushLoad"
+	Proc, Ring        any    // the acting process's ring; the ring acted on
+	Steal, Real, Tail uint32 // a head read (steal, real); a tail read or written
+	N                 uint32 // a claim's batch size; the room of StRoom
+	OK                bool   // a CAS succeeded
+	Task              any    // the task read or written
+}
+
+// steal is what a goroutine's StealInto in progress has recorded: its
+// destination (the spec's process) and the room and tail of StRoom, which
+// a retry of the claim reuses.
+type steal struct {
+	dst        any
+	tail, room uint32
+}
+
+var (
+	rec       bool
+	events    []Event
+	inSteal   = map[int64]steal{}
+	last      = map[int64]int{} // each goroutine's last record, for SetTask
+	recording sync.Mutex        // guards Start and Stop against each other
+)
+
+// Start begins a log, discarding any earlier one.
+func Start() {
+	recording.Lock()
+	lock()
+	events, rec = nil, true
+	clear(inSteal)
+	clear(last)
+	unlock()
+	recording.Unlock()
+}
+
+// Stop ends the log and returns it.
+func Stop() []Event {
+	recording.Lock()
+	lock()
+	ev := events
+	events, rec = nil, false
+	clear(inSteal)
+	clear(last)
+	unlock()
+	recording.Unlock()
+	return ev
+}
+
+// Lock is called just before a logged action's atomic operation; the Done
+// after it releases it.
+func Lock() { lock() }
+
+// Done records e, the action whose operation followed Lock, and releases
+// the lock. A record without Proc belongs to the goroutine's StealInto in
+// progress.
+func Done(e Event) {
+	if rec {
+		if e.Proc == nil {
+			e.Proc = inSteal[goid.Current()].dst
+		}
+		e.Seq = int64(len(events)) + 1
+		last[goid.Current()] = len(events)
+		events = append(events, e)
+	}
+	unlock()
+}
+
+// Note records an action that touches no shared state.
+func Note(e Event) { Lock(); Done(e) }
+
+// StealBegin records the start of a StealInto from src into dst.
+func StealBegin(dst, src any) {
+	lock()
+	inSteal[goid.Current()] = steal{dst: dst}
+	unlock()
+	Note(Event{Action: "StealBegin", Proc: dst, Ring: src})
+}
+
+// Room records StRoom: dst's tail as its owner read it and the room
+// computed from dst's steal head, read since Lock. It releases the lock.
+func Room(dst any, tail, room uint32) {
+	id := goid.Current()
+	s := inSteal[id]
+	s.tail, s.room = tail, room
+	inSteal[id] = s
+	Done(Event{Action: "StRoom", Proc: dst, Ring: dst, Tail: tail, N: room})
+}
+
+// Retry records a claim's next attempt after a failed one: for the spec, a
+// new steal from src (StealBegin), whose room and tail are the ones the
+// code computed at the start and keeps (StRoom, with those values).
+func Retry(src any) {
+	s := inSteal[goid.Current()]
+	Note(Event{Action: "StealBegin", Proc: s.dst, Ring: src})
+	Note(Event{Action: "StRoom", Proc: s.dst, Ring: s.dst, Tail: s.tail, N: s.room})
+}
+
+// SetTask sets the task of the calling goroutine's last record: the slot
+// read that the spec folds into a CAS (Pop's take) comes after the CAS in
+// the code, and under the explorer it is a scheduling point of its own, so
+// the record goes into the log at the CAS and gets its task here. Nobody
+// else touches the slot in between: the CAS claimed it.
+func SetTask(task any) {
+	lock()
+	if rec {
+		if j, ok := last[goid.Current()]; ok {
+			events[j].Task = task
+		}
+	}
+	unlock()
+}

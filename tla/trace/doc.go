@@ -1,0 +1,17 @@
+// Package trace validates logs of impl/ against the TLA+ specs of tla/
+// (TLA+ trace validation: Cirstea, Kuppe, Merz, Loillier, "Validating
+// Traces of Distributed Programs Against TLA+ Specifications", 2024).
+//
+// Built with -tags tlatrace, impl/ records the specs' actions as it
+// performs them (internal/tlatrace). This package turns a log into a TLA+
+// sequence of records, writes a batch of logs as the constant of a trace
+// module (tla/Trace*.tla) and runs TLC once per batch: TLC says whether
+// each log is a behaviour of the spec, and where it is not, which record
+// the spec does not allow and the state there.
+//
+// Its tests produce the logs: every schedule of the explorer's ring
+// scenarios (-tags explore,tlatrace) and stress runs of the ring with real
+// parallelism (-tags tlatrace, and with chaos). Without the tag the
+// package is this comment; docs/tla.md ("Trace validation") has the
+// commands and the numbers.
+package trace

@@ -1,0 +1,73 @@
+//go:build tlatrace
+
+package trace
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/wsched/wsched/impl/queue"
+)
+
+// stride is how many logs of a set go to TLC per one kept: def unless
+// WSCHED_TRACE_STRIDE says otherwise (1: all).
+func stride(t *testing.T, def int) int {
+	if s := os.Getenv("WSCHED_TRACE_STRIDE"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("WSCHED_TRACE_STRIDE=%q: want a positive integer", s)
+		}
+		return n
+	}
+	return def
+}
+
+// validate has TLC check logs (every stride-th) against ThreePhaseSteal
+// with model's constants, in one run.
+func validate(t *testing.T, jar, name string, model RingModel, logs []string, def int) {
+	t.Helper()
+	if len(logs) == 0 {
+		t.Fatalf("%s: no logs: nothing would be validated", name)
+	}
+	if jar == "" {
+		t.Skip("\n!!! TLA2TOOLS_JAR is not set and ../shared/tools/tla2tools.jar is absent:\n" +
+			"!!! the logs were made but NOT validated against the spec by TLC.")
+	}
+	if model.CAP == 0 {
+		model.CAP, model.M = queue.Capacity, 1024
+	}
+	st := stride(t, def)
+	var batch []string
+	for j := 0; j < len(logs); j += st {
+		batch = append(batch, logs[j])
+	}
+	// The directory stays when TLC fails, with the logs and the models.
+	dir, err := os.MkdirTemp("", "tlc-trace-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if !t.Failed() {
+			os.RemoveAll(dir)
+		} else {
+			t.Logf("TLC's directory (logs, models): %s", dir)
+		}
+	}()
+	res, err := Check(jar, "..", dir, Batch{
+		Spec:       "ThreePhaseSteal",
+		Constants:  model.Constants(),
+		Logs:       batch,
+		Invariants: []string{"TypeOK", "ExactlyOnce", "HeadOrder", "DstBound", "NoClobber"},
+	}, 30*time.Minute)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	t.Logf("%s: TLC checked %d logs (every %d of %d): exit %d, %d distinct states, %s",
+		name, len(batch), st, len(logs), res.Exit, res.Distinct, res.Elapsed.Round(100*time.Millisecond))
+	t.Logf("METRIC trace_logs=%d trace_states=%d", len(batch), res.Distinct)
+	if !res.OK() {
+		t.Errorf("%s: %s", name, res.Mismatch)
+	}
+}
