@@ -317,14 +317,7 @@ func (r *Ring[T]) StealInto(dst *Ring[T]) (first *T, n int) {
 		tlatrace.StealBegin(dst, r)
 	}
 	dstTail := dst.tail.LoadRelaxed() // we own dst, only we write its tail
-	if tlatrace.On {
-		tlatrace.Lock()
-	}
-	room := dst.roomAt(dstTail)
-	if tlatrace.On { // StRoom
-		tlatrace.Room(dst, dstTail, room)
-	}
-	start, k := r.claim(room)
+	start, k := r.claim(dst, dstTail)
 	if k != 0 {
 		first = r.moveClaimed(start, k, dst, dstTail)
 		r.release(start, start+k)
@@ -343,12 +336,25 @@ func (r *Ring[T]) roomAt(tail uint32) uint32 {
 
 // claim is phase one of a steal: it moves r's real head past the oldest
 // ceil(avail/2) tasks (at most MaxSteal) and returns the first claimed
-// position and the count, or (0, 0) if it cannot steal. room is the space in
-// the destination, which must hold all but the first task.
-func (r *Ring[T]) claim(room uint32) (start, n uint32) {
+// position and the count, or (0, 0) if it cannot steal. dst, whose tail is
+// dstTail, must have room for all but the first task.
+//
+// Each attempt reads dst's room afresh, as ThreePhaseSteal's retry (a new
+// steal) does: other thieves' releases of dst only make it grow, so a room
+// kept from the first attempt was safe but could refuse a batch that
+// fits, and it was a behaviour the spec does not have (the trace
+// validation of tla/trace found it).
+func (r *Ring[T]) claim(dst *Ring[T], dstTail uint32) (start, n uint32) {
 	for try := range claimRetries {
-		if tlatrace.On && try > 0 { // TLA+ trace: the spec's retry is a new steal (StealBegin, StRoom)
-			tlatrace.Retry(r)
+		if tlatrace.On && try > 0 { // TLA+ trace (ThreePhaseSteal): a retry is a new steal, StealBegin
+			tlatrace.StealBegin(dst, r)
+		}
+		if tlatrace.On {
+			tlatrace.Lock()
+		}
+		room := dst.roomAt(dstTail)
+		if tlatrace.On { // StRoom
+			tlatrace.Room(dst, dstTail, room)
 		}
 		if tlatrace.On {
 			tlatrace.Lock()

@@ -138,7 +138,7 @@ func TestPushOverflowsOldestHalfInOneBatch(t *testing.T) {
 // that stalls between claim and release would.
 func claimOnly(t *testing.T, r *Ring[task]) (start, n uint32) {
 	t.Helper()
-	start, n = r.claim(Capacity)
+	start, n = r.claim(NewRing[task](), 0) // an empty destination: room for a whole batch
 	if n == 0 {
 		t.Fatal("claim failed on a quiet ring")
 	}

@@ -16,12 +16,11 @@ type Event struct {
 	Task              any
 }
 
-// Lock, Done, Note, StealBegin, Room, Retry and SetTask do nothing without the tag;
+// Lock, Done, Note, StealBegin, Room and SetTask do nothing without the tag;
 // impl/ calls them only inside `if On`.
 func Lock()                           {}
 func Done(Event)                      {}
 func Note(Event)                      {}
 func StealBegin(dst, src any)         {}
 func Room(dst any, tail, room uint32) {}
-func Retry(src any)                   {}
 func SetTask(task any)                {}

@@ -106,15 +106,6 @@ func Room(dst any, tail, room uint32) {
 	Done(Event{Action: "StRoom", Proc: dst, Ring: dst, Tail: tail, N: room})
 }
 
-// Retry records a claim's next attempt after a failed one: for the spec, a
-// new steal from src (StealBegin), whose room and tail are the ones the
-// code computed at the start and keeps (StRoom, with those values).
-func Retry(src any) {
-	s := inSteal[goid.Current()]
-	Note(Event{Action: "StealBegin", Proc: s.dst, Ring: src})
-	Note(Event{Action: "StRoom", Proc: s.dst, Ring: s.dst, Tail: s.tail, N: s.room})
-}
-
 // SetTask sets the task of the calling goroutine's last record: the slot
 // read that the spec folds into a CAS (Pop's take) comes after the CAS in
 // the code, and under the explorer it is a scheduling point of its own, so
