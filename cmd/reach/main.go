@@ -129,7 +129,7 @@ func functions(root string) ([]*fn, error) {
 			}
 			name := fd.Name.Name
 			if fd.Recv != nil && len(fd.Recv.List) > 0 {
-				name = recvName(fd.Recv.List[0].Type) + "." + name
+				name = orderings.RecvName(fd.Recv.List[0].Type) + "." + name
 			}
 			g := &fn{file: rel, name: name, start: fset.Position(fd.Pos()).Line, end: fset.Position(fd.End()).Line}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -154,20 +154,6 @@ func functions(root string) ([]*fn, error) {
 		return nil
 	})
 	return out, err
-}
-
-func recvName(e ast.Expr) string {
-	switch t := e.(type) {
-	case *ast.StarExpr:
-		return recvName(t.X)
-	case *ast.IndexExpr:
-		return recvName(t.X)
-	case *ast.IndexListExpr:
-		return recvName(t.X)
-	case *ast.Ident:
-		return t.Name
-	}
-	return "?"
 }
 
 // readProfiles reads the comma-separated profiles of paths.

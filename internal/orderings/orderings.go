@@ -152,7 +152,7 @@ func collectFile(name string, src []byte) ([]Op, error) {
 		}
 		fname := fn.Name.Name
 		if fn.Recv != nil && len(fn.Recv.List) > 0 {
-			fname = recvName(fn.Recv.List[0].Type) + "." + fname
+			fname = RecvName(fn.Recv.List[0].Type) + "." + fname
 		}
 		ast.Inspect(fn.Body, func(n ast.Node) bool {
 			c, ok := n.(*ast.CallExpr)
@@ -185,14 +185,16 @@ func collectFile(name string, src []byte) ([]Op, error) {
 	return ops, nil
 }
 
-func recvName(e ast.Expr) string {
+// RecvName is the name of a method's receiver type, without a pointer
+// or type arguments: "Ring" for (r *Ring[T]).
+func RecvName(e ast.Expr) string {
 	switch t := e.(type) {
 	case *ast.StarExpr:
-		return recvName(t.X)
+		return RecvName(t.X)
 	case *ast.IndexExpr:
-		return recvName(t.X)
+		return RecvName(t.X)
 	case *ast.IndexListExpr:
-		return recvName(t.X)
+		return RecvName(t.X)
 	case *ast.Ident:
 		return t.Name
 	}
