@@ -27,11 +27,9 @@ type Event struct {
 }
 
 // steal is what a goroutine's StealInto in progress has recorded: its
-// destination (the spec's process) and the room and tail of StRoom, which
-// a retry of the claim reuses.
+// destination (the spec's process).
 type steal struct {
-	dst        any
-	tail, room uint32
+	dst any
 }
 
 var (
@@ -99,10 +97,6 @@ func StealBegin(dst, src any) {
 // Room records StRoom: dst's tail as its owner read it and the room
 // computed from dst's steal head, read since Lock. It releases the lock.
 func Room(dst any, tail, room uint32) {
-	id := goid.Current()
-	s := inSteal[id]
-	s.tail, s.room = tail, room
-	inSteal[id] = s
 	Done(Event{Action: "StRoom", Proc: dst, Ring: dst, Tail: tail, N: room})
 }
 
