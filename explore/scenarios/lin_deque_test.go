@@ -26,13 +26,7 @@ func TestExploreLinDeque(t *testing.T) {
 	if explore.WeakMode() {
 		n = linN{owner2: 2, thief2: 2, owner3: 2, thief3: 1}
 	}
-	var clients []linClient
-	for prefill := range 3 {
-		for _, sh := range n.shapes("uo") {
-			clients = append(clients, dequeClient(prefill, sh.owner, sh.thieves))
-		}
-	}
-	runLin(t, "deque", clients)
+	runLin(t, "deque", n.clients([]int{0, 1, 2}, "uo", dequeClient))
 }
 
 // linN is the size of an object's clients: the calls of the owner and of
@@ -43,6 +37,18 @@ type linN struct{ owner2, thief2, owner3, thief3 int }
 type linShape struct {
 	owner   string
 	thieves []int
+}
+
+// clients is every client of n over the owner's alphabet, for each
+// prefill, made by mk: the objects' suites differ only in these.
+func (n linN) clients(prefills []int, alphabet string, mk func(prefill int, owner string, thieves []int) linClient) []linClient {
+	var out []linClient
+	for _, prefill := range prefills {
+		for _, sh := range n.shapes(alphabet) {
+			out = append(out, mk(prefill, sh.owner, sh.thieves))
+		}
+	}
+	return out
 }
 
 // shapes returns every client of n over the owner's alphabet: every word

@@ -28,13 +28,7 @@ func TestExploreLinRing(t *testing.T) {
 	if explore.WeakMode() {
 		n = linN{owner2: 2, thief2: 1, owner3: 1, thief3: 1}
 	}
-	var clients []linClient
-	for _, prefill := range []int{0, 2, queue.Capacity} {
-		for _, sh := range n.shapes("uol") {
-			clients = append(clients, ringClient(prefill, sh.owner, sh.thieves))
-		}
-	}
-	runLin(t, "ring", clients)
+	runLin(t, "ring", n.clients([]int{0, 2, queue.Capacity}, "uol", ringClient))
 }
 
 // ringModel is the model the ring's histories are checked against: the

@@ -22,13 +22,7 @@ func TestExploreLinSlot(t *testing.T) {
 	if explore.WeakMode() {
 		n = linN{owner2: 3, thief2: 3, owner3: 2, thief3: 2}
 	}
-	var clients []linClient
-	for prefill := range 2 {
-		for _, sh := range n.shapes("ptf") {
-			clients = append(clients, slotClient(prefill, sh.owner, sh.thieves))
-		}
-	}
-	runLin(t, "slot", clients)
+	runLin(t, "slot", n.clients([]int{0, 1}, "ptf", slotClient))
 }
 
 func slotClient(prefill int, owner string, thieves []int) linClient {
