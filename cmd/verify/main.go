@@ -38,7 +38,8 @@
 // test commands named by each mutant's caught-by line run, up to the first
 // that kills it (-every runs them all, to confirm each entry). -mutant SUBSTR
 // picks mutants by id and, without -fast, -only LAYER picks one column of the
-// matrix. Either way
+// matrix. -j N runs N mutants at once (GOMAXPROCS by default), each on its
+// own copy, and prints each mutant's lines whole, in catalog order. Either way
 // the run fails if a mutant is stale (its original text no longer matches
 // the code) or no check killed it.
 //
@@ -50,6 +51,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -65,6 +67,7 @@ func main() {
 	every := flag.Bool("every", false, "with -mutants -fast: run every caught-by entry, not only up to the first kill")
 	which := flag.String("mutant", "", "with -mutants: only mutants whose id contains this")
 	catalog := flag.String("catalog", "", "with -mutants: read the mutants from this directory instead of mutants/")
+	jobs := flag.Int("j", runtime.GOMAXPROCS(0), "with -mutants: how many mutants run at once")
 	cell := flag.Duration("cell-timeout", 0, "with -mutants: time limit per go test run (default 3m with -fast, 8m without)")
 	flag.Parse()
 
@@ -79,7 +82,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "verify:", err)
 			os.Exit(2)
 		}
-		opt := mutantOptions{fast: *fast, every: *every, filter: *which, only: *only, dir: *catalog, limit: *cell}
+		opt := mutantOptions{fast: *fast, every: *every, filter: *which, only: *only, dir: *catalog, limit: *cell, jobs: *jobs}
 		if opt.only != "" && !slices.Contains(mutant.Layers, opt.only) {
 			fmt.Fprintf(os.Stderr, "verify: -mutants -only takes one of %s\n", strings.Join(mutant.Layers, ", "))
 			os.Exit(2)

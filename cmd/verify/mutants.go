@@ -7,6 +7,7 @@ package main
 // caught-by line names.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -63,6 +64,7 @@ type mutantOptions struct {
 	only   string        // full matrix: run only this layer
 	dir    string        // the catalog; mutants/ under the module root when empty
 	limit  time.Duration // per cell
+	jobs   int           // mutants run at once (each on its own copy of the module)
 }
 
 // mutantRow is one mutant's line of the kill matrix.
@@ -128,33 +130,52 @@ func runMutants(root string, opt mutantOptions, logDir string) bool {
 			return false
 		}
 	}
-	fmt.Printf("verify -mutants (%s): %d mutants; per-cell limit %v\n", mode, len(todo), opt.limit)
+	fmt.Printf("verify -mutants (%s): %d mutants, %d at a time; per-cell limit %v\n", mode, len(todo), max(opt.jobs, 1), opt.limit)
 	mdir := filepath.Join(logDir, "mutants")
 	if err := os.MkdirAll(mdir, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, "verify:", err)
 		return false
 	}
 
-	var rows []*mutantRow
+	// Mutants run opt.jobs at a time, each on its own copy of the module;
+	// a mutant's lines are printed whole, in catalog order, once it and
+	// every mutant before it are done. Most of a cell's time is a build's
+	// link or a test waiting on a watchdog, so two at once on two cores
+	// take about half the wall time of one at a time.
+	rows := make([]*mutantRow, len(todo))
+	outs := make([]bytes.Buffer, len(todo))
+	done := make([]chan struct{}, len(todo))
+	jobs := max(opt.jobs, 1)
+	sem := make(chan struct{}, jobs)
 	for i, m := range todo {
-		fmt.Printf("\n[%d/%d] %s  (%s, %s)\n", i+1, len(todo), m.ID, m.Scope, m.File)
-		row := &mutantRow{m: m, cells: map[string]cellStatus{}, failed: map[string][]string{}}
-		rows = append(rows, row)
-		t0 := time.Now()
-		row.err = runOneMutant(root, m, opt, deps, mdir, row)
-		row.took = time.Since(t0)
-		if row.err != nil {
-			fmt.Printf("      ERROR: %v\n", row.err)
-		} else {
-			fmt.Printf("      -> killed by [%s] in %s\n", strings.Join(row.killers(), " "), row.took.Round(100*time.Millisecond))
-		}
+		rows[i] = &mutantRow{m: m, cells: map[string]cellStatus{}, failed: map[string][]string{}}
+		done[i] = make(chan struct{})
+		go func(i int, row *mutantRow) {
+			defer close(done[i])
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			w := &outs[i]
+			fmt.Fprintf(w, "\n[%d/%d] %s  (%s, %s)\n", i+1, len(todo), row.m.ID, row.m.Scope, row.m.File)
+			t0 := time.Now()
+			row.err = runOneMutant(w, root, row.m, opt, deps, mdir, row)
+			row.took = time.Since(t0)
+			if row.err != nil {
+				fmt.Fprintf(w, "      ERROR: %v\n", row.err)
+			} else {
+				fmt.Fprintf(w, "      -> killed by [%s] in %s\n", strings.Join(row.killers(), " "), row.took.Round(100*time.Millisecond))
+			}
+		}(i, rows[i])
+	}
+	for i := range todo {
+		<-done[i]
+		os.Stdout.Write(outs[i].Bytes())
 	}
 	ok := printMatrix(os.Stdout, rows, opt, time.Since(start))
 	fmt.Printf("cell logs: %s\n", mdir)
 	return ok
 }
 
-func runOneMutant(root string, m *mutant.Mutant, opt mutantOptions, deps depGraph, logDir string, row *mutantRow) error {
+func runOneMutant(w io.Writer, root string, m *mutant.Mutant, opt mutantOptions, deps depGraph, logDir string, row *mutantRow) error {
 	if err := m.Check(root); err != nil {
 		return err
 	}
@@ -177,7 +198,7 @@ func runOneMutant(root string, m *mutant.Mutant, opt mutantOptions, deps depGrap
 			argv := c.Args("-trimpath", "-count=1", "-json", fmt.Sprintf("-timeout=%s", goTestTimeout(opt.limit)))
 			cr := runCell(dir, argv, opt.limit, logPath(c.String()), m.ID)
 			row.entries = append(row.entries, entryResult{c: c, status: cr.status, took: cr.took, failed: cr.failed})
-			fmt.Printf("      %-9s %-13s %6.1fs  %s%s\n", c.Layer, cr.status.word(), cr.took.Seconds(), c, failedSuffix(cr.failed))
+			fmt.Fprintf(w, "      %-9s %-13s %6.1fs  %s%s\n", c.Layer, cr.status.word(), cr.took.Seconds(), c, failedSuffix(cr.failed))
 			if prev := row.cells[c.Layer]; prev != cellKilled {
 				row.cells[c.Layer] = cr.status
 			}
@@ -196,7 +217,7 @@ func runOneMutant(root string, m *mutant.Mutant, opt mutantOptions, deps depGrap
 		pkgs := deps.affected(mutated, layerPackages(l))
 		if len(pkgs) == 0 {
 			row.cells[l] = cellNotRun
-			fmt.Printf("      %-9s %-13s          (no package of the layer imports %s)\n", l, "not run", short(mutated))
+			fmt.Fprintf(w, "      %-9s %-13s          (no package of the layer imports %s)\n", l, "not run", short(mutated))
 			continue
 		}
 		argv := []string{"go", "test", "-race"}
@@ -215,7 +236,7 @@ func runOneMutant(root string, m *mutant.Mutant, opt mutantOptions, deps depGrap
 		cr := runCell(dir, argv, opt.limit, logPath(l), m.ID)
 		row.cells[l] = cr.status
 		row.failed[l] = cr.failed
-		fmt.Printf("      %-9s %-13s %6.1fs  %s%s\n", l, cr.status.word(), cr.took.Seconds(), strings.Join(pkgs, " "), failedSuffix(cr.failed))
+		fmt.Fprintf(w, "      %-9s %-13s %6.1fs  %s%s\n", l, cr.status.word(), cr.took.Seconds(), strings.Join(pkgs, " "), failedSuffix(cr.failed))
 	}
 	return nil
 }
