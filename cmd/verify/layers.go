@@ -80,8 +80,19 @@ func modelCmds(extra ...string) [][]string {
 	first := append(append(slices.Clone(base), flags...), "./explore/internal/weak")
 	rest := append(append(slices.Clone(base), flags...), modelPackages[1:]...)
 	atomics := append(append(slices.Clone(base), flags...), "-run", "^TestWeak", "./explore/atomic")
-	return [][]string{append(first, after...), rest, atomics}
+	// The engine's comparisons of the reduced search with brute force on
+	// generated programs, plain and weak, at rapid's full count: go test
+	// -race draws only a few programs for them (the race detector makes
+	// them minutes long and adds little: the explorer runs one goroutine
+	// of a program at a time). Under -long the unit layer runs them with
+	// 2000 cases, so here they keep the default.
+	engine := []string{"go", "test", "-count=1", "-json", "-run", engineGenerated, "./explore/internal/engine"}
+	return [][]string{append(first, after...), rest, atomics, engine}
 }
+
+// engineGenerated names the engine's tests that compare searches on
+// generated programs.
+const engineGenerated = "^TestReduced(MissesNoTrace|Weak.*)OfGeneratedPrograms$"
 
 // explorerProcesses is how many test processes the explorer's layers run
 // at once: one per core, up to four. The explorer runs one goroutine at a
@@ -214,7 +225,7 @@ func layers(tlaJar string) []layer {
 		},
 		{
 			name:  "model",
-			title: "the weak memory model against its RC11 oracle: litmus suite, generated programs, ordered atomics",
+			title: "the weak memory model against its RC11 oracle: litmus suite, generated programs, ordered atomics; the reduced search against brute force",
 			// The model the weak layer relies on, checked on its own: the
 			// litmus suite and the random programs (each run through
 			// the model, every interleaving and store choice, and

@@ -155,6 +155,7 @@ func compareOnProgram(t *rapid.T, gs [][]progOp, what string, popt, ropt Options
 
 // Without a bound: every trace of every interleaving.
 func TestReducedMissesNoTraceOfGeneratedPrograms(t *testing.T) {
+	fewerProgramsUnderRace(t)
 	rapid.Check(t, func(t *rapid.T) {
 		compareOnProgram(t, genProgram(t), "no bound",
 			Options{Preemptions: 64, MaxSchedules: 3000},

@@ -178,6 +178,7 @@ func compareWeakOnProgram(t *rapid.T, gs [][]weakOp, what string, popt, ropt Opt
 // Without a bound: every outcome of every interleaving and every choice
 // of store.
 func TestReducedWeakReachesEveryOutcomeOfGeneratedPrograms(t *testing.T) {
+	fewerProgramsUnderRace(t)
 	compared, skipped = 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		compareWeakOnProgram(t, genWeakProgram(t), "no bound",
@@ -199,6 +200,7 @@ func reportCompared(t *testing.T) {
 // With a bound: every outcome the plain search reaches at bounds 0, 1 and
 // 2, and none other.
 func TestReducedWeakWithABoundReachesEveryOutcomeOfGeneratedPrograms(t *testing.T) {
+	fewerProgramsUnderRace(t)
 	compared, skipped = 0, 0
 	defer reportCompared(t)
 	rapid.Check(t, func(t *rapid.T) {
