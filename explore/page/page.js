@@ -223,10 +223,10 @@
       var g = svgEl("g", { "class": cls, "data-step": s.n, "data-goroutine": s.g }, nodes);
       svgEl("rect", { x: x - 4, y: y - 12, width: colW - 30, height: 18, rx: 3 }, g);
       var t = svgEl("text", { x: x, y: y + 1 }, g);
-      var label = s.n + ": " + s.text;
+      var label = s.n + ": " + (s.loc ? data.locations[s.loc - 1] + " " : "") + s.text;
       t.textContent = label.length > 34 ? label.slice(0, 33) + "\u2026" : label;
       var title = svgEl("title", {}, g);
-      title.textContent = "step " + s.n + " (" + data.goroutines[s.g] + "): " + s.text + " at " + s.at;
+      title.textContent = "step " + s.n + " (" + data.goroutines[s.g] + "): " + (s.loc ? data.locations[s.loc - 1] + " " : "") + s.text + " at " + s.at;
       g.addEventListener("click", function () { show(s.n); });
     });
     svg.setAttribute("width", left + data.goroutines.length * colW);

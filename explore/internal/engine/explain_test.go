@@ -25,8 +25,10 @@ func TestEveryReadNamesItsStore(t *testing.T) {
 		}
 		lines := 0
 		for _, l := range strings.Split(res.Trace, "\n") {
+			// step, goroutine, line, the location's name, then the
+			// operation.
 			f := strings.Fields(l)
-			if len(f) < 4 || !strings.HasPrefix(f[3], "Load") {
+			if len(f) < 5 || !strings.HasPrefix(f[4], "Load") {
 				continue
 			}
 			// The location is the line that called the operation,

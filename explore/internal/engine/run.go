@@ -114,6 +114,9 @@ type run struct {
 	wt *weakTrace
 	// views are the scenario's registered views (View).
 	views []namedView
+	// objects are the scenario's named objects (Object), in the order
+	// registered.
+	objects []namedObject
 }
 
 // current is the run in progress, or nil. It is set by the driver before
