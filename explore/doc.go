@@ -91,6 +91,7 @@
 //	Records          none              WSCHED_EXPLORE_RECORDS=file
 //	Evidence         $TMPDIR/wsched-explore   WSCHED_EXPLORE_EVIDENCE=dir
 //	Mutant           none              WSCHED_MUTANT=id
+//	Play             off               WSCHED_EXPLORE_PLAY=1
 //
 // go doc ./explore/internal/engine Options says what each means.
 // TestSettingsTableNamesEveryField keeps this table and the type alike.

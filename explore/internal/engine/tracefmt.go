@@ -37,9 +37,11 @@ type TraceData struct {
 	Locations  []string `json:"locations"` // Step.Loc-1 indexes it
 	// Objects says which type each object name's prefix stands for
 	// (traceobj.go): "n = treiber.node[int], i = int".
-	Objects string      `json:"objects,omitempty"`
-	Steps   []traceStep `json:"steps"`
-	SW      []swEdge    `json:"sw,omitempty"`
+	Objects string `json:"objects,omitempty"`
+	// Play is the play tree (play.go), when Options.Play asked for it.
+	Play  *PlayData   `json:"play,omitempty"`
+	Steps []traceStep `json:"steps"`
+	SW    []swEdge    `json:"sw,omitempty"`
 	// Sources holds the lines around each step's source line, by
 	// "file:line".
 	Sources map[string]srcContext `json:"sources"`

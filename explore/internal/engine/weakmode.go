@@ -360,7 +360,7 @@ func (r *run) chooseWeak(n int, what string) int {
 	if c < 0 || c >= n {
 		r.diverge(r.cur, fmt.Sprintf("decision %d wants "+what+" (a replay token from another version of the code, or another mode's parameters)", len(r.decisions), c, n))
 	}
-	r.decisions = append(r.decisions, decision{kind: kindStore, load: l, chosen: c})
+	r.decisions = append(r.decisions, decision{kind: kindStore, load: l, chosen: c, step: r.numbered})
 	return c
 }
 
