@@ -117,6 +117,7 @@ func TestCounterexamplePagesInChromium(t *testing.T) {
 			checkSelfTest(t, self, len(tr.Steps))
 			checkGraph(t, dumpDOM(t, browser, "file://"+page+"#graph"), &tr, false)
 			checkGraph(t, dumpDOM(t, browser, "file://"+page+"#graph-relevant"), &tr, true)
+			checkPlay(t, browser, page, &tr)
 			shot := filepath.Join(out, p.mutant+".png")
 			screenshot(t, browser, "file://"+page, shot, "1400,1000")
 			t.Logf("%s (%s): %d steps, %d stale reads, %d synchronises-with edges; DOM matches the trace; keys move the highlight; screenshot %s",
@@ -149,7 +150,30 @@ type pageTrace struct {
 		Race      int      `json:"race"`
 		Preempt   bool     `json:"preempt"`
 	} `json:"steps"`
-	SW []struct{ From, To int } `json:"sw"`
+	SW   []struct{ From, To int } `json:"sw"`
+	Play *struct {
+		Runs []playRun `json:"runs"`
+		Cut  string    `json:"cut"`
+	} `json:"play"`
+}
+
+// playRun is a run of the play tree (explore/internal/engine/play.go).
+type playRun struct {
+	Parent, Fork, From int
+	Goroutines         []string
+	Steps              []struct {
+		N, G     int
+		Text, At string
+	}
+	Decisions []struct {
+		Step     int
+		Kind     string
+		Options  []int
+		Chosen   int
+		Children map[string]int
+	}
+	Fails   bool
+	Outcome string
 }
 
 func (tr *pageTrace) stale() int {
@@ -434,4 +458,181 @@ func checkGraph(t *testing.T, dom string, tr *pageTrace, relevant bool) {
 		}
 	}
 	t.Logf("graph (relevant %v): %d nodes, edges %v", relevant, len(nodes), got)
+}
+
+// playClicks are the clicks that replay run 0 of the play tree, the
+// recorded run, to its end, as the page offers them: at each step the
+// goroutine that goes next (the decision's choice, or the only one that
+// can go), then in the weak mode the store a read reads, where the run
+// chose one. pos[i] is the step the page shows after click i.
+func playClicks(r *playRun) (clicks []string, pos []int) {
+	di := 0
+	for n := 1; n <= len(r.Steps); n++ {
+		picked := false
+		for di < len(r.Decisions) && r.Decisions[di].Step == n-1 {
+			d := r.Decisions[di]
+			if d.Kind == "s" && !picked {
+				clicks, pos = append(clicks, fmt.Sprintf("g%d", r.Steps[n-1].G)), append(pos, n-1)
+			}
+			picked = true
+			clicks, pos = append(clicks, fmt.Sprintf("%s%d", d.Kind, d.Chosen)), append(pos, n-1)
+			di++
+		}
+		if !picked {
+			clicks, pos = append(clicks, fmt.Sprintf("g%d", r.Steps[n-1].G)), append(pos, n-1)
+		}
+		pos[len(pos)-1] = n
+	}
+	return clicks, pos
+}
+
+var (
+	playRow    = regexp.MustCompile(`<tr class="play-step[^"]*" data-step="(\d+)" data-goroutine="(\d+)" data-run="(\d+)"><td class="n">\d+</td>(.*?)</tr>`)
+	playOp     = regexp.MustCompile(`<div class="op">(.*?)</div>`)
+	playStatus = regexp.MustCompile(`<span id="play-status" data-state="(\w*)">(.*?)</span>`)
+	playLog    = regexp.MustCompile(`(?s)<pre id="play-log" data-result="(\w+)">(.*?)</pre>`)
+	playPos    = regexp.MustCompile(`data-play-pos="(\d+)" data-play-run="(\d+)"`)
+)
+
+// checkPlay plays the page in Chromium (#play:clicks, real clicks on the
+// page's buttons) and compares what it shows with the trace file: the
+// recorded run's clicks reach the failure with every step of the trace
+// in order; undo takes clicks back; a choice the recording did not make
+// shows the steps of the run the engine traced for it; a choice no run
+// took is disabled.
+func checkPlay(t *testing.T, browser, page string, tr *pageTrace) {
+	t.Helper()
+	if tr.Play == nil || len(tr.Play.Runs) < 2 {
+		t.Fatalf("the page has no play tree (or only the recorded run): cmd/explain asks for one")
+	}
+	root := &tr.Play.Runs[0]
+	clicks, pos := playClicks(root)
+	play := func(cl []string) string {
+		return dumpDOM(t, browser, "file://"+page+"#play:"+strings.Join(cl, ","))
+	}
+	state := func(dom string) (pos, run int) {
+		m := playPos.FindStringSubmatch(dom)
+		if m == nil {
+			t.Fatalf("the page did not say where play is (data-play-pos)")
+		}
+		pos, _ = strconv.Atoi(m[1])
+		run, _ = strconv.Atoi(m[2])
+		return
+	}
+	logOK := func(dom string, want string) {
+		m := playLog.FindStringSubmatch(dom)
+		if m == nil || m[1] != want {
+			t.Fatalf("play log %v, want %s", m, want)
+		}
+	}
+	// The recorded run, to the failure.
+	dom := play(clicks)
+	logOK(dom, "pass")
+	rows := playRow.FindAllStringSubmatch(dom, -1)
+	if len(rows) != len(tr.Steps) {
+		t.Fatalf("play: %d steps shown after the recorded run's %d clicks, %d in the trace", len(rows), len(clicks), len(tr.Steps))
+	}
+	for i, m := range rows {
+		g, _ := strconv.Atoi(m[2])
+		op := playOp.FindStringSubmatch(m[4])
+		if m[1] != strconv.Itoa(i+1) || g != tr.Steps[i].G || m[3] != "0" || op == nil || html.UnescapeString(op[1]) != root.Steps[i].Text {
+			t.Fatalf("play: row %d is %v; the recorded step: %+v", i+1, m[1:4], root.Steps[i])
+		}
+	}
+	st := playStatus.FindStringSubmatch(dom)
+	if st == nil || st[1] != "failure" || !strings.Contains(html.UnescapeString(st[2]), "the failure is reached: "+root.Outcome) {
+		t.Fatalf("play: the status after the recorded run is %v, want the failure reached", st)
+	}
+	// Undo, three times.
+	dom = play(append(append([]string(nil), clicks...), "undo", "undo", "undo"))
+	logOK(dom, "pass")
+	if p, run := state(dom); p != pos[len(pos)-4] || run != 0 || playStatus.FindStringSubmatch(dom)[1] != "choosing" {
+		t.Fatalf("play: after three undos at step %d (run %d), want step %d of run 0, choosing", p, run, pos[len(pos)-4])
+	}
+	// A choice the recording did not make: the last decision of the
+	// recorded run with a child, so that the path to it is long.
+	alt := -1
+	for i, d := range root.Decisions {
+		if len(d.Children) > 0 && d.Kind == "g" {
+			alt = i
+		}
+	}
+	if alt < 0 {
+		t.Fatalf("play: the recorded run has no goroutine decision with another choice run")
+	}
+	d := root.Decisions[alt]
+	k := clicksBefore(root, alt) // the clicks before decision alt's
+	var o string
+	var child int
+	for o, child = range d.Children {
+		break
+	}
+	dom = play(append(append([]string(nil), clicks[:k]...), "g"+o))
+	logOK(dom, "pass")
+	p, run := state(dom)
+	ch := &tr.Play.Runs[child]
+	if run != child || ch.From != d.Step+1 {
+		t.Fatalf("play: choosing g%s at decision %d went to run %d at step %d, want run %d from step %d", o, alt, run, p, child, d.Step+1)
+	}
+	if p == d.Step+1 {
+		last := playRow.FindAllStringSubmatch(dom, -1)
+		m := last[len(last)-1]
+		op := playOp.FindStringSubmatch(m[4])
+		if m[3] != strconv.Itoa(child) || op == nil || html.UnescapeString(op[1]) != ch.Steps[0].Text {
+			t.Fatalf("play: the step after choosing g%s is %v, want run %d's %+v", o, m[1:4], child, ch.Steps[0])
+		}
+	}
+	t.Logf("play: %d runs in the tree (cut: %q); the recorded run in %d clicks reaches the failure; undo x3 back to step %d; g%s at decision %d (step %d) goes to run %d (%s)",
+		len(tr.Play.Runs), tr.Play.Cut, len(clicks), pos[len(pos)-4], o, alt, d.Step, child, ch.Outcome)
+	// A choice no run took is disabled: the first decision of a child
+	// run after its fork has no children of its own when the tree was
+	// cut; otherwise every choice was run, and there is none to try.
+	for ri := range tr.Play.Runs {
+		r := &tr.Play.Runs[ri]
+		for i := r.Fork + 1; i < len(r.Decisions); i++ {
+			dd := r.Decisions[i]
+			for _, opt := range dd.Options {
+				if opt == dd.Chosen || dd.Children[strconv.Itoa(opt)] != 0 || dd.Step >= r.From-1+len(r.Steps) {
+					continue
+				}
+				if ri != 0 {
+					// Reaching a child's decision needs the
+					// path to the child: only run 0's is built
+					// here.
+					continue
+				}
+				dom = play(append(append([]string(nil), clicks[:clicksBefore(r, i)]...), fmt.Sprintf("%s%d", dd.Kind, opt)))
+				if m := playLog.FindStringSubmatch(dom); m == nil || m[1] != "fail" || !strings.Contains(m[2], "no enabled button") {
+					t.Fatalf("play: the choice %s%d at decision %d, which no run took, was not disabled: %v", dd.Kind, opt, i, m)
+				}
+				t.Logf("play: %s%d at decision %d (no run took it) is disabled", dd.Kind, opt, i)
+				return
+			}
+		}
+	}
+}
+
+// clicksBefore is how many of playClicks(r)'s clicks come before the
+// click of r's decision i.
+func clicksBefore(r *playRun, i int) int {
+	cl, _ := playClicks(r)
+	di, c := 0, 0
+	for n := 1; n <= len(r.Steps); n++ {
+		picked := false
+		for di < len(r.Decisions) && r.Decisions[di].Step == n-1 {
+			if r.Decisions[di].Kind == "s" && !picked {
+				c++
+			}
+			picked = true
+			if di == i {
+				return c
+			}
+			c++
+			di++
+		}
+		if !picked {
+			c++
+		}
+	}
+	return len(cl)
 }

@@ -8,7 +8,8 @@
 //
 // The page is a self-contained HTML file (docs/explore.md, "The
 // counterexample page"): open it in a browser and step through the
-// schedule with the arrow keys.
+// schedule with the arrow keys, or open it with #play and play the
+// schedule yourself (it runs the failing test with WSCHED_EXPLORE_PLAY=1).
 package main
 
 import (
@@ -104,7 +105,8 @@ func run(root string, m *mutant.Mutant, c mutant.Catch) (explore.Record, error) 
 	fmt.Fprintf(os.Stderr, "running %v with %s applied...\n", argv, m.ID)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), explore.MutantEnv+"="+m.ID, explore.RecordsEnv+"="+recs)
+	// The page is playable (#play): the engine runs the play tree.
+	cmd.Env = append(os.Environ(), explore.MutantEnv+"="+m.ID, explore.RecordsEnv+"="+recs, explore.PlayEnv+"=1")
 	out, runErr := cmd.CombinedOutput()
 	f, err := os.Open(recs)
 	if err == nil {

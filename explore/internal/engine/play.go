@@ -44,7 +44,7 @@ type PlayRun struct {
 type PlayStep struct {
 	N    int    `json:"n"`
 	G    int    `json:"g"`
-	Text string `json:"text"` // the location's name, then the operation
+	Text string `json:"text"` // the location's name, the operation, the store a read read
 	At   string `json:"at"`
 }
 
@@ -134,6 +134,12 @@ func (e *explorer) playTree(rec *run) (d *PlayData) {
 			text := s.Text
 			if s.Loc > 0 {
 				text = tr.Locations[s.Loc-1] + " " + text
+			}
+			if s.ReadsFrom >= 0 {
+				text += "  from " + tr.shortName(s.ReadsFrom)
+				if s.Stale {
+					text += ", not the latest"
+				}
 			}
 			pr.Steps = append(pr.Steps, PlayStep{N: s.N, G: s.G, Text: text, At: s.At})
 		}
