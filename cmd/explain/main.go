@@ -74,7 +74,7 @@ func main() {
 	if f.Evidence.Page == "" {
 		fmt.Println("no page: the failure has no trace (a replay that diverged before it ran)")
 	} else {
-		fmt.Printf("page:   %s\ntrace:  %s\n", f.Evidence.Page, f.Evidence.Trace)
+		fmt.Printf("page:   %s\ntrace:  %s\nplay:   file://%s#play\n", f.Evidence.Page, f.Evidence.Trace, f.Evidence.Page)
 	}
 	fmt.Printf("replay: %s\n", f.Replay)
 }
