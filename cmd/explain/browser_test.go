@@ -151,6 +151,7 @@ type pageTrace struct {
 		Preempt   bool     `json:"preempt"`
 	} `json:"steps"`
 	SW   []struct{ From, To int } `json:"sw"`
+	SC   []int                    `json:"sc"`
 	Play *struct {
 		Runs []playRun `json:"runs"`
 		Cut  string    `json:"cut"`
@@ -443,6 +444,15 @@ func checkGraph(t *testing.T, dom string, tr *pageTrace, relevant bool) {
 	for _, st := range stores {
 		want["mo"] += len(st) - 1
 	}
+	sc := 0
+	for _, k := range tr.SC {
+		if keep[k] {
+			sc++
+		}
+	}
+	if sc > 0 {
+		want["sc"] = sc - 1
+	}
 	got := map[string]int{}
 	for _, m := range graphEdge.FindAllStringSubmatch(dom, -1) {
 		a, _ := strconv.Atoi(m[2])
@@ -452,7 +462,7 @@ func checkGraph(t *testing.T, dom string, tr *pageTrace, relevant bool) {
 		}
 		got[m[1]]++
 	}
-	for _, k := range []string{"po", "rf", "missing", "sw", "race", "mo"} {
+	for _, k := range []string{"po", "rf", "missing", "sw", "race", "mo", "sc"} {
 		if got[k] != want[k] {
 			t.Fatalf("graph (relevant %v): %d %s edges, want %d", relevant, got[k], k, want[k])
 		}

@@ -207,7 +207,7 @@
     var keep = only ? relevantSteps() : null;
     var colW = 250, rowH = 28, top = 30, left = 40, pos = {}, row = 0;
     var defs = svgEl("defs", {}, svg);
-    ["po", "rf", "mo", "sw", "missing", "race"].forEach(function (c) {
+    ["po", "rf", "mo", "sw", "missing", "race", "sc"].forEach(function (c) {
       var m = svgEl("marker", { id: "g-" + c, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto" }, defs);
       svgEl("path", { d: "M0,0 L10,5 L0,10 z", "class": "head-" + c }, m);
     });
@@ -264,6 +264,10 @@
       var seq = mo[l].filter(function (k) { return pos[k]; });
       for (var i = 1; i < seq.length; i++) edge("mo", seq[i - 1], seq[i]);
     });
+    // The weak mode's seq_cst order (data.sc: one the execution is
+    // consistent with), between the seq_cst events shown.
+    var sc = (data.sc || []).filter(function (k) { return pos[k]; });
+    for (var j = 1; j < sc.length; j++) edge("sc", sc[j - 1], sc[j]);
     // The graph opens where the page is: at the current step (the
     // failure, unless the learner moved).
     // (After the load: until then the pane may not have its height, and

@@ -42,6 +42,10 @@ type TraceData struct {
 	Play  *PlayData   `json:"play,omitempty"`
 	Steps []traceStep `json:"steps"`
 	SW    []swEdge    `json:"sw,omitempty"`
+	// SC is, in the weak mode, the steps of the seq_cst events (SC
+	// accesses and fences) in a seq_cst order the execution is
+	// consistent with (weak.Model.SCOrder: one that extends psc).
+	SC []int `json:"sc,omitempty"`
 	// Sources holds the lines around each step's source line, by
 	// "file:line".
 	Sources map[string]srcContext `json:"sources"`
@@ -150,6 +154,13 @@ func (r *run) formatTrace() string {
 		for _, e := range d.SW {
 			fmt.Fprintf(&b, "  step %d (%s, %s) -> step %d (%s, %s)\n", e.From, d.Goroutines[d.Steps[e.From-1].G], d.Steps[e.From-1].Op, e.To, d.Goroutines[d.Steps[e.To-1].G], d.Steps[e.To-1].Op)
 		}
+	}
+	if len(d.SC) > 0 {
+		parts := make([]string, len(d.SC))
+		for i, n := range d.SC {
+			parts[i] = d.shortName(n)
+		}
+		fmt.Fprintf(&b, "seq_cst order (one the execution is consistent with): %s\n", strings.Join(parts, " < "))
 	}
 	var missing []string
 	for _, s := range d.Steps {
@@ -309,6 +320,13 @@ func (r *run) exportTrace() *TraceData {
 		d.Steps = append(d.Steps, ts)
 	}
 	d.Objects = ot.legend()
+	if r.mem != nil && r.wt != nil {
+		for _, e := range r.mem.m.SCOrder() {
+			if n, ok := r.wt.sc[e]; ok && n <= len(d.Steps) {
+				d.SC = append(d.SC, n)
+			}
+		}
+	}
 	return d
 }
 
