@@ -1,9 +1,18 @@
 package engine
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 )
+
+func firstField(f []string) string {
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
 
 // The play tree (play.go): its first run is the recorded one, step for
 // step; every other run leaves its parent at one decision by a choice the
@@ -70,6 +79,49 @@ func TestPlayTreeBranchesAtEveryDecision(t *testing.T) {
 			t.Fatalf("weak=%v: a tree of a tiny scenario was cut: %s", weak, p.Cut)
 		}
 		t.Logf("weak=%v: %d runs, %d passing, %d store branches", weak, len(p.Runs), passes, stores)
+		// Every run of the tree is what a replay of its choices does:
+		// replayed by a token that lists each of its decisions, it
+		// prints the same steps and ends the same way.
+		for k, r := range p.Runs {
+			var b strings.Builder
+			b.WriteString(ModeOf(Options{Weak: weak}).header() + "/")
+			for i, d := range r.Decisions {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, "%d:%s%d", i, d.Kind, d.Chosen)
+			}
+			if len(r.Decisions) == 0 {
+				b.WriteByte('-')
+			}
+			rep := Explore(Options{Weak: weak, Replay: b.String()}, body)
+			trace, outcome := rep.Trace, "passes"
+			if rep.Failure != nil {
+				trace, outcome = rep.Failure.Trace, string(rep.Failure.Kind)+": "+firstLine(rep.Failure.Message)
+			}
+			if outcome != r.Outcome {
+				t.Fatalf("weak=%v: run %d ends %q, its replay %q (token %s)", weak, k, r.Outcome, outcome, b.String())
+			}
+			lines := map[int]string{}
+			for _, l := range strings.Split(trace, "\n") {
+				f := strings.Fields(l)
+				if n, err := strconv.Atoi(firstField(f)); err == nil && len(f) > 1 {
+					lines[n] = strings.Join(f, " ")
+				}
+			}
+			last := r.From - 1 + len(r.Steps)
+			if _, ok := lines[last]; !ok || len(lines) != last {
+				t.Fatalf("weak=%v: run %d has %d steps, its replay %d", weak, k, last, len(lines))
+			}
+			for _, s := range r.Steps {
+				// (The text trace says "not the latest" on a line of
+				// its own.)
+				want := strings.Join(strings.Fields(strings.TrimSuffix(s.Text, ", not the latest")), " ")
+				if !strings.Contains(lines[s.N], want) {
+					t.Fatalf("weak=%v: run %d's step %d is %q, its replay's %q", weak, k, s.N, want, lines[s.N])
+				}
+			}
+		}
 		if res.Schedules != (Explore(Options{Weak: weak}, body)).Schedules {
 			t.Fatalf("weak=%v: the tree's runs were counted as schedules of the search", weak)
 		}
