@@ -319,7 +319,8 @@
       d.options.forEach(function (o) {
         var ok = o === d.chosen || (d.children && d.children[o] !== undefined);
         var label = d.kind === "g" ? gName(ps.run, o) + (o === d.timer ? " (its timeout fires)" : "") :
-          (o === 0 ? "the latest store" : "store " + o + " back");
+          d.place ? (o === 0 ? "the store goes last" : "the store goes before the " + o + " newest") :
+          (o === 0 ? "read the latest store" : "read the store " + o + " back");
         out.push({ choice: d.kind + o, label: label, enabled: ok, recorded: ps.run === 0 && o === d.chosen });
       });
       return out;

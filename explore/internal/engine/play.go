@@ -53,11 +53,15 @@ type PlayStep struct {
 // latest). Children maps a choice other than Chosen to the run that took
 // it, if the tree has one.
 type PlayDecision struct {
-	Step     int            `json:"step"`
-	Kind     string         `json:"kind"`
-	Options  []int          `json:"options"`
-	Chosen   int            `json:"chosen"`
-	Timer    int            `json:"timer"` // a goroutine whose timeout fires early if chosen; -1
+	Step    int    `json:"step"`
+	Kind    string `json:"kind"`
+	Options []int  `json:"options"`
+	Chosen  int    `json:"chosen"`
+	Timer   int    `json:"timer"` // a goroutine whose timeout fires early if chosen; -1
+	// Place marks a store choice that is where a store goes in its
+	// location's modification order (0: last), not which store a read
+	// reads.
+	Place    bool           `json:"place,omitempty"`
 	Children map[string]int `json:"children,omitempty"`
 }
 
@@ -149,6 +153,9 @@ func (e *explorer) playTree(rec *run) (d *PlayData) {
 			if x.kind == kindStore {
 				pd.Kind = "s"
 				pd.Options = x.load.alternatives()
+				// The step it is about: a read names the store it
+				// read; a store's choice is its place.
+				pd.Place = x.step < len(tr.Steps) && tr.Steps[x.step].ReadsFrom < 0
 			} else {
 				pd.Options = x.schedule.alternatives()
 				pd.Timer = x.timer
