@@ -264,7 +264,44 @@ func plainValue(v reflect.Value) (any, bool) {
 	if !plainType(e.Type(), 0) {
 		return nil, false
 	}
-	return fmt.Sprint(e.Interface()), true
+	return plainString(e), true
+}
+
+// plainString prints plain data as %v would, but without calling any of
+// its methods (a String method could do anything, a scheduling point
+// included, in the middle of the engine's note of a step).
+func plainString(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Bool:
+		return fmt.Sprint(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return fmt.Sprint(v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return fmt.Sprint(v.Uint())
+	case reflect.Float32, reflect.Float64:
+		return fmt.Sprint(v.Float())
+	case reflect.String:
+		return v.String()
+	case reflect.Struct, reflect.Array:
+		n := v.Len
+		if v.Kind() == reflect.Struct {
+			n = v.NumField
+		}
+		parts := make([]string, n())
+		for i := range parts {
+			if v.Kind() == reflect.Struct {
+				parts[i] = plainString(v.Field(i))
+			} else {
+				parts[i] = plainString(v.Index(i))
+			}
+		}
+		open, end := "{", "}"
+		if v.Kind() == reflect.Array {
+			open, end = "[", "]"
+		}
+		return open + strings.Join(parts, " ") + end
+	}
+	return "?"
 }
 
 func plainType(typ reflect.Type, depth int) bool {

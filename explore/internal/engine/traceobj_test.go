@@ -32,6 +32,14 @@ func (x *tptr) store(p any) {
 	}
 }
 
+// tval is plain data with a method the trace must not call.
+type tval struct {
+	id  int
+	tag string
+}
+
+func (tval) String() string { panic("the trace called a method of the data") }
+
 // tpair holds two locations the code reaches by the same expression.
 type tpair struct {
 	head tptr
@@ -58,6 +66,7 @@ func TestTraceNamesObjectsByIdentity(t *testing.T) {
 		v = 6 // after the step: the step printed 5
 		q.head.store(&v)
 		q.more[2].store(1, Relaxed)
+		q.head.store(&tval{7, "x"})
 	})
 	if res.Failure != nil {
 		t.Fatal(res.Failure)
@@ -82,6 +91,8 @@ func TestTraceNamesObjectsByIdentity(t *testing.T) {
 		"q.head StoreRelaxed i1(5)",
 		"q.head StoreRelaxed i1(6)",
 		"q.more[2] StoreRelaxed 1",
+		// A second type whose name starts with t: its whole name.
+		"q.head StoreRelaxed tval1{7 x}",
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("%d steps, want %d:\n%s", len(lines), len(want), res.Trace)
@@ -91,7 +102,7 @@ func TestTraceNamesObjectsByIdentity(t *testing.T) {
 			t.Errorf("step %d: %q, want %q in it", i+1, lines[i], w)
 		}
 	}
-	if !strings.Contains(res.Trace, "objects: t = engine.tnode, i = int") {
+	if !strings.Contains(res.Trace, "objects: t = engine.tnode, i = int, tval = engine.tval") {
 		t.Errorf("no legend of the objects' names:\n%s", res.Trace)
 	}
 }
