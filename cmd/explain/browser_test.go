@@ -604,32 +604,47 @@ func checkPlay(t *testing.T, browser, page string, tr *pageTrace) {
 	}
 	t.Logf("play: %d runs in the tree (cut: %q); the recorded run in %d clicks reaches the failure; undo x3 back to step %d; g%s at decision %d (step %d) goes to run %d (%s)",
 		len(tr.Play.Runs), tr.Play.Cut, len(clicks), pos[len(pos)-4], o, alt, d.Step, child, ch.Outcome)
-	// A choice no run took is disabled: the first decision of a child
-	// run after its fork has no children of its own when the tree was
-	// cut; otherwise every choice was run, and there is none to try.
-	for ri := range tr.Play.Runs {
-		r := &tr.Play.Runs[ri]
-		for i := r.Fork + 1; i < len(r.Decisions); i++ {
-			dd := r.Decisions[i]
+	// A choice no run took is disabled: a decision of a run off the
+	// recorded one (the tree runs every other choice of the recorded
+	// run first, then what its budget leaves of theirs), reached by
+	// that run's own clicks.
+	for ri := 1; ri < len(tr.Play.Runs); ri++ {
+		full := fullRun(tr, ri)
+		for i := tr.Play.Runs[ri].Fork + 1; i < len(full.Decisions); i++ {
+			dd := full.Decisions[i]
+			if dd.Step >= len(full.Steps) {
+				continue
+			}
 			for _, opt := range dd.Options {
-				if opt == dd.Chosen || dd.Children[strconv.Itoa(opt)] != 0 || dd.Step >= r.From-1+len(r.Steps) {
+				if opt == dd.Chosen || dd.Children[strconv.Itoa(opt)] != 0 {
 					continue
 				}
-				if ri != 0 {
-					// Reaching a child's decision needs the
-					// path to the child: only run 0's is built
-					// here.
-					continue
+				cl, _ := playClicks(full)
+				choice := fmt.Sprintf("%s%d", dd.Kind, opt)
+				dom = play(append(append([]string(nil), cl[:clicksBefore(full, i)]...), choice))
+				m := playLog.FindStringSubmatch(dom)
+				if m == nil || m[1] != "fail" || !strings.Contains(m[2], choice+": no enabled button") || strings.Count(m[2], "\n") != clicksBefore(full, i) {
+					t.Fatalf("play: the choice %s at run %d's decision %d, which no run took, was not disabled (or the clicks before it failed): %v", choice, ri, i, m)
 				}
-				dom = play(append(append([]string(nil), clicks[:clicksBefore(r, i)]...), fmt.Sprintf("%s%d", dd.Kind, opt)))
-				if m := playLog.FindStringSubmatch(dom); m == nil || m[1] != "fail" || !strings.Contains(m[2], "no enabled button") {
-					t.Fatalf("play: the choice %s%d at decision %d, which no run took, was not disabled: %v", dd.Kind, opt, i, m)
-				}
-				t.Logf("play: %s%d at decision %d (no run took it) is disabled", dd.Kind, opt, i)
+				t.Logf("play: %s at run %d's decision %d (step %d; no run took it) is disabled, after %d clicks along run %d", choice, ri, i, dd.Step, clicksBefore(full, i), ri)
 				return
 			}
 		}
 	}
+	if tr.Play.Cut != "" {
+		t.Fatalf("play: the tree was cut (%s), yet every decision's every choice has a run", tr.Play.Cut)
+	}
+}
+
+// fullRun is run ri of the play tree with the steps it shares with its
+// ancestors: every step from the first.
+func fullRun(tr *pageTrace, ri int) *playRun {
+	r := tr.Play.Runs[ri]
+	if r.Parent >= 0 {
+		p := fullRun(tr, r.Parent)
+		r.Steps = append(append(r.Steps[:0:0], p.Steps[:r.From-1]...), r.Steps...)
+	}
+	return &r
 }
 
 // clicksBefore is how many of playClicks(r)'s clicks come before the
