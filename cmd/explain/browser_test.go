@@ -163,8 +163,9 @@ type pageTrace struct {
 	SW   []struct{ From, To int } `json:"sw"`
 	SC   []int                    `json:"sc"`
 	Play *struct {
-		Runs []playRun `json:"runs"`
-		Cut  string    `json:"cut"`
+		Runs    []playRun `json:"runs"`
+		Cut     string    `json:"cut"`
+		Strings []string  `json:"strings"`
 	} `json:"play"`
 }
 
@@ -173,8 +174,8 @@ type playRun struct {
 	Parent, Fork, From int
 	Goroutines         []string
 	Steps              []struct {
-		N, G     int
-		Text, At string
+		N, G int
+		T, A int // indexes into the tree's Strings: the text, the source line
 	}
 	Decisions []struct {
 		Step     int
@@ -555,7 +556,7 @@ func checkPlay(t *testing.T, browser, page string, tr *pageTrace) {
 	for i, m := range rows {
 		g, _ := strconv.Atoi(m[2])
 		op := playOp.FindStringSubmatch(m[4])
-		if m[1] != strconv.Itoa(i+1) || g != tr.Steps[i].G || m[3] != "0" || op == nil || html.UnescapeString(op[1]) != root.Steps[i].Text {
+		if m[1] != strconv.Itoa(i+1) || g != tr.Steps[i].G || m[3] != "0" || op == nil || html.UnescapeString(op[1]) != tr.Play.Strings[root.Steps[i].T] {
 			t.Fatalf("play: row %d is %v; the recorded step: %+v", i+1, m[1:4], root.Steps[i])
 		}
 	}
@@ -598,7 +599,7 @@ func checkPlay(t *testing.T, browser, page string, tr *pageTrace) {
 		last := playRow.FindAllStringSubmatch(dom, -1)
 		m := last[len(last)-1]
 		op := playOp.FindStringSubmatch(m[4])
-		if m[3] != strconv.Itoa(child) || op == nil || html.UnescapeString(op[1]) != ch.Steps[0].Text {
+		if m[3] != strconv.Itoa(child) || op == nil || html.UnescapeString(op[1]) != tr.Play.Strings[ch.Steps[0].T] {
 			t.Fatalf("play: the step after choosing g%s is %v, want run %d's %+v", o, m[1:4], child, ch.Steps[0])
 		}
 	}

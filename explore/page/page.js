@@ -362,7 +362,7 @@
       var x = playRunStep(ps.run, k), s = x.s;
       h += '<tr class="play-step' + (x.run !== 0 ? " off-record" : "") + '" data-step="' + k + '" data-goroutine="' + s.g + '" data-run="' + x.run + '"><td class="n">' + k + "</td>";
       for (var g = 0; g < gs.length; g++) {
-        h += g === s.g ? '<td class="cur"><div class="op">' + esc(s.text) + '</div><div class="src">' + esc(s.at) + "</div></td>" : "<td></td>";
+        h += g === s.g ? '<td class="cur"><div class="op">' + esc(play.strings[s.t]) + '</div><div class="src">' + esc(play.strings[s.a]) + "</div></td>" : "<td></td>";
       }
       h += "</tr>";
     }

@@ -25,6 +25,21 @@ type PlayData struct {
 	// Cut says why the tree stops where it does, when it is not every
 	// choice of every run: the budget of runs, steps or time.
 	Cut string `json:"cut,omitempty"`
+	// Strings holds each text and source line of the steps once (the
+	// runs repeat them): PlayStep.T and A index it.
+	Strings []string `json:"strings"`
+	index   map[string]int
+}
+
+// str is s's index in Strings.
+func (d *PlayData) str(s string) int {
+	i, ok := d.index[s]
+	if !ok {
+		i = len(d.Strings)
+		d.Strings = append(d.Strings, s)
+		d.index[s] = i
+	}
+	return i
 }
 
 // PlayRun is one run of the tree. Its steps up to From-1 are its
@@ -40,12 +55,14 @@ type PlayRun struct {
 	Outcome    string         `json:"outcome"` // "data race: ...", or "passes"
 }
 
-// PlayStep is a step of a run as the page's play pane shows it.
+// PlayStep is a step of a run as the page's play pane shows it: its
+// text (the location's name, the operation, the store a read read) and
+// its source line, as indexes into PlayData.Strings.
 type PlayStep struct {
-	N    int    `json:"n"`
-	G    int    `json:"g"`
-	Text string `json:"text"` // the location's name, the operation, the store a read read
-	At   string `json:"at"`
+	N int `json:"n"`
+	G int `json:"g"`
+	T int `json:"t"`
+	A int `json:"a"`
 }
 
 // PlayDecision is a decision of a run: taken after Step steps, of kind
@@ -111,7 +128,7 @@ func (e *explorer) playTree(rec *run) (d *PlayData) {
 	// its observer (onRun) do not see them.
 	saved, onRun := e.res, e.onRun
 	e.onRun = nil
-	d = &PlayData{}
+	d = &PlayData{index: map[string]int{}}
 	defer func() {
 		e.res, e.onRun = saved, onRun
 		if x := recover(); x != nil {
@@ -145,7 +162,7 @@ func (e *explorer) playTree(rec *run) (d *PlayData) {
 					text += ", not the latest"
 				}
 			}
-			pr.Steps = append(pr.Steps, PlayStep{N: s.N, G: s.G, Text: text, At: s.At})
+			pr.Steps = append(pr.Steps, PlayStep{N: s.N, G: s.G, T: d.str(text), A: d.str(s.At)})
 		}
 		path := append([]decision(nil), r.decisions...)
 		for _, x := range path {

@@ -116,7 +116,7 @@ func TestPlayTreeBranchesAtEveryDecision(t *testing.T) {
 			for _, s := range r.Steps {
 				// (The text trace says "not the latest" on a line of
 				// its own.)
-				want := strings.Join(strings.Fields(strings.TrimSuffix(s.Text, ", not the latest")), " ")
+				want := strings.Join(strings.Fields(strings.TrimSuffix(p.Strings[s.T], ", not the latest")), " ")
 				if !strings.Contains(lines[s.N], want) {
 					t.Fatalf("weak=%v: run %d's step %d is %q, its replay's %q", weak, k, s.N, want, lines[s.N])
 				}
