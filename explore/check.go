@@ -89,6 +89,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 				evidence += fmt.Sprintf("\nthe counterexample page could not be written: %v", err)
 			} else {
 				evidence += "\npage: " + rf.Evidence.Page + "\ntrace: " + rf.Evidence.Trace
+				if f.Data().Play != nil {
+					evidence += "\nplay: file://" + rf.Evidence.Page + "#play"
+				}
 			}
 		}
 		rec.write(t, opt.Records)

@@ -14,8 +14,9 @@
 // docs/checking-your-own-code.md is the quick start for another module.
 // This package is what a scenario writer uses: the search's Options and
 // Result, Explore, Check and Classes, the scenario's goroutines (Go),
-// checks (Assert, Failf), waits (Event, Block), clock (Now) and views
-// (View), and the settings, each an Options field, that the environment
+// checks (Assert, Failf), waits (Event, Block), clock (Now), views
+// (View) and the names its objects go by in a trace (Object), and the
+// settings, each an Options field, that the environment
 // may set (FromEnv).
 // The explorer runs exactly one goroutine at a time and decides, before
 // each operation on shared state, which goroutine performs the next one.
@@ -91,6 +92,7 @@
 //	Records          none              WSCHED_EXPLORE_RECORDS=file
 //	Evidence         $TMPDIR/wsched-explore   WSCHED_EXPLORE_EVIDENCE=dir
 //	Mutant           none              WSCHED_MUTANT=id
+//	Play             off               WSCHED_EXPLORE_PLAY=1
 //
 // go doc ./explore/internal/engine Options says what each means.
 // TestSettingsTableNamesEveryField keeps this table and the type alike.

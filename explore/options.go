@@ -49,6 +49,8 @@ const (
 	// MutantEnv names the catalog mutant of Mutant: cmd/mutant and
 	// cmd/verify -mutants set it for the commands they run.
 	MutantEnv = "WSCHED_MUTANT"
+	// PlayEnv (any value) sets Play.
+	PlayEnv = "WSCHED_EXPLORE_PLAY"
 )
 
 // FromEnv is opt with the settings of the environment applied: the one
@@ -79,6 +81,9 @@ func FromEnv(opt Options) (Options, error) {
 	}
 	if os.Getenv(ClassesEnv) != "" {
 		opt.CompareClasses = true
+	}
+	if os.Getenv(PlayEnv) != "" {
+		opt.Play = true
 	}
 	setString := func(field *string, env string) {
 		if v := os.Getenv(env); v != "" {

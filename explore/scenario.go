@@ -83,3 +83,13 @@ func Now() int64 { return engine.Now() }
 // locations. f must only look, with no scheduling point. Outside a traced
 // run View does nothing, so a scenario may call it in every schedule.
 func View(name string, f func() string) { engine.View(name, f) }
+
+// Object names the object p points to in the trace of the running
+// schedule: a location inside it prints as name.field ("r2.tail",
+// "stack.free.head") whatever expression the code reached it by, and p,
+// as a value, prints as name. Without it, an object is named when a
+// traced value first points to it, by its type's first letter and a
+// count ("n3": a node), and a location inside no named object by the
+// expression the code used. Like View, it does nothing outside a traced
+// run.
+func Object(name string, p any) { engine.Object(name, p) }

@@ -24,7 +24,10 @@ import (
 // operation, and in the weak mode an arrow for every stale read, drawn.
 // With the fragment #selftest the page presses the arrow keys itself and
 // writes where the highlight went; the dumped DOM must say it moved as
-// the keys say. A screenshot of each page goes to the test's artifact
+// the keys say. Play mode (#play:clicks) is played on two of the pages:
+// the recorded run's clicks reach the failure, undo takes clicks back,
+// another choice shows the run the engine traced for it (checkPlay).
+// The weak pages' graphs draw the seq_cst order. A screenshot of each page goes to the test's artifact
 // directory (go test -artifacts -outputdir DIR keeps it; DIR must exist).
 //
 // Without Chromium the test is skipped, saying so; cmd/verify lists it
@@ -33,11 +36,16 @@ import (
 // package's test time.
 
 // browserPages are the counterexamples the test loads.
-var browserPages = []struct{ mutant, what, view string }{
-	{"ring-steal-while-stealing", "ring, plain", "ring: head [0|0] (steal|real), tail 0"},
-	{"deque-take-no-fence", "deque, weak", ""},
-	{"idle-notify-no-fence", "idle protocol, weak", ""},
-	{"ring-tail-relaxed", "ring, weak, a data race", ""},
+// Play mode is played on one page of each mode (each play costs five
+// more page loads).
+var browserPages = []struct {
+	mutant, what, view string
+	play               bool
+}{
+	{"ring-steal-while-stealing", "ring, plain", "ring: head [0|0] (steal|real), tail 0", true},
+	{"deque-take-no-fence", "deque, weak", "", true},
+	{"idle-notify-no-fence", "idle protocol, weak", "", false},
+	{"ring-tail-relaxed", "ring, weak, a data race", "", false},
 }
 
 // DocsPNGEnv, set, makes the test write the deque page's screenshot to
@@ -117,6 +125,9 @@ func TestCounterexamplePagesInChromium(t *testing.T) {
 			checkSelfTest(t, self, len(tr.Steps))
 			checkGraph(t, dumpDOM(t, browser, "file://"+page+"#graph"), &tr, false)
 			checkGraph(t, dumpDOM(t, browser, "file://"+page+"#graph-relevant"), &tr, true)
+			if p.play {
+				checkPlay(t, browser, page, &tr)
+			}
 			shot := filepath.Join(out, p.mutant+".png")
 			screenshot(t, browser, "file://"+page, shot, "1400,1000")
 			t.Logf("%s (%s): %d steps, %d stale reads, %d synchronises-with edges; DOM matches the trace; keys move the highlight; screenshot %s",
@@ -149,7 +160,32 @@ type pageTrace struct {
 		Race      int      `json:"race"`
 		Preempt   bool     `json:"preempt"`
 	} `json:"steps"`
-	SW []struct{ From, To int } `json:"sw"`
+	SW   []struct{ From, To int } `json:"sw"`
+	SC   []int                    `json:"sc"`
+	Play *struct {
+		Runs    []playRun `json:"runs"`
+		Cut     string    `json:"cut"`
+		Strings []string  `json:"strings"`
+	} `json:"play"`
+}
+
+// playRun is a run of the play tree (explore/internal/engine/play.go).
+type playRun struct {
+	Parent, Fork, From int
+	Goroutines         []string
+	Steps              []struct {
+		N, G int
+		T, A int // indexes into the tree's Strings: the text, the source line
+	}
+	Decisions []struct {
+		Step     int
+		Kind     string
+		Options  []int
+		Chosen   int
+		Children map[string]int
+	}
+	Fails   bool
+	Outcome string
 }
 
 func (tr *pageTrace) stale() int {
@@ -419,6 +455,15 @@ func checkGraph(t *testing.T, dom string, tr *pageTrace, relevant bool) {
 	for _, st := range stores {
 		want["mo"] += len(st) - 1
 	}
+	sc := 0
+	for _, k := range tr.SC {
+		if keep[k] {
+			sc++
+		}
+	}
+	if sc > 0 {
+		want["sc"] = sc - 1
+	}
 	got := map[string]int{}
 	for _, m := range graphEdge.FindAllStringSubmatch(dom, -1) {
 		a, _ := strconv.Atoi(m[2])
@@ -428,10 +473,202 @@ func checkGraph(t *testing.T, dom string, tr *pageTrace, relevant bool) {
 		}
 		got[m[1]]++
 	}
-	for _, k := range []string{"po", "rf", "missing", "sw", "race", "mo"} {
+	for _, k := range []string{"po", "rf", "missing", "sw", "race", "mo", "sc"} {
 		if got[k] != want[k] {
 			t.Fatalf("graph (relevant %v): %d %s edges, want %d", relevant, got[k], k, want[k])
 		}
 	}
 	t.Logf("graph (relevant %v): %d nodes, edges %v", relevant, len(nodes), got)
+}
+
+// playClicks are the clicks that replay run 0 of the play tree, the
+// recorded run, to its end, as the page offers them: at each step the
+// goroutine that goes next (the decision's choice, or the only one that
+// can go), then in the weak mode the store a read reads, where the run
+// chose one. pos[i] is the step the page shows after click i.
+func playClicks(r *playRun) (clicks []string, pos []int) {
+	di := 0
+	for n := 1; n <= len(r.Steps); n++ {
+		picked := false
+		for di < len(r.Decisions) && r.Decisions[di].Step == n-1 {
+			d := r.Decisions[di]
+			if d.Kind == "s" && !picked {
+				clicks, pos = append(clicks, fmt.Sprintf("g%d", r.Steps[n-1].G)), append(pos, n-1)
+			}
+			picked = true
+			clicks, pos = append(clicks, fmt.Sprintf("%s%d", d.Kind, d.Chosen)), append(pos, n-1)
+			di++
+		}
+		if !picked {
+			clicks, pos = append(clicks, fmt.Sprintf("g%d", r.Steps[n-1].G)), append(pos, n-1)
+		}
+		pos[len(pos)-1] = n
+	}
+	return clicks, pos
+}
+
+var (
+	playRow    = regexp.MustCompile(`<tr class="play-step[^"]*" data-step="(\d+)" data-goroutine="(\d+)" data-run="(\d+)"><td class="n">\d+</td>(.*?)</tr>`)
+	playOp     = regexp.MustCompile(`<div class="op">(.*?)</div>`)
+	playStatus = regexp.MustCompile(`<span id="play-status" data-state="(\w*)">(.*?)</span>`)
+	playLog    = regexp.MustCompile(`(?s)<pre id="play-log" data-result="(\w+)">(.*?)</pre>`)
+	playPos    = regexp.MustCompile(`data-play-pos="(\d+)" data-play-run="(\d+)"`)
+)
+
+// checkPlay plays the page in Chromium (#play:clicks, real clicks on the
+// page's buttons) and compares what it shows with the trace file: the
+// recorded run's clicks reach the failure with every step of the trace
+// in order; undo takes clicks back; a choice the recording did not make
+// shows the steps of the run the engine traced for it; a choice no run
+// took is disabled.
+func checkPlay(t *testing.T, browser, page string, tr *pageTrace) {
+	t.Helper()
+	if tr.Play == nil || len(tr.Play.Runs) < 2 {
+		t.Fatalf("the page has no play tree (or only the recorded run): cmd/explain asks for one")
+	}
+	root := &tr.Play.Runs[0]
+	clicks, pos := playClicks(root)
+	play := func(cl []string) string {
+		return dumpDOM(t, browser, "file://"+page+"#play:"+strings.Join(cl, ","))
+	}
+	state := func(dom string) (pos, run int) {
+		m := playPos.FindStringSubmatch(dom)
+		if m == nil {
+			t.Fatalf("the page did not say where play is (data-play-pos)")
+		}
+		pos, _ = strconv.Atoi(m[1])
+		run, _ = strconv.Atoi(m[2])
+		return
+	}
+	logOK := func(dom string, want string) {
+		m := playLog.FindStringSubmatch(dom)
+		if m == nil || m[1] != want {
+			t.Fatalf("play log %v, want %s", m, want)
+		}
+	}
+	// The recorded run, to the failure.
+	dom := play(clicks)
+	logOK(dom, "pass")
+	rows := playRow.FindAllStringSubmatch(dom, -1)
+	if len(rows) != len(tr.Steps) {
+		t.Fatalf("play: %d steps shown after the recorded run's %d clicks, %d in the trace", len(rows), len(clicks), len(tr.Steps))
+	}
+	for i, m := range rows {
+		g, _ := strconv.Atoi(m[2])
+		op := playOp.FindStringSubmatch(m[4])
+		if m[1] != strconv.Itoa(i+1) || g != tr.Steps[i].G || m[3] != "0" || op == nil || html.UnescapeString(op[1]) != tr.Play.Strings[root.Steps[i].T] {
+			t.Fatalf("play: row %d is %v; the recorded step: %+v", i+1, m[1:4], root.Steps[i])
+		}
+	}
+	st := playStatus.FindStringSubmatch(dom)
+	if st == nil || st[1] != "failure" || !strings.Contains(html.UnescapeString(st[2]), "the failure is reached: "+root.Outcome) {
+		t.Fatalf("play: the status after the recorded run is %v, want the failure reached", st)
+	}
+	// Undo, three times.
+	dom = play(append(append([]string(nil), clicks...), "undo", "undo", "undo"))
+	logOK(dom, "pass")
+	if p, run := state(dom); p != pos[len(pos)-4] || run != 0 || playStatus.FindStringSubmatch(dom)[1] != "choosing" {
+		t.Fatalf("play: after three undos at step %d (run %d), want step %d of run 0, choosing", p, run, pos[len(pos)-4])
+	}
+	// A choice the recording did not make: the last decision of the
+	// recorded run with a child, so that the path to it is long.
+	alt := -1
+	for i, d := range root.Decisions {
+		if len(d.Children) > 0 && d.Kind == "g" {
+			alt = i
+		}
+	}
+	if alt < 0 {
+		t.Fatalf("play: the recorded run has no goroutine decision with another choice run")
+	}
+	d := root.Decisions[alt]
+	k := clicksBefore(root, alt) // the clicks before decision alt's
+	var o string
+	var child int
+	for o, child = range d.Children {
+		break
+	}
+	dom = play(append(append([]string(nil), clicks[:k]...), "g"+o))
+	logOK(dom, "pass")
+	p, run := state(dom)
+	ch := &tr.Play.Runs[child]
+	if run != child || ch.From != d.Step+1 {
+		t.Fatalf("play: choosing g%s at decision %d went to run %d at step %d, want run %d from step %d", o, alt, run, p, child, d.Step+1)
+	}
+	if p == d.Step+1 {
+		last := playRow.FindAllStringSubmatch(dom, -1)
+		m := last[len(last)-1]
+		op := playOp.FindStringSubmatch(m[4])
+		if m[3] != strconv.Itoa(child) || op == nil || html.UnescapeString(op[1]) != tr.Play.Strings[ch.Steps[0].T] {
+			t.Fatalf("play: the step after choosing g%s is %v, want run %d's %+v", o, m[1:4], child, ch.Steps[0])
+		}
+	}
+	t.Logf("play: %d runs in the tree (cut: %q); the recorded run in %d clicks reaches the failure; undo x3 back to step %d; g%s at decision %d (step %d) goes to run %d (%s)",
+		len(tr.Play.Runs), tr.Play.Cut, len(clicks), pos[len(pos)-4], o, alt, d.Step, child, ch.Outcome)
+	// A choice no run took is disabled: a decision of a run off the
+	// recorded one (the tree runs every other choice of the recorded
+	// run first, then what its budget leaves of theirs), reached by
+	// that run's own clicks.
+	for ri := 1; ri < len(tr.Play.Runs); ri++ {
+		full := fullRun(tr, ri)
+		for i := tr.Play.Runs[ri].Fork + 1; i < len(full.Decisions); i++ {
+			dd := full.Decisions[i]
+			if dd.Step >= len(full.Steps) {
+				continue
+			}
+			for _, opt := range dd.Options {
+				if opt == dd.Chosen || dd.Children[strconv.Itoa(opt)] != 0 {
+					continue
+				}
+				cl, _ := playClicks(full)
+				choice := fmt.Sprintf("%s%d", dd.Kind, opt)
+				dom = play(append(append([]string(nil), cl[:clicksBefore(full, i)]...), choice))
+				m := playLog.FindStringSubmatch(dom)
+				if m == nil || m[1] != "fail" || !strings.Contains(m[2], choice+": no enabled button") || strings.Count(m[2], "\n") != clicksBefore(full, i) {
+					t.Fatalf("play: the choice %s at run %d's decision %d, which no run took, was not disabled (or the clicks before it failed): %v", choice, ri, i, m)
+				}
+				t.Logf("play: %s at run %d's decision %d (step %d; no run took it) is disabled, after %d clicks along run %d", choice, ri, i, dd.Step, clicksBefore(full, i), ri)
+				return
+			}
+		}
+	}
+	if tr.Play.Cut != "" {
+		t.Fatalf("play: the tree was cut (%s), yet every decision's every choice has a run", tr.Play.Cut)
+	}
+}
+
+// fullRun is run ri of the play tree with the steps it shares with its
+// ancestors: every step from the first.
+func fullRun(tr *pageTrace, ri int) *playRun {
+	r := tr.Play.Runs[ri]
+	if r.Parent >= 0 {
+		p := fullRun(tr, r.Parent)
+		r.Steps = append(append(r.Steps[:0:0], p.Steps[:r.From-1]...), r.Steps...)
+	}
+	return &r
+}
+
+// clicksBefore is how many of playClicks(r)'s clicks come before the
+// click of r's decision i.
+func clicksBefore(r *playRun, i int) int {
+	cl, _ := playClicks(r)
+	di, c := 0, 0
+	for n := 1; n <= len(r.Steps); n++ {
+		picked := false
+		for di < len(r.Decisions) && r.Decisions[di].Step == n-1 {
+			if r.Decisions[di].Kind == "s" && !picked {
+				c++
+			}
+			picked = true
+			if di == i {
+				return c
+			}
+			c++
+			di++
+		}
+		if !picked {
+			c++
+		}
+	}
+	return len(cl)
 }

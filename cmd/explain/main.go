@@ -8,7 +8,8 @@
 //
 // The page is a self-contained HTML file (docs/explore.md, "The
 // counterexample page"): open it in a browser and step through the
-// schedule with the arrow keys.
+// schedule with the arrow keys, or open it with #play and play the
+// schedule yourself (it runs the failing test with WSCHED_EXPLORE_PLAY=1).
 package main
 
 import (
@@ -73,7 +74,7 @@ func main() {
 	if f.Evidence.Page == "" {
 		fmt.Println("no page: the failure has no trace (a replay that diverged before it ran)")
 	} else {
-		fmt.Printf("page:   %s\ntrace:  %s\n", f.Evidence.Page, f.Evidence.Trace)
+		fmt.Printf("page:   %s\ntrace:  %s\nplay:   file://%s#play\n", f.Evidence.Page, f.Evidence.Trace, f.Evidence.Page)
 	}
 	fmt.Printf("replay: %s\n", f.Replay)
 }
@@ -104,7 +105,8 @@ func run(root string, m *mutant.Mutant, c mutant.Catch) (explore.Record, error) 
 	fmt.Fprintf(os.Stderr, "running %v with %s applied...\n", argv, m.ID)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), explore.MutantEnv+"="+m.ID, explore.RecordsEnv+"="+recs)
+	// The page is playable (#play): the engine runs the play tree.
+	cmd.Env = append(os.Environ(), explore.MutantEnv+"="+m.ID, explore.RecordsEnv+"="+recs, explore.PlayEnv+"=1")
 	out, runErr := cmd.CombinedOutput()
 	f, err := os.Open(recs)
 	if err == nil {

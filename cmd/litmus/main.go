@@ -5,6 +5,7 @@
 //	go run ./cmd/litmus -list
 //	go run ./cmd/litmus MP+rlx MP+rel+acq
 //	go run ./cmd/litmus -explain 'a=1 b=0' MP+rlx
+//	go run ./cmd/litmus -explain 'a=1 b=0' -page mp.html MP+rlx   # and its execution graph
 //
 // The catalog (shapes.go) holds the shapes docs/learn teaches. A test of
 // one's own is written with package explore/litmus.
@@ -20,6 +21,7 @@ import (
 func main() {
 	list := flag.Bool("list", false, "list the catalog")
 	explain := flag.String("explain", "", "print an execution that produces this outcome (e.g. 'a=0 b=0')")
+	page := flag.String("page", "", "with -explain: also write the execution as a self-contained HTML page with its execution graph to this file")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: litmus [-list] [-explain OUTCOME] NAME...")
 		flag.PrintDefaults()
@@ -50,6 +52,13 @@ func main() {
 				continue
 			}
 			fmt.Println(ex)
+			if *page != "" {
+				if err := os.WriteFile(*page, []byte(ex.Page()), 0o644); err != nil {
+					fmt.Fprintln(os.Stderr, "litmus:", err)
+					os.Exit(2)
+				}
+				fmt.Printf("page: %s\n", *page)
+			}
 			continue
 		}
 		print(s)

@@ -427,3 +427,81 @@ func TestCheckSectionCatchesStaleProse(t *testing.T) {
 		}
 	}
 }
+
+// playEnv is the setting that makes a failure's page playable
+// (explore.PlayEnv; this package does not import explore).
+const playEnv = "WSCHED_EXPLORE_PLAY"
+
+// levelOf is the level command of a failing exercise command: the same
+// command with the play tree on (and without the leading "!" that
+// expects the failure).
+func levelOf(cmd string) string {
+	prefix := ""
+	if p, rest, ok := strings.Cut(cmd, "&& "); ok && strings.HasPrefix(p, "cd ") {
+		prefix, cmd = p+"&& ", rest
+	}
+	return prefix + playEnv + "=1 " + strings.TrimPrefix(cmd, "! ")
+}
+
+// Each exercise whose command fails a scenario (a catalog mutant, or a
+// command the lesson expects to fail) is a level: a "**Level.**"
+// paragraph in the same section gives, in a "sh level" block, the
+// exercise's command with the
+// play tree on, whose failure prints a link to its playable page
+// (explore's check.go prints "play: file://PAGE#play"). The command must
+// be the exercise's own, so that the level follows it when the exercise
+// changes.
+func TestProseExercisesAreLevels(t *testing.T) {
+	levels := 0
+	for _, path := range lessons(t) {
+		l := readLesson(t, path)
+		section := ""
+		// The sections, by their first line.
+		var heads []int
+		for i, line := range l.lines {
+			if strings.HasPrefix(line, "## ") {
+				heads = append(heads, i)
+			}
+		}
+		heads = append(heads, len(l.lines))
+		for h := 0; h+1 < len(heads); h++ {
+			if !strings.HasPrefix(l.lines[heads[h]], "## Exercise") {
+				continue
+			}
+			section = l.lines[heads[h]]
+			var failing, level string
+			for _, b := range l.blocks {
+				if b.start < heads[h] || b.start >= heads[h+1] {
+					continue
+				}
+				cmds := b.commands()
+				if len(cmds) != 1 {
+					continue
+				}
+				c := cmds[0]
+				switch {
+				case b.info == "sh run" && failing == "" && (strings.Contains(c, "go run ./cmd/mutant ") || strings.HasPrefix(c, "! ") || strings.Contains(c, "&& ! ")):
+					failing = c
+				case b.info == "sh level" && strings.Contains(strings.Join(l.lines[heads[h]:b.start], "\n"), "**Level.**"):
+					level = c
+				}
+			}
+			where := fmt.Sprintf("%s, %q", l.name, section)
+			switch {
+			case failing == "" && level != "":
+				t.Errorf("%s: a level with no failing exercise command", where)
+			case failing == "":
+			case level == "":
+				t.Errorf("%s: the exercise fails a scenario (%s) but is no level: add a **Level.** paragraph with\n\t%s", where, failing, levelOf(failing))
+			case level != levelOf(failing):
+				t.Errorf("%s: the level's command\n\t%s\nis not the exercise's with the play tree on:\n\t%s", where, level, levelOf(failing))
+			default:
+				levels++
+			}
+		}
+	}
+	if levels == 0 {
+		t.Fatal("no exercise is a level")
+	}
+	t.Logf("%d exercises are levels, each with the exercise's own command", levels)
+}

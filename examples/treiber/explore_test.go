@@ -23,6 +23,9 @@ type stack interface {
 func scenario(newStack func() stack) func() {
 	return func() {
 		s := newStack()
+		// The trace names the stack's locations by it: stack.head (and
+		// the recycling stack's free list, stack.free.head).
+		explore.Object("stack", s)
 		s.Push(1)
 		s.Push(2)
 		var got []int

@@ -64,6 +64,10 @@ type Execution struct {
 	Test    string
 	Outcome string
 	Steps   []Step
+	// SC is the seq_cst events' steps (indexes into Steps) in a seq_cst
+	// order the execution is consistent with (one that extends RC11's
+	// psc), as the graph draws it.
+	SC []int
 }
 
 // Step is one operation of an execution.
@@ -82,6 +86,12 @@ type Step struct {
 	Stale bool
 	// Race, for a plain access, describes the data race it made.
 	Race string
+	// RaceWith, on both accesses of a data race, is the other's index
+	// into Steps; -1 for none.
+	RaceWith int
+	// Before, for a store, is how many newer stores it went before in
+	// its location's modification order (0: last).
+	Before int
 }
 
 func (e Execution) String() string {
@@ -168,6 +178,7 @@ func (t Test) run(c *chooser, trace bool) *Execution {
 	ex := &Execution{Test: t.Name}
 	stepOf := map[int]int{}   // the model's store numbers (Candidate.Seq) -> step index
 	cellStep := map[int]int{} // a plain access's operation number -> step index
+	scStep := map[weak.SCEvent]int{}
 	latest := func(th weak.Thread, l weak.Loc) weak.Candidate { return m.Candidates(th, l, Relaxed)[0] }
 	pc := make([]int, len(t.Threads))
 	regs := map[string]int{}
@@ -185,7 +196,7 @@ func (t Test) run(c *chooser, trace bool) *Execution {
 		i := ready[c.pick(len(ready))]
 		o := t.Threads[i][pc[i]]
 		pc[i]++
-		s := Step{Thread: i + 1, Op: o, From: -1}
+		s := Step{Thread: i + 1, Op: o, From: -1, RaceWith: -1}
 		if o.ifReg != "" && regs[o.ifReg] != o.ifVal {
 			s.Skipped = true
 			if trace {
@@ -211,8 +222,9 @@ func (t Test) run(c *chooser, trace bool) *Execution {
 				v = regs[o.valReg]
 			}
 			places := m.Placements(th, locs[o.loc], o.ord)
-			m.StoreAt(th, locs[o.loc], o.ord, v, c.pick(len(places)))
-			s.Value = v
+			k := c.pick(len(places))
+			m.StoreAt(th, locs[o.loc], o.ord, v, k)
+			s.Value, s.Before = v, places[k].Before
 		case opAdd:
 			cands := m.RMWCandidates(th, locs[o.loc], o.ord)
 			k := c.pick(len(cands))
@@ -256,6 +268,16 @@ func (t Test) run(c *chooser, trace bool) *Execution {
 			s.Race = fmt.Sprintf("data race on %s: %s is not ordered before %s", r.Cell, side(r.First, first), side(r.Second, len(ex.Steps)))
 			if trace && first < len(ex.Steps) && ex.Steps[first].Race == "" {
 				ex.Steps[first].Race = fmt.Sprintf("data race with step %d", len(ex.Steps)+1)
+				ex.Steps[first].RaceWith = len(ex.Steps)
+				s.RaceWith = first
+			}
+		}
+		if trace && o.kind != opRead && o.kind != opWrite {
+			// A seq_cst event of the model: its step, for SCOrder.
+			if e, ok := m.LastSC(th); ok {
+				if _, seen := scStep[e]; !seen {
+					scStep[e] = len(ex.Steps)
+				}
 			}
 		}
 		if trace {
@@ -275,6 +297,13 @@ func (t Test) run(c *chooser, trace bool) *Execution {
 				}
 			}
 			ex.Steps = append(ex.Steps, s)
+		}
+	}
+	if trace {
+		for _, e := range m.SCOrder() {
+			if k, ok := scStep[e]; ok {
+				ex.SC = append(ex.SC, k)
+			}
 		}
 	}
 	var parts []string

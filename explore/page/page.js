@@ -105,6 +105,9 @@
       case "Home": show(1); break;
       case "End": show(n); break;
       case "g": setGraph(!document.body.classList.contains("graph")); break;
+      case "p": setPlay(!document.body.classList.contains("play")); break;
+      case "u": if (document.body.classList.contains("play")) document.getElementById("play-undo").click(); break;
+      case "f": if (document.body.classList.contains("play")) document.getElementById("play-forward").click(); break;
       default: return;
     }
     if (e.preventDefault) e.preventDefault();
@@ -204,7 +207,7 @@
     var keep = only ? relevantSteps() : null;
     var colW = 250, rowH = 28, top = 30, left = 40, pos = {}, row = 0;
     var defs = svgEl("defs", {}, svg);
-    ["po", "rf", "mo", "sw", "missing", "race"].forEach(function (c) {
+    ["po", "rf", "mo", "sw", "missing", "race", "sc"].forEach(function (c) {
       var m = svgEl("marker", { id: "g-" + c, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto" }, defs);
       svgEl("path", { d: "M0,0 L10,5 L0,10 z", "class": "head-" + c }, m);
     });
@@ -223,10 +226,10 @@
       var g = svgEl("g", { "class": cls, "data-step": s.n, "data-goroutine": s.g }, nodes);
       svgEl("rect", { x: x - 4, y: y - 12, width: colW - 30, height: 18, rx: 3 }, g);
       var t = svgEl("text", { x: x, y: y + 1 }, g);
-      var label = s.n + ": " + s.text;
+      var label = s.n + ": " + (s.loc ? data.locations[s.loc - 1] + " " : "") + s.text;
       t.textContent = label.length > 34 ? label.slice(0, 33) + "\u2026" : label;
       var title = svgEl("title", {}, g);
-      title.textContent = "step " + s.n + " (" + data.goroutines[s.g] + "): " + s.text + " at " + s.at;
+      title.textContent = "step " + s.n + " (" + data.goroutines[s.g] + "): " + (s.loc ? data.locations[s.loc - 1] + " " : "") + s.text + " at " + s.at;
       g.addEventListener("click", function () { show(s.n); });
     });
     svg.setAttribute("width", left + data.goroutines.length * colW);
@@ -261,6 +264,10 @@
       var seq = mo[l].filter(function (k) { return pos[k]; });
       for (var i = 1; i < seq.length; i++) edge("mo", seq[i - 1], seq[i]);
     });
+    // The weak mode's seq_cst order (data.sc: one the execution is
+    // consistent with), between the seq_cst events shown.
+    var sc = (data.sc || []).filter(function (k) { return pos[k]; });
+    for (var j = 1; j < sc.length; j++) edge("sc", sc[j - 1], sc[j]);
     // The graph opens where the page is: at the current step (the
     // failure, unless the learner moved).
     // (After the load: until then the pane may not have its height, and
@@ -279,6 +286,141 @@
     setGraph(!document.body.classList.contains("graph"));
   });
   document.getElementById("relevant").addEventListener("change", drawGraph);
+
+
+  // Play mode (#play): the learner replays the schedule choice by choice
+  // on the play tree (data.play, explore/internal/engine/play.go): the
+  // recorded run and, for each of its decisions and each other choice
+  // there, a run the engine traced with that choice taken. At each step
+  // the buttons are the goroutines that could go next (and in the weak
+  // mode the stores a read could read); a choice no run of the tree took
+  // is disabled. "#play:g1,g0,s1,undo,fwd" opens play mode and clicks
+  // those buttons in turn (a test's way in), logging into #play-log.
+  var play = data.play, ps = null, playHistory = [];
+  function playInit() { ps = { run: 0, pos: 0, d: 0, picked: false }; playHistory = []; }
+  function playRunStep(ri, k) {
+    var r = play.runs[ri];
+    while (k < r.from) { ri = r.parent; r = play.runs[ri]; }
+    return { s: r.steps[k - r.from], run: ri };
+  }
+  function playLength(ri) { var r = play.runs[ri]; return r.from - 1 + r.steps.length; }
+  function playPending() {
+    var d = play.runs[ps.run].decisions[ps.d];
+    return d && d.step === ps.pos ? d : null;
+  }
+  function gName(ri, g) { var gs = play.runs[ri].goroutines; return gs[g] || ("goroutine " + g); }
+  // The buttons at this point: {choice, label, enabled, recorded}.
+  function playOptions() {
+    var d = playPending(), out = [];
+    // The run's last step ends the play (a decision after it, before
+    // the failure, shows nothing more).
+    if (ps.pos >= playLength(ps.run)) return out;
+    if (d && (d.kind === "g" || ps.picked)) {
+      d.options.forEach(function (o) {
+        var ok = o === d.chosen || (d.children && d.children[o] !== undefined);
+        var label = d.kind === "g" ? gName(ps.run, o) + (o === d.timer ? " (its timeout fires)" : "") :
+          d.place ? (o === 0 ? "the store goes last" : "the store goes before the " + o + " newest") :
+          (o === 0 ? "read the latest store" : "read the store " + o + " back");
+        out.push({ choice: d.kind + o, label: label, enabled: ok, recorded: ps.run === 0 && o === d.chosen });
+      });
+      return out;
+    }
+    if (ps.pos < playLength(ps.run)) {
+      var g = playRunStep(ps.run, ps.pos + 1).s.g;
+      out.push({ choice: "g" + g, label: gName(ps.run, g) + " (the only one that can go)", enabled: true, recorded: ps.run === 0, forced: true });
+    }
+    return out;
+  }
+  function playChoose(choice, keep) {
+    var opts = playOptions(), opt = null;
+    opts.forEach(function (o) { if (o.choice === choice && o.enabled) opt = o; });
+    if (!opt) return false;
+    if (!keep) playHistory.push({ run: ps.run, pos: ps.pos, d: ps.d, picked: ps.picked });
+    if (!opt.forced) {
+      var d = playPending(), o = parseInt(choice.slice(1), 10);
+      if (o !== d.chosen) ps.run = d.children[o];
+      ps.d++;
+    }
+    ps.picked = true;
+    // The chosen step shows once no other choice comes before it (a
+    // store choice of the weak mode comes after its goroutine's).
+    var next = playPending();
+    if (!next) {
+      ps.pos++;
+      ps.picked = false;
+    }
+    return true;
+  }
+  function renderPlay() {
+    if (!play) return;
+    var r = play.runs[ps.run], gs = r.goroutines;
+    var head = "<tr><th>#</th>";
+    gs.forEach(function (g, i) { head += '<th class="goroutine" data-goroutine="' + i + '">' + esc(g) + "</th>"; });
+    document.querySelector("#play-steps thead").innerHTML = head + "</tr>";
+    var h = "";
+    for (var k = 1; k <= ps.pos; k++) {
+      var x = playRunStep(ps.run, k), s = x.s;
+      h += '<tr class="play-step' + (x.run !== 0 ? " off-record" : "") + '" data-step="' + k + '" data-goroutine="' + s.g + '" data-run="' + x.run + '"><td class="n">' + k + "</td>";
+      for (var g = 0; g < gs.length; g++) {
+        h += g === s.g ? '<td class="cur"><div class="op">' + esc(play.strings[s.t]) + '</div><div class="src">' + esc(play.strings[s.a]) + "</div></td>" : "<td></td>";
+      }
+      h += "</tr>";
+    }
+    document.querySelector("#play-steps tbody").innerHTML = h;
+    var c = "";
+    var opts = playOptions();
+    opts.forEach(function (o) {
+      c += '<button type="button" class="choice' + (o.recorded ? " recorded" : "") + '" data-choice="' + o.choice + '"' +
+        (o.enabled ? "" : ' disabled title="no run of this page took this choice"') + ">" + esc(o.label) + "</button>";
+    });
+    var el = document.getElementById("play-choices");
+    el.innerHTML = opts.length ? "next: " + c : "";
+    Array.prototype.forEach.call(el.querySelectorAll("button"), function (b) {
+      b.addEventListener("click", function () { if (playChoose(b.getAttribute("data-choice"))) renderPlay(); });
+    });
+    var st = document.getElementById("play-status"), state = "choosing", text;
+    if (!opts.length) {
+      state = r.fails ? "failure" : "passed";
+      text = r.fails ? (ps.run === 0 ? "the failure is reached: " : "a failure is reached on another path: ") + r.outcome :
+        "the run ends and passes: the failure needs other choices";
+    } else {
+      text = "step " + ps.pos + ", " + playHistory.length + " choice(s) made" + (ps.run === 0 ? ", on the recorded schedule" : ", off the recorded schedule");
+    }
+    st.setAttribute("data-state", state);
+    st.textContent = text;
+    document.body.setAttribute("data-play-pos", ps.pos);
+    document.body.setAttribute("data-play-run", ps.run);
+    document.getElementById("play-undo").disabled = playHistory.length === 0;
+    var rows = document.querySelectorAll("#play-steps tr.play-step");
+    if (rows.length && !noScroll) rows[rows.length - 1].scrollIntoView({ block: "nearest" });
+  }
+  function playForward() {
+    var before = playHistory.length, moved = false;
+    for (;;) {
+      var opts = playOptions().filter(function (o) { return o.enabled; });
+      if (opts.length !== 1) break;
+      if (!moved) playHistory.push({ run: ps.run, pos: ps.pos, d: ps.d, picked: ps.picked });
+      playChoose(opts[0].choice, true);
+      moved = true;
+    }
+    return playHistory.length > before;
+  }
+  function setPlay(on) {
+    document.body.classList.toggle("play", on);
+    if (on) document.body.classList.remove("graph");
+    if (on && play) renderPlay();
+  }
+  if (play) {
+    playInit();
+    document.getElementById("play-undo").addEventListener("click", function () {
+      if (playHistory.length) { ps = playHistory.pop(); renderPlay(); }
+    });
+    document.getElementById("play-forward").addEventListener("click", function () { playForward(); renderPlay(); });
+    document.getElementById("play-restart").addEventListener("click", function () { playInit(); renderPlay(); });
+  }
+  document.getElementById("show-play").addEventListener("click", function () {
+    setPlay(!document.body.classList.contains("play"));
+  });
 
   slider.max = n;
   // The page opens at the failure, the last step; #start at step 1,
@@ -312,6 +454,26 @@
   drawArrows();
   if (location.hash === "#graph" || location.hash === "#graph-relevant") setGraph(true);
   window.addEventListener("resize", drawArrows);
+  var pm = /^#play(?::(.*))?$/.exec(location.hash);
+  if (pm) {
+    setPlay(true);
+    if (pm[1] && play) {
+      var plog = [], pok = true;
+      pm[1].split(",").forEach(function (c) {
+        if (!pok) return;
+        var b = c === "undo" ? document.getElementById("play-undo") : c === "fwd" ? document.getElementById("play-forward") :
+          document.querySelector('#play-choices button[data-choice="' + c + '"]');
+        if (!b || b.disabled) { pok = false; plog.push(c + ": no enabled button"); return; }
+        b.click();
+        plog.push(c + " -> step " + ps.pos + " run " + ps.run);
+      });
+      var pl = document.createElement("pre");
+      pl.id = "play-log";
+      pl.setAttribute("data-result", pok ? "pass" : "fail");
+      pl.textContent = plog.join("\n");
+      document.getElementById("play-pane").appendChild(pl);
+    }
+  }
 
   if (selftest) {
     var out = [], ok = true;

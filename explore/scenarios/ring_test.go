@@ -298,8 +298,10 @@ func TestExploreGlobalBatchIsAtomic(t *testing.T) {
 }
 
 // viewRing shows r's head, tail and occupied slots with every step of a
-// counterexample's page (explore.View; nothing outside a traced run).
+// counterexample's page (explore.View; nothing outside a traced run), and
+// names the ring's locations by it (explore.Object: "r2.tail").
 func viewRing(name string, r *queue.Ring[item]) {
+	explore.Object(name, r)
 	explore.View(name, func() string {
 		s := r.Inspect()
 		return fmt.Sprintf("head [%d|%d] (steal|real), tail %d, %d slot(s) holding a task", s.Steal, s.Real, s.Tail, s.Held)

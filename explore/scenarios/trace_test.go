@@ -65,7 +65,7 @@ func TestExploreTraceIsFaithful(t *testing.T) {
 		n := 0
 		for _, line := range strings.Split(c.res.Trace, "\n") {
 			f := strings.Fields(line)
-			if len(f) == 0 || f[0] == "goroutines:" || f[0] == "----" {
+			if len(f) == 0 || f[0] == "goroutines:" || f[0] == "objects:" || f[0] == "----" {
 				continue
 			}
 			if f[0] != strconv.Itoa(n+1) {

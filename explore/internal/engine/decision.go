@@ -75,6 +75,10 @@ type decision struct {
 	load
 	chosen  int
 	preempt bool // a preemption: chosen != cur while cur could go on, or the timer
+	// step is how many numbered steps the traced run had printed when
+	// the decision was taken (its choice shows from step step+1 on);
+	// 0 in an untraced run. The play tree uses it (play.go).
+	step int
 }
 
 func (d *decision) defaultChoice() int {

@@ -25,8 +25,10 @@ func TestEveryReadNamesItsStore(t *testing.T) {
 		}
 		lines := 0
 		for _, l := range strings.Split(res.Trace, "\n") {
+			// step, goroutine, line, the location's name, then the
+			// operation.
 			f := strings.Fields(l)
-			if len(f) < 4 || !strings.HasPrefix(f[3], "Load") {
+			if len(f) < 5 || !strings.HasPrefix(f[4], "Load") {
 				continue
 			}
 			// The location is the line that called the operation,
@@ -148,5 +150,39 @@ func TestDataRaceIsTwoSteps(t *testing.T) {
 	}
 	if !strings.Contains(f.Trace, "DATA RACE with step") || !strings.Contains(f.Trace, "explain_test.go") {
 		t.Fatalf("the trace does not mark both accesses with their source lines:\n%s", f.Trace)
+	}
+}
+
+// The weak mode's trace lists the seq_cst events in a seq_cst order the
+// execution is consistent with: every seq_cst step once, each
+// goroutine's in program order, and none of another ordering.
+func TestTraceListsTheSeqCstOrder(t *testing.T) {
+	res := Explore(Options{Weak: true, Replay: "weak;stale=2;history=7/-"}, func() {
+		var x, y, z tloc
+		a := Go("a", func() { x.store(1, SeqCst); y.load(SeqCst); z.store(1, Relaxed) })
+		b := Go("b", func() { y.store(1, SeqCst); tfence(SeqCst); x.load(SeqCst) })
+		a.Join()
+		b.Join()
+	})
+	if res.Failure != nil {
+		t.Fatal(res.Failure)
+	}
+	var order string
+	for _, l := range strings.Split(res.Trace, "\n") {
+		if v, ok := strings.CutPrefix(l, "seq_cst order (one the execution is consistent with): "); ok {
+			order = v
+		}
+	}
+	// a runs to its end first (the default schedule), then b.
+	if order != "2 (a) < 3 (a) < 7 (b) < 8 (b) < 9 (b)" {
+		t.Fatalf("seq_cst order %q:\n%s", order, res.Trace)
+	}
+}
+
+// tfence is a fence that notes itself, as explore/atomic's do.
+func tfence(o Ordering) {
+	WeakFence(o)
+	if Tracing() {
+		Note("Fence" + o.String())
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"reflect"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -108,6 +109,14 @@ func NoteAt(loc uintptr, op string, args ...any) {
 		return
 	}
 	s := step{thread: r.cur.id, op: op, args: args, at: callerFrame(), loc: loc}
+	for i, a := range args {
+		if d, ok := plainValue(reflect.ValueOf(a)); ok {
+			if s.derefs == nil {
+				s.derefs = make([]any, len(args))
+			}
+			s.derefs[i] = d
+		}
+	}
 	if r.wt != nil {
 		s.w = r.wt.take(r.cur.id)
 	}
@@ -127,6 +136,24 @@ func View(name string, f func() string) {
 		return
 	}
 	r.views = append(r.views, namedView{name, f})
+}
+
+// Object names the object p points to in the trace of the running
+// schedule: a location inside it prints as name.field (the ring's tail,
+// "r2.tail"), and p itself, as a value, prints as name. With name ""
+// the object is named as a pointer value is (traceobj.go: "r1"). Like
+// View, it does nothing outside a traced run.
+func Object(name string, p any) {
+	r := current.Load()
+	if r == nil || !r.tracing || r.cur == nil || r.cur.exiting {
+		return
+	}
+	r.objects = append(r.objects, namedObject{name, p})
+}
+
+type namedObject struct {
+	name string
+	p    any
 }
 
 type namedView struct {

@@ -75,6 +75,9 @@ func (e *explorer) fail(r *run) Result {
 	e.res.Schedules-- // the traced replay is not a new schedule
 	f.Trace = tr.formatTrace()
 	f.trace = tr.exportTrace()
+	if e.opt.Play {
+		f.trace.Play = e.playTree(tr)
+	}
 	// The traced run's messages name source lines; its kind and the
 	// goroutine that failed must match.
 	if tr.failure == nil || tr.failure.Kind != f.Kind || tr.failure.Thread != f.Thread {
@@ -123,6 +126,9 @@ func (e *explorer) replay(tok string) Result {
 		f.Token, f.Schedule, f.Preemptions = tok, 1, r.preempts
 		f.Trace = r.formatTrace()
 		f.trace = r.exportTrace()
+		if e.opt.Play && f.Kind != kindDiverged {
+			f.trace.Play = e.playTree(r)
+		}
 		e.res.Failure = f
 		return e.res
 	}

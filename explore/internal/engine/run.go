@@ -114,6 +114,9 @@ type run struct {
 	wt *weakTrace
 	// views are the scenario's registered views (View).
 	views []namedView
+	// objects are the scenario's named objects (Object), in the order
+	// registered.
+	objects []namedObject
 }
 
 // current is the run in progress, or nil. It is set by the driver before
@@ -351,7 +354,7 @@ func (r *run) schedule(t *thread) *thread {
 	if c < 0 || c >= len(r.threads) || en&(1<<c) == 0 {
 		r.diverge(t, fmt.Sprintf("decision %d wants goroutine %d, but only %s can go (a replay token from another version of the code, or nondeterminism in the scenario: time, map order, a goroutine outside the explorer)", len(r.decisions), c, r.names(en)))
 	}
-	d := decision{kind: kindGoroutine, schedule: sc, chosen: c, preempt: sc.costs(c)}
+	d := decision{kind: kindGoroutine, schedule: sc, chosen: c, preempt: sc.costs(c), step: r.numbered}
 	if d.preempt {
 		r.preempts++
 	}

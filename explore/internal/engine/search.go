@@ -102,6 +102,12 @@ type Options struct {
 	// and trace are written; by default wsched-explore under the
 	// system's temporary directory.
 	Evidence string
+	// Play (WSCHED_EXPLORE_PLAY=1) makes a failure's page playable: the
+	// engine runs, besides the failing schedule, a tree of schedules
+	// that take other choices at its decisions (play.go), which the
+	// page's play mode (#play) walks. Off by default: it costs up to 150
+	// traced runs per failure. cmd/explain turns it on.
+	Play bool
 	// Mutant (WSCHED_MUTANT=id) names the catalog mutant the code under
 	// test carries, so that a failure's replay command applies it too.
 	Mutant string

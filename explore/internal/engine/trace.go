@@ -56,6 +56,10 @@ type step struct {
 	kind   stepKind
 	op     string // stepOp: the operation; stepWait: what it waits on
 	args   []any
+	// derefs, beside args, are what pointers to plain data among them
+	// pointed to when the step ran (traceobj.go's plainValue); nil for
+	// the others.
+	derefs []any
 	at     runtime.Frame // where the operation is in the source
 	ok     bool          // stepWake: ready (true) or timed out
 	// stepSwitch: the goroutine that runs next, and whether it was a

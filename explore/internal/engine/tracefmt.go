@@ -31,12 +31,21 @@ import (
 
 // TraceData is a traced schedule as data.
 type TraceData struct {
-	Scenario   string      `json:"scenario"`
-	Weak       bool        `json:"weak"`
-	Goroutines []string    `json:"goroutines"`
-	Locations  []string    `json:"locations"` // Step.Loc-1 indexes it
-	Steps      []traceStep `json:"steps"`
-	SW         []swEdge    `json:"sw,omitempty"`
+	Scenario   string   `json:"scenario"`
+	Weak       bool     `json:"weak"`
+	Goroutines []string `json:"goroutines"`
+	Locations  []string `json:"locations"` // Step.Loc-1 indexes it
+	// Objects says which type each object name's prefix stands for
+	// (traceobj.go): "n = treiber.node[int], i = int".
+	Objects string `json:"objects,omitempty"`
+	// Play is the play tree (play.go), when Options.Play asked for it.
+	Play  *PlayData   `json:"play,omitempty"`
+	Steps []traceStep `json:"steps"`
+	SW    []swEdge    `json:"sw,omitempty"`
+	// SC is, in the weak mode, the steps of the seq_cst events (SC
+	// accesses and fences) in a seq_cst order the execution is
+	// consistent with (weak.Model.SCOrder: one that extends psc).
+	SC []int `json:"sc,omitempty"`
 	// Sources holds the lines around each step's source line, by
 	// "file:line".
 	Sources map[string]srcContext `json:"sources"`
@@ -103,6 +112,13 @@ func (r *run) formatTrace() string {
 		fmt.Fprintf(&b, "%d=%s", i, n)
 	}
 	b.WriteString("\n")
+	if d.Objects != "" {
+		fmt.Fprintf(&b, "objects: %s\n", d.Objects)
+	}
+	lw := 0
+	for _, l := range d.Locations {
+		lw = max(lw, min(len(l), 24))
+	}
 	for _, s := range d.Steps {
 		if s.Switch != "" {
 			fmt.Fprintf(&b, "       ---- %s ----\n", s.Switch)
@@ -111,7 +127,11 @@ func (r *run) formatTrace() string {
 		if s.ReadsFrom >= 0 {
 			from = "from " + d.shortName(s.ReadsFrom)
 		}
-		fmt.Fprintf(&b, "%5d  %-*s  %-34s  %-36s  %-*s", s.N, width, d.Goroutines[s.G], s.At, s.Text, width+12, from)
+		loc := ""
+		if s.Loc > 0 {
+			loc = d.Locations[s.Loc-1]
+		}
+		fmt.Fprintf(&b, "%5d  %-*s  %-34s  %-*s  %-36s  %-*s", s.N, width, d.Goroutines[s.G], s.At, lw, loc, s.Text, width+12, from)
 		if s.Src != "" && s.Kind != "wake" {
 			fmt.Fprintf(&b, "  | %s", s.Src)
 		}
@@ -134,6 +154,13 @@ func (r *run) formatTrace() string {
 		for _, e := range d.SW {
 			fmt.Fprintf(&b, "  step %d (%s, %s) -> step %d (%s, %s)\n", e.From, d.Goroutines[d.Steps[e.From-1].G], d.Steps[e.From-1].Op, e.To, d.Goroutines[d.Steps[e.To-1].G], d.Steps[e.To-1].Op)
 		}
+	}
+	if len(d.SC) > 0 {
+		parts := make([]string, len(d.SC))
+		for i, n := range d.SC {
+			parts[i] = d.shortName(n)
+		}
+		fmt.Fprintf(&b, "seq_cst order (one the execution is consistent with): %s\n", strings.Join(parts, " < "))
 	}
 	var missing []string
 	for _, s := range d.Steps {
@@ -183,7 +210,7 @@ func (r *run) exportTrace() *TraceData {
 		d.Goroutines = append(d.Goroutines, t.name)
 	}
 	files := map[string][]string{}
-	labels := map[uintptr]string{}
+	ot := r.newObjectTable()
 	locs := map[uintptr]*locInfo{}
 	named := map[string]int{}
 	sw := ""
@@ -213,7 +240,7 @@ func (r *run) exportTrace() *TraceData {
 		if s.loc != 0 {
 			li = locs[s.loc]
 			if li == nil {
-				li = newLocInfo(s, len(locs)+1, files)
+				li = newLocInfo(s, len(locs)+1, files, ot)
 				// Two locations the code names alike (the slots of
 				// a ring, r.slots[i&r.mask]) are told apart by
 				// the order they appear in.
@@ -241,11 +268,11 @@ func (r *run) exportTrace() *TraceData {
 			case s.op == "Gosched":
 				ts.Kind = "yield"
 			}
-			ts.Text = s.op + formatArgs(s.args, labels, li)
+			ts.Text = s.op + formatArgs(s.args, s.derefs, ot, li)
 			if v, ok := writtenValue(s.op, s.args); ok {
-				ts.Value = formatValue(v, labels, li)
+				ts.Value = formatValue(v, derefOf(s, v), ot, li)
 			} else if strings.HasPrefix(s.op, "Load") && len(s.args) == 2 {
-				ts.Read = formatValue(s.args[1], labels, li)
+				ts.Read = formatValue(s.args[1], derefAt(s.derefs, 1), ot, li)
 			}
 		}
 		if s.kind != stepWake {
@@ -291,6 +318,14 @@ func (r *run) exportTrace() *TraceData {
 			}
 		}
 		d.Steps = append(d.Steps, ts)
+	}
+	d.Objects = ot.legend()
+	if r.mem != nil && r.wt != nil {
+		for _, e := range r.mem.m.SCOrder() {
+			if n, ok := r.wt.sc[e]; ok && n <= len(d.Steps) {
+				d.SC = append(d.SC, n)
+			}
+		}
 	}
 	return d
 }
@@ -356,13 +391,18 @@ type locInfo struct {
 // receiver finds the expression an atomic method was called on.
 var receiver = regexp.MustCompile(`([A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\.[A-Za-z_]\w*)*)\.(?:Load|Store|Swap|CompareAndSwap|Add|And|Or|Take)[A-Za-z]*\(`)
 
-func newLocInfo(s step, n int, files map[string][]string) *locInfo {
+func newLocInfo(s step, n int, files map[string][]string, ot *objectTable) *locInfo {
 	li := &locInfo{n: n, name: fmt.Sprintf("loc%d", n)}
 	src := fullSourceLine(s.at, files)
 	if m := receiver.FindStringSubmatch(src); m != nil {
 		li.name = m[1]
 	}
 	field := li.name
+	// A location inside a named object is named by the object and the
+	// field (traceobj.go), the same whichever expression reached it.
+	if name, ok := ot.location(s.loc); ok {
+		li.name = name
+	}
 	if i := strings.LastIndex(field, "."); i >= 0 {
 		field = field[i+1:]
 	}
@@ -422,22 +462,45 @@ func readLines(file string, files map[string][]string) []string {
 	return lines
 }
 
-// formatArgs prints operation values (see formatValue).
-func formatArgs(args []any, labels map[uintptr]string, li *locInfo) string {
+// formatArgs prints operation values (see formatValue); derefs are
+// what pointers among them pointed to when the step ran.
+func formatArgs(args []any, derefs []any, ot *objectTable, li *locInfo) string {
 	if len(args) == 0 {
 		return ""
 	}
 	parts := make([]string, len(args))
 	for i, a := range args {
-		parts[i] = formatValue(a, labels, li)
+		parts[i] = formatValue(a, derefAt(derefs, i), ot, li)
 	}
 	return " " + strings.Join(parts, " ")
 }
 
-// formatValue prints one value: pointers as p1, p2, ... in order of first
-// appearance, so that the same schedule prints the same trace; integers as
+func derefAt(derefs []any, i int) any {
+	if i < len(derefs) {
+		return derefs[i]
+	}
+	return nil
+}
+
+// derefOf is the deref of the argument of s that is v (the value a step
+// wrote).
+func derefOf(s step, v any) any {
+	pv := reflect.ValueOf(v)
+	if pv.Kind() != reflect.Pointer {
+		return nil
+	}
+	for i, a := range s.args {
+		if av := reflect.ValueOf(a); av.Kind() == reflect.Pointer && av.Type() == pv.Type() && av.Pointer() == pv.Pointer() {
+			return derefAt(s.derefs, i)
+		}
+	}
+	return nil
+}
+
+// formatValue prints one value: a pointer as its object's name
+// (traceobj.go), with deref, what it pointed to, beside it; integers as
 // their location's declaration says.
-func formatValue(a any, labels map[uintptr]string, li *locInfo) string {
+func formatValue(a any, deref any, ot *objectTable, li *locInfo) string {
 	if s, ok := a.(string); ok {
 		return s
 	}
@@ -445,17 +508,28 @@ func formatValue(a any, labels map[uintptr]string, li *locInfo) string {
 	switch v.Kind() {
 	case reflect.Invalid:
 		return "nil"
-	case reflect.Pointer, reflect.UnsafePointer:
+	case reflect.Pointer:
 		if v.IsNil() {
 			return "nil"
 		}
-		p := v.Pointer()
-		l, ok := labels[p]
-		if !ok {
-			l = fmt.Sprintf("p%d", len(labels)+1)
-			labels[p] = l
+		name := ot.pointer(v)
+		d, ok := deref.(string)
+		if !ok && deref != nil {
+			d = formatValue(deref, nil, ot, nil)
 		}
-		return l
+		switch {
+		case deref == nil:
+		case strings.HasPrefix(d, "{"), strings.HasPrefix(d, "["):
+			name += d
+		default:
+			name += "(" + d + ")"
+		}
+		return name
+	case reflect.UnsafePointer:
+		if v.IsNil() {
+			return "nil"
+		}
+		return fmt.Sprintf("ptr%d", ot.unsafePointer(v.Pointer()))
 	case reflect.Uint64, reflect.Uint32, reflect.Uint, reflect.Uintptr, reflect.Int64, reflect.Int32:
 		if li == nil {
 			break

@@ -142,7 +142,9 @@ func WeakLoad(a uintptr, o Ordering, latest any) any {
 	if r.wt != nil {
 		r.wt.read(r, l, o, cands, pick)
 	}
-	return r.mem.m.Load(r.thread(), l, o, pick)
+	v := r.mem.m.Load(r.thread(), l, o, pick)
+	r.noteSC()
+	return v
 }
 
 // WeakStore is a store of v with ordering o, before memory is written;
@@ -160,6 +162,7 @@ func WeakStore(a uintptr, o Ordering, before, v any) (last bool) {
 	places := r.mem.m.Placements(r.thread(), l, o)
 	pick := r.choosePlace(places)
 	last = r.mem.m.StoreAt(r.thread(), l, o, v, pick)
+	r.noteSC()
 	if r.wt != nil {
 		r.wt.wrote(r, o, nil)
 		r.wt.placed(r, places[pick].Before)
@@ -187,6 +190,7 @@ func WeakRMW(a uintptr, o Ordering, latest any, f func(old any) any) (old any, l
 		rd = r.wt.read(r, l, o, cands, pick)
 	}
 	old, last = r.mem.m.RMWAt(r.thread(), l, o, pick, f)
+	r.noteSC()
 	if r.wt != nil {
 		r.wt.wrote(r, o, rd)
 	}
@@ -218,6 +222,7 @@ func WeakCompareAndSwap(a uintptr, latest, old, new any, success, failure Orderi
 		rd = r.wt.read(r, l, o, cands, pick)
 	}
 	_, swapped, last = r.mem.m.CompareAndSwapAt(r.thread(), l, old, new, success, failure, pick)
+	r.noteSC()
 	if r.wt != nil && swapped {
 		r.wt.wrote(r, success, rd)
 	}
@@ -230,8 +235,23 @@ func WeakFence(o Ordering) {
 		weakOps.Add(1)
 		r.touchSC(o, true)
 		r.mem.m.Fence(r.thread(), o)
+		r.noteSC()
 		if r.wt != nil {
 			r.wt.fence(r, o)
+		}
+	}
+}
+
+// noteSC, in a traced run, records the step of the operation just made
+// if it made a seq_cst event of the model (the caller notes the step
+// next), so that the trace can list the seq_cst order by steps.
+func (r *run) noteSC() {
+	if r.wt == nil {
+		return
+	}
+	if e, ok := r.mem.m.LastSC(r.thread()); ok {
+		if _, seen := r.wt.sc[e]; !seen {
+			r.wt.sc[e] = r.numbered + 1
 		}
 	}
 }
@@ -360,7 +380,7 @@ func (r *run) chooseWeak(n int, what string) int {
 	if c < 0 || c >= n {
 		r.diverge(r.cur, fmt.Sprintf("decision %d wants "+what+" (a replay token from another version of the code, or another mode's parameters)", len(r.decisions), c, n))
 	}
-	r.decisions = append(r.decisions, decision{kind: kindStore, load: l, chosen: c})
+	r.decisions = append(r.decisions, decision{kind: kindStore, load: l, chosen: c, step: r.numbered})
 	return c
 }
 

@@ -47,6 +47,8 @@ type weakTrace struct {
 	// cells maps a plain cell access's operation number in the model to
 	// its step.
 	cells map[int]int
+	// sc maps a seq_cst event of the model to its step (noteSC).
+	sc map[weak.SCEvent]int
 }
 
 // ref is a step and its goroutine; step 0 is a location's first value.
@@ -79,7 +81,7 @@ type weakStep struct {
 
 func newWeakTrace() *weakTrace {
 	return &weakTrace{stores: map[int]storeInfo{}, fenced: map[int]int{}, relaxed: map[int][]ref{}, next: map[int]*weakStep{},
-		unfenced: map[int][]*weakStep{}, cells: map[int]int{}}
+		unfenced: map[int][]*weakStep{}, cells: map[int]int{}, sc: map[weak.SCEvent]int{}}
 }
 
 // take hands the record of goroutine g's coming step to that step.
