@@ -178,8 +178,15 @@ func (o TaskObject) String() string {
 // Step reports whether op, with its result, is allowed in o, and the
 // state after it. A start, an end of a poll or a finish that the status
 // does not allow is refused: its caller broke the protocol, or the
-// machine did.
+// machine did. A refused call leaves o as it was.
 func (o TaskObject) Step(op TaskOp) (bool, TaskObject) {
+	if ok, next := o.step(op); ok {
+		return true, next
+	}
+	return false, o
+}
+
+func (o TaskObject) step(op TaskOp) (bool, TaskObject) {
 	next := o
 	switch op.Kind {
 	case TaskOpWake:
