@@ -18,7 +18,8 @@ type TaskMachine struct{ t task }
 func NewTaskMachine(idle bool) *TaskMachine {
 	m := &TaskMachine{}
 	if idle {
-		m.t.state.StoreRelaxed(stateIdle) // before any other goroutine has it
+		m.t.transitionToRunning()
+		m.t.transitionAfterPending(false)
 	}
 	return m
 }
