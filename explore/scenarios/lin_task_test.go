@@ -18,9 +18,10 @@ import (
 // are wakers or Waits, on one task record (sched.TaskMachine: the runtime's
 // own transitions). Each is a client of the task object of model/task.go,
 // which also holds a wake's promise: the poll that starts after a wake sees
-// what the waker wrote before it (each waker adds one message, a relaxed
-// add before its wake, and a poll's start reads the count, relaxed: only
-// the state word's own orderings make it visible).
+// what the waker wrote before it (each waker adds one message before its
+// wake, and a poll's start reads the count; in the weak-memory mode both
+// relaxed, so that only the state word's own orderings make a message
+// visible: taskMessages).
 //
 // The variants (the clients' "prefill"):
 //
@@ -28,7 +29,7 @@ import (
 //     other thread wakes it, and a wake that says so enqueues it in a
 //     stand-in queue (a release add, which the worker's take acquires, as
 //     every queue of the runtime hands a task over).
-//   - 1, wakers: the same, the task idle at the start (a poll returned
+//   - 1, wakers-idle: the same, the task idle at the start (a poll returned
 //     Pending), so only a wake brings it to the worker.
 //   - 2, readers: the task is born scheduled; each other thread reads its
 //     outcome (Wait's result) while the worker polls it to its end.
