@@ -48,10 +48,11 @@ var longEnv = []string{"WSCHED_LONG=1"}
 // monitor/pacing-grid), the
 // futex parker (park/futex*), the fork-join pool's pairs
 // (forkjoin/pair-*) (30 s on two cores) and the linearizability clients
-// of the ring, the deque, the slot and the global queue (lin/*: every
-// client up to N calls, every execution, each history checked against
-// model/; docs/explore.md, "Every execution linearizable"; 35 s of CPU,
-// which the layer's processes share). The rest of the
+// of the ring, the deque, the slot, the global queue and the task state
+// machine (lin/*: every client up to N calls, every execution, each
+// history checked against model/; docs/explore.md, "Every execution
+// linearizable"; about 60 s of CPU measured on a loaded machine, 12 s of
+// it the task's, which the layer's processes share). The rest of the
 // runtime scenarios pass in the weak mode too, but take longer: the
 // monitor's two whole-runtime ones (protocol/monitor-idle*) take minutes
 // (docs/explore.md has the counts). WSCHED_EXPLORE_WEAK=1

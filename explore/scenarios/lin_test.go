@@ -240,8 +240,12 @@ func (h *linHistory[S]) report(client string, best []int, state S, pred []uint64
 // clientName names a client of an owner and thieves: its prefill, the
 // owner's word of calls and each thief's count of calls.
 func clientName(prefill int, owner string, thieves []int) string {
-	counts := strings.Trim(fmt.Sprint(thieves), "[]")
-	return fmt.Sprintf("prefill%d/owner-%s/steals%s", prefill, owner, strings.ReplaceAll(counts, " ", ","))
+	return fmt.Sprintf("prefill%d/owner-%s/steals%s", prefill, owner, countsName(thieves))
+}
+
+// countsName is the other threads' counts of calls in a client's name.
+func countsName(counts []int) string {
+	return strings.ReplaceAll(strings.Trim(fmt.Sprint(counts), "[]"), " ", ",")
 }
 
 // startThieves starts thief i (thread i+1) making counts[i] calls of
