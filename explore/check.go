@@ -40,6 +40,12 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		}
 	}
 	compare := opt.CompareClasses && opt.Replay == "" && opt.PCT == 0
+	if opt.Shard.Split() && opt.Replay == "" && opt.PCT == 0 && (opt.Reduce || compare) {
+		t.Fatalf("explore %s: %s=%s with the reduced search (%s or %s): only the plain search and PCT split into parts", name, ShardEnv, opt.Shard, ReduceEnv, ClassesEnv)
+	}
+	if opt.Replay != "" {
+		opt.Shard = Shard{} // a replay runs its one schedule, whichever part holds it
+	}
 	if opt.Replay == "" {
 		claim(t, name, opt, compare)
 	}
@@ -53,7 +59,11 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		exhaustive = 1
 	}
 	t.Logf("METRIC explore_scenarios=1 explore_schedules=%d explore_steps=%d explore_exhaustive=%d", res.Schedules, res.Steps, exhaustive)
-	how := fmt.Sprintf("%s, %d schedules, %d steps (longest %d), %v", res.Mode, res.Schedules, res.Steps, res.MaxSteps, res.Elapsed.Round(1e6))
+	how := ""
+	if opt.Shard.Split() {
+		how = fmt.Sprintf("part %s of the search: ", opt.Shard)
+	}
+	how += fmt.Sprintf("%s, %d schedules, %d steps (longest %d), %v", res.Mode, res.Schedules, res.Steps, res.MaxSteps, res.Elapsed.Round(1e6))
 	if res.Mode == "dpor" {
 		how += fmt.Sprintf(" (%d repeated a class)", res.Redundant)
 	}

@@ -85,6 +85,7 @@
 //	Weak             off               WSCHED_EXPLORE_WEAK=1, or -tags explore,weak
 //	MaxStale         2
 //	History          7
+//	Shard            the whole search  WSCHED_EXPLORE_SHARD=k/n (part k of n, 0 <= k < n)
 //	Long             off               WSCHED_LONG=1
 //	CompareClasses   off               WSCHED_EXPLORE_CLASSES=1
 //	Claims           none              WSCHED_EXPLORE_CLAIMS=dir

@@ -25,6 +25,14 @@ type Result = engine.Result
 // ./explore/internal/engine Failure).
 type Failure = engine.Failure
 
+// Shard is part K of N of one search (Options.Shard; go doc
+// ./explore/internal/engine Shard): N processes or machines, each running
+// one part with the same options, run the whole search between them.
+type Shard = engine.Shard
+
+// ParseShard reads "k/n", with 0 <= k < n (ShardEnv's value).
+func ParseShard(s string) (Shard, error) { return engine.ParseShard(s) }
+
 // The environment variables of the explorer, each the setting of one
 // field of Options (FromEnv reads them all).
 const (
@@ -46,6 +54,9 @@ const (
 	RecordsEnv = "WSCHED_EXPLORE_RECORDS"
 	// EvidenceEnv names the directory of Evidence.
 	EvidenceEnv = "WSCHED_EXPLORE_EVIDENCE"
+	// ShardEnv ('k/n', 0 <= k < n) sets Shard: this process runs part k
+	// of n of each search (docs/explore.md, "Sharding").
+	ShardEnv = "WSCHED_EXPLORE_SHARD"
 	// MutantEnv names the catalog mutant of Mutant: cmd/mutant and
 	// cmd/verify -mutants set it for the commands they run.
 	MutantEnv = "WSCHED_MUTANT"
@@ -79,6 +90,13 @@ func FromEnv(opt Options) (Options, error) {
 	}
 	if os.Getenv(ClassesEnv) != "" {
 		opt.CompareClasses = true
+	}
+	if v := os.Getenv(ShardEnv); v != "" {
+		sh, err := ParseShard(v)
+		if err != nil {
+			return opt, fmt.Errorf("%s: %v", ShardEnv, err)
+		}
+		opt.Shard = sh
 	}
 	setString := func(field *string, env string) {
 		if v := os.Getenv(env); v != "" {

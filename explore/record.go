@@ -37,6 +37,7 @@ type Record struct {
 	Weak         bool           `json:"weak"`
 	Tags         string         `json:"tags"`   // the build tags a replay needs
 	Mutant       string         `json:"mutant"` // "" for none
+	Shard        string         `json:"shard"`  // "k/n" for part k of n of a sharded search (MergeRecords); "" for the whole
 	Bound        int            `json:"bound"`
 	MaxStale     int            `json:"max_stale"`
 	History      int            `json:"history"`
@@ -72,7 +73,7 @@ const RecordVersion = 1
 func newRecord(t testing.TB, name string, opt Options, res Result) Record {
 	rec := Record{
 		Version: RecordVersion, Scenario: name, Test: testName(t), Package: packageDir(),
-		Mode: res.Mode, Weak: opt.Weak, Tags: buildTags(opt), Mutant: opt.Mutant,
+		Mode: res.Mode, Weak: opt.Weak, Tags: buildTags(opt), Mutant: opt.Mutant, Shard: opt.Shard.String(),
 		Bound: res.Bound, Schedules: res.Schedules, Steps: res.Steps, Exhaustive: res.Exhaustive,
 		ElapsedMS: res.Elapsed.Milliseconds(),
 	}

@@ -68,7 +68,7 @@ func (f *recordingTB) record(t *testing.T) (Record, string) {
 // The record's JSON names are the agreed ones (RECORD-FORMAT, and
 // docs/explore.md, "The run record"), no more, no fewer.
 var (
-	recordKeys  = []string{"v", "scenario", "test", "package", "mode", "weak", "tags", "mutant", "bound", "max_stale", "history", "schedules", "steps", "exhaustive", "estimate_left", "elapsed_ms", "failure"}
+	recordKeys  = []string{"v", "scenario", "test", "package", "mode", "weak", "tags", "mutant", "shard", "bound", "max_stale", "history", "schedules", "steps", "exhaustive", "estimate_left", "elapsed_ms", "failure"}
 	failureKeys = []string{"kind", "message", "schedule", "preemptions", "token", "replay", "evidence"}
 )
 

@@ -81,7 +81,9 @@ func (g *knuthGuide) walk(r *run, d decision) int {
 // estimate returns the estimate of the number of schedules within bound
 // b, from EstimateProbes random ones; a probe that fails is returned
 // instead (a real schedule within the bound). The probes are not counted
-// as schedules of the search.
+// as schedules of the search. In a part of a sharded search the estimate
+// is of the part's schedules: a probe that ends in another part's weighs
+// nothing.
 func (e *explorer) estimate(b int) (float64, *run) {
 	n := e.res.Schedules
 	defer func() { e.res.Schedules = n }()
@@ -94,6 +96,9 @@ func (e *explorer) estimate(b int) (float64, *run) {
 	for range EstimateProbes {
 		g.weight = 1
 		r := e.runOnce(g, false)
+		if !e.opt.Shard.mine(r.decisions, b) {
+			continue // another part's schedule: weight 0 for this part
+		}
 		if r.failure != nil {
 			return 0, r
 		}

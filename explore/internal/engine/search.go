@@ -80,6 +80,17 @@ type Options struct {
 	// History is how many stores of each location a load may choose
 	// from in the weak-memory mode; default 7, as loom.
 	History int
+	// Shard (WSCHED_EXPLORE_SHARD=k/n) makes the search part k of n
+	// (0 <= k < n) of the whole one: n searches with the same options
+	// and parts 0 to n-1 run disjoint subtrees of the schedule tree that
+	// cover it, split by the choices at their first branching decisions
+	// (shard.go). Their schedules add up to the whole search's, round by
+	// round; the whole search's first failure is the first failure of
+	// one of them; each has the whole budget. PCT splits its random
+	// schedules by their index. The reduced search does not split:
+	// Explore panics if Reduce is set with a shard. A replay ignores it.
+	// The zero value is the whole search.
+	Shard Shard
 
 	// Long (WSCHED_LONG=1, as cmd/verify -long sets it) raises the
 	// preemption bound of a depth-first search by one and multiplies the
@@ -187,6 +198,9 @@ func Explore(opt Options, body func()) Result {
 	sharedOps.Store(0)
 	start := time.Now()
 	e := &explorer{opt: opt, body: body}
+	if opt.Shard.Split() && opt.Reduce && opt.Replay == "" && opt.PCT == 0 {
+		panic("explore: Options.Shard with Reduce: the reduced search does not split into parts (its backtrack points come from other subtrees); shard the plain search")
+	}
 	var res Result
 	switch {
 	case opt.Replay != "":
