@@ -175,18 +175,19 @@ func (e *explorer) nextPrefix(ds []decision, bound int) []int {
 		}
 		pre[i+1] = n // preemptions among ds[:i+1]
 	}
-	// In a part of a sharded search: the spine's state before each
-	// decision up to the first that left it (at most one subtree of the
-	// part's is open: the one the run is in).
-	var spines []spine
+	// In a part of a sharded search: the hash of the path before each
+	// decision up to the first that decided its part (shard.go); the
+	// decisions after it are in the part's own subtree.
+	var keys []uint64
+	p := path{bound: bound}
 	if e.opt.Shard.Split() {
-		sp := newSpine(bound)
 		for i := range ds {
-			spines = append(spines, sp)
-			if sp.subtree(&ds[i], ds[i].chosen) != 0 {
+			keys = append(keys, p.h)
+			key, decides := p.at(&ds[i], ds[i].chosen)
+			if decides {
 				break
 			}
-			sp.advance(&ds[i])
+			p.h = key
 		}
 	}
 	for i := len(ds) - 1; i >= 0; i-- {
@@ -204,8 +205,9 @@ func (e *explorer) nextPrefix(ds []decision, bound int) []int {
 			if cost > bound {
 				continue
 			}
-			if i < len(spines) {
-				if sp := spines[i]; sp.subtree(d, a)%e.opt.Shard.N != e.opt.Shard.K {
+			if i < len(keys) {
+				p.h = keys[i]
+				if key, decides := p.at(d, a); decides && key%uint64(e.opt.Shard.N) != uint64(e.opt.Shard.K) {
 					continue // another part's subtree
 				}
 			}

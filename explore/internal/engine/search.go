@@ -82,9 +82,9 @@ type Options struct {
 	History int
 	// Shard (WSCHED_EXPLORE_SHARD=k/n) makes the search part k of n
 	// (0 <= k < n) of the whole one: n searches with the same options
-	// and parts 0 to n-1 run disjoint subtrees of the schedule tree that
-	// cover it, split by the choices at their first branching decisions
-	// (shard.go). Their schedules add up to the whole search's, round by
+	// and parts 0 to n-1 run disjoint sets of schedules that cover it,
+	// split by a hash of the choices up to each schedule's first
+	// preemption or stale read (shard.go). Their schedules add up to the whole search's, round by
 	// round; the whole search's first failure is the first failure of
 	// one of them; each has the whole budget. PCT splits its random
 	// schedules by their index. The reduced search does not split:

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -11,35 +12,37 @@ import (
 // disjoint subtrees of the schedule tree, and their counts add up to the
 // whole search's.
 //
-// The split is by where a schedule first leaves the default path: the
-// schedule the search runs first in a round, which takes the default
-// choice (decision.defaultChoice) at every decision (the spine). At each
-// decision of the spine that branches within the round's preemption
-// bound, each alternative other than the default roots a subtree: every
-// schedule that takes the default up to there and that alternative there.
-// The subtrees are numbered along the spine, 1, 2, 3, ..., in the order of
-// the spine's decisions and, within one, of decision.alternatives; the
-// spine itself is 0; and subtree s is part s mod N's. Every schedule of a
-// round is in exactly one of them, so it belongs to exactly one part.
-// Neighbouring subtrees differ little in size (a subtree that leaves the
-// spine at decision i places its remaining preemptions among the decisions
-// after i, a little fewer than its neighbour's), so dealing them out in
-// turn shares the round evenly; splitting at the first branching
-// decisions alone would not (the first default keeps nearly all of the
-// tree).
+// The split is by the choices at a schedule's first branching decisions
+// (those with more than one alternative within the round's preemption
+// bound), up to the first that decides: a choice other than the default
+// that costs a preemption, or that chooses an older store in the weak
+// mode. The choices up to it (their positions among the alternatives,
+// defaults included) are hashed (path, mix), and the hash modulo N is the
+// schedule's part; a schedule that never decides is hashed whole. So each
+// schedule of a round belongs to exactly one part, and every schedule
+// below a deciding choice to the same one. A choice of the next goroutine
+// where the current one cannot go on does not decide: it spends no
+// preemption, and its subtree is often most of the tree (at bound 1, the
+// subtrees below a preemption hold a few schedules each; those below a
+// free choice, all the rest). Splitting at the first branching decisions
+// alone would give one part nearly everything, and numbering the subtrees
+// in turn would too where they alternate in size (a timer's subtree every
+// other one); the hash spreads them: 8,530 + 7,901 of
+// runtime/remote-spawn-one-worker's 16,431 schedules, 52,804 + 50,558 of
+// stranding/lifo-slot's 103,362.
 //
 // Part K runs the depth-first search with the whole search's guide, in its
-// order, but nextPrefix never backtracks into another part's subtree: it
-// runs its own subtrees, and the spine, which is part 0's and which the
-// other parts run without counting (one run per round). The first failure
-// of the whole search is the first failure of the part it belongs to: the
-// rounds before its bound fail nowhere, and within its round the part runs
-// its schedules in the whole search's order. Each round (bound 0, 1, ...)
-// is split the same way, so the parts' counts add up to the whole search's
-// round by round. Each part has the whole budget (MaxSchedules). PCT
-// splits by the index of its random schedules instead. The reduced search
-// does not split: its backtrack points are added by the schedules of
-// other subtrees.
+// order, but nextPrefix never backtracks into a choice that decides for
+// another part: it runs its own subtrees and the schedules that have not
+// decided yet (few: the ones without preemption or stale read), which it
+// counts only if they hash to K. The first failure of the whole search is
+// the first failure of the part it belongs to: the rounds before its bound
+// fail nowhere, and within its round the part runs its schedules in the
+// whole search's order. Each round (bound 0, 1, ...) is split the same
+// way, so the parts' counts add up to the whole search's round by round.
+// Each part has the whole budget (MaxSchedules). PCT splits by the index
+// of its random schedules instead. The reduced search does not split: its
+// backtrack points are added by the schedules of other subtrees.
 
 // Shard is part K (0 ≤ K < N) of N of one search; the zero value, N = 0,
 // is the whole search, as is N = 1.
@@ -81,50 +84,51 @@ func within(d *decision, pre, bound int, buf []int) []int {
 	return buf
 }
 
-// spine follows a run along the spine of its round: how many subtrees
-// the spine's decisions so far root. The spine takes only defaults, which
-// are free: it spends no preemption.
-type spine struct {
-	bound  int
-	rooted int // subtrees rooted at the decisions so far
-	alts   []int
+// path follows a run's choices up to the first that decides its part,
+// and hashes them: the key of the part.
+type path struct {
+	bound int
+	h     uint64 // the hash of the branching choices so far
+	alts  []int
 }
 
-func newSpine(bound int) spine { return spine{bound: bound} }
-
-// subtree returns the number of the subtree whose root is choice c at d,
-// the next decision of the spine (0 for the default: the spine goes on;
-// -1 for a choice beyond the bound).
-func (sp *spine) subtree(d *decision, c int) int {
-	sp.alts = within(d, 0, sp.bound, sp.alts)
-	for p, a := range sp.alts {
-		if a == c {
-			if p == 0 {
-				return 0
-			}
-			return sp.rooted + p
-		}
+// at returns the key of the path once choice c is taken at d, its next
+// decision, and whether c decides the part: a choice other than the
+// default that costs a preemption or chooses a store. A path that has
+// decided nothing yet has spent no preemption (a default, or a choice of
+// the next goroutine where the current one cannot go on, is free).
+func (p *path) at(d *decision, c int) (key uint64, decides bool) {
+	p.alts = within(d, 0, p.bound, p.alts)
+	if len(p.alts) < 2 {
+		return p.h, false // no choice here
 	}
-	return -1
+	i := slices.Index(p.alts, c) // -1: a replayed choice beyond the bound
+	return mix(p.h + uint64(i+2)), i != 0 && (i < 0 || d.costs(c) || d.kind == kindStore)
 }
 
-// advance moves past d, the next decision of the spine.
-func (sp *spine) advance(d *decision) {
-	sp.alts = within(d, 0, sp.bound, sp.alts)
-	sp.rooted += len(sp.alts) - 1
+// mix is splitmix64's finalizer: neighbouring keys land in unrelated
+// parts.
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xBF58476D1CE4E5B9
+	x ^= x >> 27
+	x *= 0x94D049BB133111EB
+	x ^= x >> 31
+	return x
 }
 
 // part is the part of the schedule of decisions ds, run at bound, in a
 // search split in n.
 func part(ds []decision, bound, n int) int {
-	sp := newSpine(bound)
+	p := path{bound: bound}
 	for i := range ds {
-		if s := sp.subtree(&ds[i], ds[i].chosen); s != 0 {
-			return max(s, 0) % n // -1: a replayed choice beyond the bound
+		key, decides := p.at(&ds[i], ds[i].chosen)
+		if decides {
+			return int(key % uint64(n))
 		}
-		sp.advance(&ds[i])
+		p.h = key
 	}
-	return 0 // the spine
+	return int(p.h % uint64(n))
 }
 
 // mine reports whether the schedule of decisions ds, run at bound, is
