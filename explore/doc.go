@@ -106,6 +106,10 @@
 // processes that share a directory named by WSCHED_EXPLORE_CLAIMS
 // (Options.Claims, claims.go) share the scenarios: each runs in the process
 // that claims it first, and cmd/verify runs one process per core that way.
+// One long search splits by WSCHED_EXPLORE_SHARD=k/n (Options.Shard): n
+// processes or machines each run part k of it, disjoint sets of schedules
+// that add up to the whole, and MergeRecords (cmd/mergerecords) merges
+// their run records (docs/explore.md, "Sharding").
 // Under the explore tag the scheduler's goroutine numbers come from the
 // explorer (internal/goid), and threads run on a pool of goroutines whose
 // stacks have grown already: a schedule's cost is the code under test,
