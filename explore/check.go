@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wsched/wsched/explore/internal/engine"
 )
@@ -53,6 +54,18 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		compareClasses(t, name, opt, body)
 		return Result{}
 	}
+	var fc Forecast
+	if opt.Replay == "" {
+		fc = forecast(t, opt, body)
+		if fc.Runs > 0 {
+			var rounds []string
+			for _, n := range fc.PerRound {
+				rounds = append(rounds, magnitude(n))
+			}
+			t.Logf("explore %s: forecast: about %s schedules (by round: %s), about %v; from %d random schedules in %v (%s=off skips it)",
+				name, magnitude(fc.Schedules), strings.Join(rounds, ", "), fc.Time.Round(time.Millisecond), fc.Runs, fc.Elapsed.Round(time.Millisecond), EstimateEnv)
+		}
+	}
 	res := explore(t, opt, body)
 	exhaustive := 0
 	if res.Exhaustive {
@@ -83,7 +96,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if res.Mode == "dfs" && res.Failure == nil && res.Estimate > 0 {
 		how += fmt.Sprintf(" (%d run at %d preemption(s), of about %s there: %s)", res.RoundSchedules, res.Bound, magnitude(res.Estimate), left(res.Estimate, res.RoundSchedules))
 	}
+	how += forecastNote(fc, res)
 	rec := newRecord(t, name, opt, res)
+	rec.Forecast = math.Round(fc.Schedules)
 	if f := res.Failure; f != nil {
 		rf := &RecordFailure{Kind: string(f.Kind), Message: firstLine(f.Message), Schedule: f.Schedule, Preemptions: f.Preemptions, Token: f.Token, Replay: replayCommand(rec, f.Token)}
 		rec.Failure = rf
@@ -114,6 +129,37 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	}
 	t.Logf("explore %s: %s", name, how)
 	return res
+}
+
+// forecastNote says how the forecast compares with what the search ran:
+// its error when the search ended, the share it covered when the budget
+// stopped it.
+func forecastNote(fc Forecast, res Result) string {
+	switch {
+	case fc.Runs == 0 || res.Failure != nil || res.Mode != "dfs":
+		return ""
+	case res.Exhaustive:
+		return fmt.Sprintf("; forecast about %s, off by %+.0f%%", magnitude(fc.Schedules), 100*(fc.Schedules-float64(res.Schedules))/float64(res.Schedules))
+	case fc.Schedules > float64(res.Schedules):
+		return fmt.Sprintf("; covered about %.2g%% of the whole search, by the forecast (about %s schedules)", 100*float64(res.Schedules)/fc.Schedules, magnitude(fc.Schedules))
+	default:
+		return fmt.Sprintf("; the forecast (about %s schedules) is below what ran: too rough to say what share was covered", magnitude(fc.Schedules))
+	}
+}
+
+// forecast is ForecastSearch under t: a probe stuck outside the
+// explorer's control fails the test as the search would.
+func forecast(t testing.TB, opt Options, body func()) (fc Forecast) {
+	defer func() {
+		if p := recover(); p != nil {
+			var s engine.StuckError
+			if e, ok := p.(error); ok && errors.As(e, &s) {
+				t.Fatal(s.Error())
+			}
+			panic(p)
+		}
+	}()
+	return ForecastSearch(opt, body)
 }
 
 func explore(t testing.TB, opt Options, body func()) (res Result) {

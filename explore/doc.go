@@ -86,6 +86,7 @@
 //	MaxStale         2
 //	History          7
 //	Shard            the whole search  WSCHED_EXPLORE_SHARD=k/n (part k of n, 0 <= k < n)
+//	EstimateProbes   100 per round     WSCHED_EXPLORE_ESTIMATE=n, or =off
 //	Long             off               WSCHED_LONG=1
 //	CompareClasses   off               WSCHED_EXPLORE_CLASSES=1
 //	Claims           none              WSCHED_EXPLORE_CLAIMS=dir

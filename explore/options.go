@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/wsched/wsched/explore/internal/engine"
@@ -33,6 +34,17 @@ type Shard = engine.Shard
 // ParseShard reads "k/n", with 0 <= k < n (ShardEnv's value).
 func ParseShard(s string) (Shard, error) { return engine.ParseShard(s) }
 
+// Forecast is what a depth-first search will take, estimated before it
+// starts: its schedules, round by round, and its time (go doc
+// ./explore/internal/engine Forecast).
+type Forecast = engine.Forecast
+
+// ForecastSearch estimates what the depth-first search of body under opt
+// will take, from random schedules (Knuth's estimator; at most
+// opt.EstimateProbes per round); Check logs it before each search. The
+// zero Forecast for a replay, PCT or the reduced search.
+func ForecastSearch(opt Options, body func()) Forecast { return engine.ForecastSearch(opt, body) }
+
 // The environment variables of the explorer, each the setting of one
 // field of Options (FromEnv reads them all).
 const (
@@ -57,6 +69,9 @@ const (
 	// ShardEnv ('k/n', 0 <= k < n) sets Shard: this process runs part k
 	// of n of each search (docs/explore.md, "Sharding").
 	ShardEnv = "WSCHED_EXPLORE_SHARD"
+	// EstimateEnv (a number of probes, or off) sets EstimateProbes: the
+	// forecast Check logs before a depth-first search.
+	EstimateEnv = "WSCHED_EXPLORE_ESTIMATE"
 	// MutantEnv names the catalog mutant of Mutant: cmd/mutant and
 	// cmd/verify -mutants set it for the commands they run.
 	MutantEnv = "WSCHED_MUTANT"
@@ -97,6 +112,17 @@ func FromEnv(opt Options) (Options, error) {
 			return opt, fmt.Errorf("%s: %v", ShardEnv, err)
 		}
 		opt.Shard = sh
+	}
+	switch v := os.Getenv(EstimateEnv); v {
+	case "":
+	case "off":
+		opt.EstimateProbes = -1
+	default:
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return opt, fmt.Errorf("%s=%q: want a number of probes per round, or off", EstimateEnv, v)
+		}
+		opt.EstimateProbes = n
 	}
 	setString := func(field *string, env string) {
 		if v := os.Getenv(env); v != "" {

@@ -45,6 +45,7 @@ type Record struct {
 	Steps        int64          `json:"steps"`
 	Exhaustive   bool           `json:"exhaustive"`
 	EstimateLeft float64        `json:"estimate_left"`
+	Forecast     float64        `json:"forecast"` // the schedules estimated before the search (ForecastSearch); 0: none
 	ElapsedMS    int64          `json:"elapsed_ms"`
 	Failure      *RecordFailure `json:"failure"`
 }

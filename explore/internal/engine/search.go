@@ -91,6 +91,13 @@ type Options struct {
 	// Explore panics if Reduce is set with a shard. A replay ignores it.
 	// The zero value is the whole search.
 	Shard Shard
+	// EstimateProbes is how many random schedules per round Check's
+	// forecast walks before a depth-first search (ForecastSearch:
+	// Knuth's estimator of its schedules and time, logged before the
+	// search starts, and its error after it), at most; 0 means 100, a
+	// negative value no forecast. WSCHED_EXPLORE_ESTIMATE=n sets it
+	// (=off: -1). Explore ignores it.
+	EstimateProbes int
 
 	// Long (WSCHED_LONG=1, as cmd/verify -long sets it) raises the
 	// preemption bound of a depth-first search by one and multiplies the
