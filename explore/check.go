@@ -127,8 +127,40 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if res.Mode == "replay" {
 		t.Logf("explore %s: replayed schedule passed:\n%s", name, res.Trace)
 	}
+	if opt.Dependencies && res.Mode == "dpor" {
+		t.Logf("explore %s: %s", name, dependencyTable(res))
+	}
 	t.Logf("explore %s: %s", name, how)
 	return res
+}
+
+// dependencyTable is the reduced search's races by cause (Options.Dependencies):
+// per kind, then the sites with the most.
+func dependencyTable(res Result) string {
+	var b strings.Builder
+	per := func(n int) string { return fmt.Sprintf("%.1f", float64(n)/float64(max(res.Schedules, 1))) }
+	fmt.Fprintf(&b, "dependencies: %d races reversed in %d schedules (%s per schedule)\n", res.Races, res.Schedules, per(res.Races))
+	kinds := map[string]int{}
+	var order []string
+	for _, d := range res.Dependencies {
+		if kinds[d.Kind] == 0 {
+			order = append(order, d.Kind)
+		}
+		kinds[d.Kind] += d.Races
+	}
+	slices.SortStableFunc(order, func(a, c string) int { return kinds[c] - kinds[a] })
+	b.WriteString("  kind | races | per schedule | share\n")
+	for _, k := range order {
+		fmt.Fprintf(&b, "  %s | %d | %s | %.0f%%\n", k, kinds[k], per(kinds[k]), 100*float64(kinds[k])/float64(max(res.Races, 1)))
+	}
+	b.WriteString("  most races by site (kind | site | races):\n")
+	for i, d := range res.Dependencies {
+		if i == 12 {
+			break
+		}
+		fmt.Fprintf(&b, "  %s | %s | %d\n", d.Kind, d.Site, d.Races)
+	}
+	return b.String()
 }
 
 // forecastNote says how the forecast compares with what the search ran:

@@ -72,6 +72,9 @@ const (
 	// EstimateEnv (a number of probes, or off) sets EstimateProbes: the
 	// forecast Check logs before a depth-first search.
 	EstimateEnv = "WSCHED_EXPLORE_ESTIMATE"
+	// DepsEnv (any value) sets Dependencies and Reduce: Check logs what
+	// the reduced search's races come from.
+	DepsEnv = "WSCHED_EXPLORE_DEPS"
 	// MutantEnv names the catalog mutant of Mutant: cmd/mutant and
 	// cmd/verify -mutants set it for the commands they run.
 	MutantEnv = "WSCHED_MUTANT"
@@ -99,6 +102,9 @@ func FromEnv(opt Options) (Options, error) {
 		opt.Reduce, opt.Unbounded = true, true
 	default:
 		opt.Reduce = true
+	}
+	if os.Getenv(DepsEnv) != "" {
+		opt.Dependencies, opt.Reduce = true, true
 	}
 	if os.Getenv(LongEnv) != "" {
 		opt.Long = true

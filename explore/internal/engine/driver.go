@@ -32,6 +32,7 @@ type explorer struct {
 	// prefix is nextPrefix's memory: the prefix it returns, and the
 	// preemption counts it builds on the way.
 	prefix, preempts []int
+	deps             *depDiag // Options.Dependencies
 }
 
 // runOnce runs body once under g.
@@ -41,6 +42,11 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	}
 	r := newRun(g, e.opt.MaxSteps, tracing)
 	r.decisions = e.decisions[:0]
+	if e.deps != nil {
+		r.deps = e.deps
+		clear(e.deps.pendAt)
+		e.deps.sites = e.deps.sites[:0]
+	}
 	if e.opt.Weak {
 		r.mem = newMemory(weak.Config{History: e.opt.History, MaxStale: e.opt.MaxStale})
 		if tracing {

@@ -54,6 +54,9 @@ func Point() {
 	if r := current.Load(); r != nil {
 		sharedOps.Add(1)
 		r.cur.pendAll = true
+		if r.deps != nil {
+			r.deps.unnamed(r.cur.id, "Point")
+		}
 		r.point(r.cur)
 	}
 }
@@ -70,6 +73,9 @@ func PointAt(loc uintptr, write bool) {
 		t := r.cur
 		t.pendBuf[0] = access{loc, write}
 		t.pend, t.pendAll = t.pendBuf[:], false
+		if r.deps != nil {
+			r.deps.named(loc, CauseAtomic)
+		}
 		r.point(r.cur)
 	}
 }
@@ -87,6 +93,9 @@ var sharedOps atomic.Int64
 // every location.
 func Touch(loc uintptr, write bool) {
 	if r := current.Load(); r != nil && r.por != nil && !r.cur.exiting {
+		if r.deps != nil {
+			r.deps.named(loc, CauseTouch)
+		}
 		r.por.touch(r, access{loc, write})
 	}
 }
@@ -166,6 +175,9 @@ func Gosched() {
 	// go until another goroutine made progress (any step): it depends on
 	// every step, as a step of unknown accesses does.
 	t.pend, t.pendAll = nil, true
+	if r.deps != nil {
+		r.deps.unnamed(t.id, "after Gosched")
+	}
 	if r.started(t) {
 		r.waitTurn(t)
 		return

@@ -98,6 +98,12 @@ type Options struct {
 	// negative value no forecast. WSCHED_EXPLORE_ESTIMATE=n sets it
 	// (=off: -1). Explore ignores it.
 	EstimateProbes int
+	// Dependencies (WSCHED_EXPLORE_DEPS=1, which sets Reduce too) makes
+	// the reduced search count the races it reverses by what causes them
+	// (deps.go: the clock, an unnamed point and where, an atomic, a wait,
+	// a location touched between points), in Result.Dependencies; Check
+	// logs the table. It costs a stack walk per operation.
+	Dependencies bool
 
 	// Long (WSCHED_LONG=1, as cmd/verify -long sets it) raises the
 	// preemption bound of a depth-first search by one and multiplies the
@@ -176,6 +182,11 @@ type Result struct {
 	// (sync/atomic, plain variables, plain channels): the schedules
 	// differ only in where goroutines start and end, and Check says so.
 	SharedOps int64
+	// Races is how many races the reduced search reversed (the branching
+	// of its search), and Dependencies what caused them, most first,
+	// under Options.Dependencies.
+	Races        int
+	Dependencies []Dependency
 	// Trace is a replayed schedule's trace, when it passed (a failure
 	// carries its own).
 	Trace   string
@@ -208,6 +219,9 @@ func Explore(opt Options, body func()) Result {
 	if opt.Shard.Split() && opt.Reduce && opt.Replay == "" && opt.PCT == 0 {
 		panic("explore: Options.Shard with Reduce: the reduced search does not split into parts (its backtrack points come from other subtrees); shard the plain search")
 	}
+	if opt.Dependencies && opt.Reduce {
+		e.deps = newDepDiag()
+	}
 	var res Result
 	switch {
 	case opt.Replay != "":
@@ -223,6 +237,9 @@ func Explore(opt Options, body func()) Result {
 		res.Failure = nothingWeak()
 	}
 	res.SharedOps = sharedOps.Load()
+	if e.deps != nil {
+		res.Races, res.Dependencies = e.deps.races, e.deps.table()
+	}
 	res.Elapsed = time.Since(start)
 	return res
 }
