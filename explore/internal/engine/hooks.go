@@ -207,6 +207,21 @@ func BlockTimeout(ready func() bool, d time.Duration, what string) bool {
 	return r.block(r.cur, ready, int64(d), what, nil)
 }
 
+// Sleep waits d of virtual time: a wait whose condition never holds and
+// reads nothing, so that its step conflicts only with the clock (its
+// deadline, its firing), not with every step as a Block's.
+func Sleep(d time.Duration, what string) {
+	r := current.Load()
+	if r == nil {
+		panic("explore: Sleep outside a run")
+	}
+	r.block(r.cur, func() bool { return false }, int64(d), what, noAccess)
+}
+
+// noAccess is the accesses of a wait that reads nothing (Sleep): empty,
+// and not nil, which would be every location.
+var noAccess = []access{}
+
 // BlockOn is Block for a wait whose ready reads only the location loc, and
 // whose goroutine then accesses loc (write: writes it), as a lock's
 // acquisition does. The reduced search then orders the wait only against

@@ -407,7 +407,7 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on
 	if r.deps != nil {
 		if on == nil {
 			r.deps.unnamed(t.id, "Block")
-		} else {
+		} else if len(on) > 0 {
 			r.deps.named(on[0].loc, CauseLock)
 		}
 	}
