@@ -181,20 +181,17 @@ func forecastNote(fc Forecast, res Result) string {
 
 // forecast is ForecastSearch under t: a probe stuck outside the
 // explorer's control fails the test as the search would.
-func forecast(t testing.TB, opt Options, body func()) (fc Forecast) {
-	defer func() {
-		if p := recover(); p != nil {
-			var s engine.StuckError
-			if e, ok := p.(error); ok && errors.As(e, &s) {
-				t.Fatal(s.Error())
-			}
-			panic(p)
-		}
-	}()
-	return ForecastSearch(opt, body)
+func forecast(t testing.TB, opt Options, body func()) Forecast {
+	return unstuck(t, func() Forecast { return ForecastSearch(opt, body) })
 }
 
-func explore(t testing.TB, opt Options, body func()) (res Result) {
+func explore(t testing.TB, opt Options, body func()) Result {
+	return unstuck(t, func() Result { return Explore(opt, body) })
+}
+
+// unstuck runs f, and fails t if it panics because a run got stuck
+// (engine.StuckError).
+func unstuck[T any](t testing.TB, f func() T) T {
 	defer func() {
 		if p := recover(); p != nil {
 			var s engine.StuckError
@@ -204,7 +201,7 @@ func explore(t testing.TB, opt Options, body func()) (res Result) {
 			panic(p)
 		}
 	}()
-	return Explore(opt, body)
+	return f()
 }
 
 func stackNote(f *Failure) string {

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -152,6 +153,29 @@ func (rec Record) write(t testing.TB, path string) {
 	if _, err := f.Write(append(b, '\n')); err != nil {
 		t.Errorf("explore: %s: %v", RecordsEnv, err)
 	}
+}
+
+// ReadRecords reads the records of a records file (Options.Records), one
+// per line; lines that hold none are passed over.
+func ReadRecords(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var recs []Record
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 4<<20)
+	for n := 1; sc.Scan(); n++ {
+		r, ok, err := ParseRecord(sc.Text())
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
+		}
+		if ok && r.Version > 0 {
+			recs = append(recs, r)
+		}
+	}
+	return recs, sc.Err()
 }
 
 // ParseRecord reads a record from a log line (or a line of the records

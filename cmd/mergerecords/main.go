@@ -15,7 +15,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -29,7 +28,7 @@ func main() {
 	flag.Parse()
 	var recs []explore.Record
 	for _, path := range flag.Args() {
-		rs, err := read(path)
+		rs, err := explore.ReadRecords(path)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "mergerecords:", err)
 			os.Exit(2)
@@ -78,25 +77,4 @@ func line(m explore.Merged) string {
 		s += fmt.Sprintf("\n  FAILED: %s at %d preemptions: %s\n  replay: %s", f.Kind, f.Preemptions, f.Message, f.Replay)
 	}
 	return s
-}
-
-func read(path string) ([]explore.Record, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var recs []explore.Record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 4<<20)
-	for n := 1; sc.Scan(); n++ {
-		r, ok, err := explore.ParseRecord(sc.Text())
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
-		}
-		if ok && r.Version > 0 {
-			recs = append(recs, r)
-		}
-	}
-	return recs, sc.Err()
 }

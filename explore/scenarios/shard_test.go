@@ -3,7 +3,6 @@
 package scenarios
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -67,7 +66,7 @@ func TestExploreShardsAddUp(t *testing.T) {
 		if err != nil {
 			return explore.Record{}, fmt.Errorf("%s (part %d/%d): %v\n%s", test, k, n, err, out)
 		}
-		recs, err := readRecords(file)
+		recs, err := explore.ReadRecords(file)
 		if err != nil || len(recs) != 1 {
 			return explore.Record{}, fmt.Errorf("%s (part %d/%d): %d records, %v\n%s", test, k, n, len(recs), err, out)
 		}
@@ -130,27 +129,6 @@ func childEnv(file string) []string {
 		}
 	}
 	return append(env, explore.RecordsEnv+"="+file)
-}
-
-func readRecords(file string) ([]explore.Record, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var recs []explore.Record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		r, ok, err := explore.ParseRecord(sc.Text())
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			recs = append(recs, r)
-		}
-	}
-	return recs, sc.Err()
 }
 
 // claimOnce runs a test that is not a Check in one of the processes that

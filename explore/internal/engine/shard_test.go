@@ -93,29 +93,7 @@ func TestShardsAddUpToTheWholeSearchOnGeneratedPrograms(t *testing.T) {
 func TestShardsAddUpToTheWholeSearchOnGeneratedWeakPrograms(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		gs := genWeakProgram(t)
-		body := func() {
-			var xs [2]wloc
-			var ts []*Thread
-			for g, ops := range gs {
-				ts = append(ts, Go(fmt.Sprint("g", g), func() {
-					for _, o := range ops {
-						switch o.kind {
-						case wLoad:
-							xs[o.x].load(o.o)
-						case wStore:
-							xs[o.x].store(o.val, o.o)
-						case wAdd:
-							xs[o.x].add(1, o.o)
-						case wFence:
-							WeakFence(o.o)
-						}
-					}
-				}))
-			}
-			for _, t := range ts {
-				t.Join()
-			}
-		}
+		body := weakProgram(gs, map[string]bool{})
 		for _, n := range []int{2, 3} {
 			checkShards(t, fmt.Sprint(gs), Options{Weak: true, Preemptions: 1, MaxSchedules: 1_000_000}, body, n)
 		}
