@@ -29,7 +29,10 @@
 // from the start (a stateless search), so the scenario must be
 // deterministic given the schedule; instrumented time is virtual for that
 // reason. A budget bounds the number of schedules; a search it stops is
-// reported as not exhaustive. Options.Reduce replaces it with dynamic
+// reported as not exhaustive, with the share of the search it covered by
+// the forecast that Check logs before each depth-first search (Knuth's
+// estimator over random schedules: about how many schedules, and how
+// long; ForecastSearch). Options.Reduce replaces it with dynamic
 // partial-order reduction, which runs one schedule of each class
 // of schedules that differ only in the order of steps that do not
 // conflict; docs/explore.md ("The reduced search") says how it is
