@@ -1,8 +1,11 @@
 package explore
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wsched/wsched/explore/internal/engine"
 )
 
 // MergeRecords adds up the parts' counts, keeps every failure and the one
@@ -36,5 +39,36 @@ func TestMergeRecords(t *testing.T) {
 		if _, err := MergeRecords(recs); err == nil || !strings.Contains(err.Error(), "part") {
 			t.Errorf("MergeRecords of %d records: error %v", len(recs), err)
 		}
+	}
+}
+
+// Check logs the forecast before a depth-first search, its error after a
+// search that ended, and the share a budget-cut search covered; none with
+// the forecast off.
+func TestCheckLogsTheForecast(t *testing.T) {
+	body := func() {
+		var x tloc
+		var ts []*Thread
+		for _, n := range []string{"A", "B"} {
+			ts = append(ts, Go(n, func() { x.store(1, engine.SeqCst); x.load(engine.SeqCst); x.store(2, engine.SeqCst) }))
+		}
+		for _, th := range ts {
+			th.Join()
+		}
+	}
+	logged := func(tb *recordingTB, s string) bool {
+		return slices.ContainsFunc(tb.logs, func(l string) bool { return strings.Contains(l, s) })
+	}
+	tb := check("toy/two", "TestToyTwo", Options{}, body)
+	if tb.failed || !logged(tb, "forecast: about") || !logged(tb, "exhaustive up to 2 preemptions; forecast about") || !logged(tb, "off by") {
+		t.Errorf("an ended search's log:\n%s", strings.Join(tb.logs, "\n"))
+	}
+	tb = check("toy/two", "TestToyTwo", Options{MaxSchedules: 5}, body)
+	if tb.failed || !logged(tb, "% of the whole search, by the forecast") {
+		t.Errorf("a budget-cut search's log:\n%s", strings.Join(tb.logs, "\n"))
+	}
+	tb = check("toy/two", "TestToyTwo", Options{EstimateProbes: -1}, body)
+	if tb.failed || logged(tb, "forecast: about") || logged(tb, "off by") {
+		t.Errorf("the log with the forecast off:\n%s", strings.Join(tb.logs, "\n"))
 	}
 }
