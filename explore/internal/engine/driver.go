@@ -33,6 +33,10 @@ type explorer struct {
 	// preemption counts it builds on the way.
 	prefix, preempts []int
 	deps             *depDiag // Options.Dependencies
+	// In a part of a sharded search: scratch memory for the parts of
+	// schedules (shard.go), and nextPrefix's keys.
+	shardPath path
+	keys      []uint64
 }
 
 // runOnce runs body once under g.
@@ -154,7 +158,7 @@ func (e *explorer) runDFS(prefix []int, b int) *run {
 	}
 	maxSteps := e.res.MaxSteps
 	r := e.runOnce(&dfsGuide{prefix: prefix}, false)
-	if !e.opt.Shard.mine(r.decisions, b) {
+	if !e.opt.Shard.mineWith(&e.shardPath, r.decisions, b) {
 		e.res.Schedules--
 		e.res.Steps -= int64(r.steps)
 		e.res.MaxSteps = maxSteps
@@ -184,8 +188,9 @@ func (e *explorer) nextPrefix(ds []decision, bound int) []int {
 	// In a part of a sharded search: the hash of the path before each
 	// decision up to the first that decided its part (shard.go); the
 	// decisions after it are in the part's own subtree.
-	var keys []uint64
-	p := path{bound: bound}
+	keys := e.keys[:0]
+	p := &e.shardPath
+	p.bound, p.h = bound, 0
 	if e.opt.Shard.Split() {
 		for i := range ds {
 			keys = append(keys, p.h)
@@ -195,6 +200,7 @@ func (e *explorer) nextPrefix(ds []decision, bound int) []int {
 			}
 			p.h = key
 		}
+		e.keys = keys
 	}
 	for i := len(ds) - 1; i >= 0; i-- {
 		d := &ds[i]

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,8 +77,18 @@ func (s Shard) Split() bool { return s.N > 1 }
 // into buf.
 func within(d *decision, pre, bound int, buf []int) []int {
 	buf = buf[:0]
-	for _, a := range d.alternatives() {
-		if !d.costs(a) || pre < bound {
+	if d.kind == kindStore {
+		for i := range d.load.n {
+			buf = append(buf, i)
+		}
+		return buf
+	}
+	// decision.alternatives' order, without its allocation: the default
+	// (always free), then the others by number.
+	def := d.schedule.defaultChoice()
+	buf = append(buf, def)
+	for m := d.enabled &^ (1 << def); m != 0; m &= m - 1 {
+		if a := bits.TrailingZeros64(m); !d.schedule.costs(a) || pre < bound {
 			buf = append(buf, a)
 		}
 	}
@@ -118,9 +129,9 @@ func mix(x uint64) uint64 {
 }
 
 // part is the part of the schedule of decisions ds, run at bound, in a
-// search split in n.
-func part(ds []decision, bound, n int) int {
-	p := path{bound: bound}
+// search split in n; p is scratch memory.
+func (p *path) part(ds []decision, bound, n int) int {
+	p.bound, p.h = bound, 0
 	for i := range ds {
 		key, decides := p.at(&ds[i], ds[i].chosen)
 		if decides {
@@ -134,5 +145,11 @@ func part(ds []decision, bound, n int) int {
 // mine reports whether the schedule of decisions ds, run at bound, is
 // part s.K's.
 func (s Shard) mine(ds []decision, bound int) bool {
-	return !s.Split() || part(ds, bound, s.N) == s.K
+	var p path
+	return s.mineWith(&p, ds, bound)
+}
+
+// mineWith is mine with scratch memory p.
+func (s Shard) mineWith(p *path, ds []decision, bound int) bool {
+	return !s.Split() || p.part(ds, bound, s.N) == s.K
 }
