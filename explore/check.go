@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wsched/wsched/explore/internal/engine"
 )
@@ -40,6 +41,12 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		}
 	}
 	compare := opt.CompareClasses && opt.Replay == "" && opt.PCT == 0
+	if opt.Shard.Split() && opt.Replay == "" && opt.PCT == 0 && (opt.Reduce || compare) {
+		t.Fatalf("explore %s: %s=%s with the reduced search (%s or %s): only the plain search and PCT split into parts", name, ShardEnv, opt.Shard, ReduceEnv, ClassesEnv)
+	}
+	if opt.Replay != "" {
+		opt.Shard = Shard{} // a replay runs its one schedule, whichever part holds it
+	}
 	if opt.Replay == "" {
 		claim(t, name, opt, compare)
 	}
@@ -47,13 +54,29 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		compareClasses(t, name, opt, body)
 		return Result{}
 	}
+	var fc Forecast
+	if opt.Replay == "" {
+		fc = forecast(t, opt, body)
+		if fc.Runs > 0 {
+			var rounds []string
+			for _, n := range fc.PerRound {
+				rounds = append(rounds, magnitude(n))
+			}
+			t.Logf("explore %s: forecast: about %s schedules (by round: %s), about %v; from %d random schedules in %v (%s=off skips it)",
+				name, magnitude(fc.Schedules), strings.Join(rounds, ", "), fc.Time.Round(time.Millisecond), fc.Runs, fc.Elapsed.Round(time.Millisecond), EstimateEnv)
+		}
+	}
 	res := explore(t, opt, body)
 	exhaustive := 0
 	if res.Exhaustive {
 		exhaustive = 1
 	}
 	t.Logf("METRIC explore_scenarios=1 explore_schedules=%d explore_steps=%d explore_exhaustive=%d", res.Schedules, res.Steps, exhaustive)
-	how := fmt.Sprintf("%s, %d schedules, %d steps (longest %d), %v", res.Mode, res.Schedules, res.Steps, res.MaxSteps, res.Elapsed.Round(1e6))
+	how := ""
+	if opt.Shard.Split() {
+		how = fmt.Sprintf("part %s of the search: ", opt.Shard)
+	}
+	how += fmt.Sprintf("%s, %d schedules, %d steps (longest %d), %v", res.Mode, res.Schedules, res.Steps, res.MaxSteps, res.Elapsed.Round(1e6))
 	if res.Mode == "dpor" {
 		how += fmt.Sprintf(" (%d repeated a class)", res.Redundant)
 	}
@@ -73,7 +96,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if res.Mode == "dfs" && res.Failure == nil && res.Estimate > 0 {
 		how += fmt.Sprintf(" (%d run at %d preemption(s), of about %s there: %s)", res.RoundSchedules, res.Bound, magnitude(res.Estimate), left(res.Estimate, res.RoundSchedules))
 	}
+	how += forecastNote(fc, res)
 	rec := newRecord(t, name, opt, res)
+	rec.Forecast = math.Round(fc.Schedules)
 	if f := res.Failure; f != nil {
 		rf := &RecordFailure{Kind: string(f.Kind), Message: firstLine(f.Message), Schedule: f.Schedule, Preemptions: f.Preemptions, Token: f.Token, Replay: replayCommand(rec, f.Token)}
 		rec.Failure = rf
@@ -105,11 +130,71 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if res.Mode == "replay" {
 		t.Logf("explore %s: replayed schedule passed:\n%s", name, res.Trace)
 	}
+	if opt.Dependencies && res.Mode == "dpor" {
+		t.Logf("explore %s: %s", name, dependencyTable(res))
+	}
 	t.Logf("explore %s: %s", name, how)
 	return res
 }
 
-func explore(t testing.TB, opt Options, body func()) (res Result) {
+// dependencyTable is the reduced search's races by cause (Options.Dependencies):
+// per kind, then the sites with the most.
+func dependencyTable(res Result) string {
+	var b strings.Builder
+	per := func(n int) string { return fmt.Sprintf("%.1f", float64(n)/float64(max(res.Schedules, 1))) }
+	fmt.Fprintf(&b, "dependencies: %d races reversed in %d schedules (%s per schedule)\n", res.Races, res.Schedules, per(res.Races))
+	kinds := map[string]int{}
+	var order []string
+	for _, d := range res.Dependencies {
+		if kinds[d.Kind] == 0 {
+			order = append(order, d.Kind)
+		}
+		kinds[d.Kind] += d.Races
+	}
+	slices.SortStableFunc(order, func(a, c string) int { return kinds[c] - kinds[a] })
+	b.WriteString("  kind | races | per schedule | share\n")
+	for _, k := range order {
+		fmt.Fprintf(&b, "  %s | %d | %s | %.0f%%\n", k, kinds[k], per(kinds[k]), 100*float64(kinds[k])/float64(max(res.Races, 1)))
+	}
+	b.WriteString("  most races by site (kind | site | races):\n")
+	for i, d := range res.Dependencies {
+		if i == 12 {
+			break
+		}
+		fmt.Fprintf(&b, "  %s | %s | %d\n", d.Kind, d.Site, d.Races)
+	}
+	return b.String()
+}
+
+// forecastNote says how the forecast compares with what the search ran:
+// its error when the search ended, the share it covered when the budget
+// stopped it.
+func forecastNote(fc Forecast, res Result) string {
+	switch {
+	case fc.Runs == 0 || res.Failure != nil || res.Mode != "dfs":
+		return ""
+	case res.Exhaustive:
+		return fmt.Sprintf("; forecast about %s, off by %+.0f%%", magnitude(fc.Schedules), 100*(fc.Schedules-float64(res.Schedules))/float64(res.Schedules))
+	case fc.Schedules > float64(res.Schedules):
+		return fmt.Sprintf("; covered about %.2g%% of the whole search, by the forecast (about %s schedules)", 100*float64(res.Schedules)/fc.Schedules, magnitude(fc.Schedules))
+	default:
+		return fmt.Sprintf("; the forecast (about %s schedules) is below what ran: too rough to say what share was covered", magnitude(fc.Schedules))
+	}
+}
+
+// forecast is ForecastSearch under t: a probe stuck outside the
+// explorer's control fails the test as the search would.
+func forecast(t testing.TB, opt Options, body func()) Forecast {
+	return unstuck(t, func() Forecast { return ForecastSearch(opt, body) })
+}
+
+func explore(t testing.TB, opt Options, body func()) Result {
+	return unstuck(t, func() Result { return Explore(opt, body) })
+}
+
+// unstuck runs f, and fails t if it panics because a run got stuck
+// (engine.StuckError).
+func unstuck[T any](t testing.TB, f func() T) T {
 	defer func() {
 		if p := recover(); p != nil {
 			var s engine.StuckError
@@ -119,7 +204,7 @@ func explore(t testing.TB, opt Options, body func()) (res Result) {
 			panic(p)
 		}
 	}()
-	return Explore(opt, body)
+	return f()
 }
 
 func stackNote(f *Failure) string {

@@ -35,7 +35,7 @@ var claims struct {
 // claim returns if this process runs the scenario (always, without
 // Claims; else if it created the scenario's file first) and skips the
 // test if not. The key holds what makes two checks of one name different:
-// the package and the search's mode. A key reached twice in one process
+// the package, the search's mode and the part of a sharded search. A key reached twice in one process
 // (two Checks of one name, or go test -count above 1) fails the test: the
 // processes could not agree which occurrence is which, and one could be
 // run by nobody.
@@ -47,6 +47,9 @@ func claim(t testing.TB, name string, opt Options, compare bool) {
 	}
 	key := fmt.Sprintf("%s %s weak=%v reduce=%v unbounded=%v long=%v classes=%v",
 		packageDir(), name, opt.Weak, opt.Reduce, opt.Unbounded, opt.Long, compare)
+	if opt.Shard.Split() {
+		key += " shard=" + opt.Shard.String() // the parts of one search are different claims
+	}
 	claims.Lock()
 	again := claims.seen[key]
 	if claims.seen == nil {

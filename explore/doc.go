@@ -30,7 +30,10 @@
 // from the start (a stateless search), so the scenario must be
 // deterministic given the schedule; instrumented time is virtual for that
 // reason. A budget bounds the number of schedules; a search it stops is
-// reported as not exhaustive. Options.Reduce replaces it with dynamic
+// reported as not exhaustive, with the share of the search it covered by
+// the forecast that Check logs before each depth-first search (Knuth's
+// estimator over random schedules: about how many schedules, and how
+// long; ForecastSearch). Options.Reduce replaces it with dynamic
 // partial-order reduction, which runs one schedule of each class
 // of schedules that differ only in the order of steps that do not
 // conflict; docs/explore.md ("The reduced search") says how it is
@@ -86,6 +89,9 @@
 //	Weak             off               WSCHED_EXPLORE_WEAK=1, or -tags explore,weak
 //	MaxStale         2
 //	History          7
+//	Shard            the whole search  WSCHED_EXPLORE_SHARD=k/n (part k of n, 0 <= k < n)
+//	EstimateProbes   100 per round     WSCHED_EXPLORE_ESTIMATE=n, or =off
+//	Dependencies     off               WSCHED_EXPLORE_DEPS=1 (with Reduce)
 //	Long             off               WSCHED_LONG=1
 //	CompareClasses   off               WSCHED_EXPLORE_CLASSES=1
 //	Claims           none              WSCHED_EXPLORE_CLAIMS=dir
@@ -107,6 +113,10 @@
 // processes that share a directory named by WSCHED_EXPLORE_CLAIMS
 // (Options.Claims, claims.go) share the scenarios: each runs in the process
 // that claims it first, and cmd/verify runs one process per core that way.
+// One long search splits by WSCHED_EXPLORE_SHARD=k/n (Options.Shard): n
+// processes or machines each run part k of it, disjoint sets of schedules
+// that add up to the whole, and MergeRecords (cmd/mergerecords) merges
+// their run records (docs/explore.md, "Sharding").
 // Under the explore tag the scheduler's goroutine numbers come from the
 // explorer (internal/goid), and threads run on a pool of goroutines whose
 // stacks have grown already: a schedule's cost is the code under test,

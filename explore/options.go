@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/wsched/wsched/explore/internal/engine"
@@ -25,6 +26,25 @@ type Result = engine.Result
 // ./explore/internal/engine Failure).
 type Failure = engine.Failure
 
+// Shard is part K of N of one search (Options.Shard; go doc
+// ./explore/internal/engine Shard): N processes or machines, each running
+// one part with the same options, run the whole search between them.
+type Shard = engine.Shard
+
+// ParseShard reads "k/n", with 0 <= k < n (ShardEnv's value).
+func ParseShard(s string) (Shard, error) { return engine.ParseShard(s) }
+
+// Forecast is what a depth-first search will take, estimated before it
+// starts: its schedules, round by round, and its time (go doc
+// ./explore/internal/engine Forecast).
+type Forecast = engine.Forecast
+
+// ForecastSearch estimates what the depth-first search of body under opt
+// will take, from random schedules (Knuth's estimator; at most
+// opt.EstimateProbes per round); Check logs it before each search. The
+// zero Forecast for a replay, PCT or the reduced search.
+func ForecastSearch(opt Options, body func()) Forecast { return engine.ForecastSearch(opt, body) }
+
 // The environment variables of the explorer, each the setting of one
 // field of Options (FromEnv reads them all).
 const (
@@ -46,6 +66,15 @@ const (
 	RecordsEnv = "WSCHED_EXPLORE_RECORDS"
 	// EvidenceEnv names the directory of Evidence.
 	EvidenceEnv = "WSCHED_EXPLORE_EVIDENCE"
+	// ShardEnv ('k/n', 0 <= k < n) sets Shard: this process runs part k
+	// of n of each search (docs/explore.md, "Sharding").
+	ShardEnv = "WSCHED_EXPLORE_SHARD"
+	// EstimateEnv (a number of probes, or off) sets EstimateProbes: the
+	// forecast Check logs before a depth-first search.
+	EstimateEnv = "WSCHED_EXPLORE_ESTIMATE"
+	// DepsEnv (any value) sets Dependencies and Reduce: Check logs what
+	// the reduced search's races come from.
+	DepsEnv = "WSCHED_EXPLORE_DEPS"
 	// MutantEnv names the catalog mutant of Mutant: cmd/mutant and
 	// cmd/verify -mutants set it for the commands they run.
 	MutantEnv = "WSCHED_MUTANT"
@@ -76,6 +105,9 @@ func FromEnv(opt Options) (Options, error) {
 	default:
 		opt.Reduce = true
 	}
+	if os.Getenv(DepsEnv) != "" {
+		opt.Dependencies, opt.Reduce = true, true
+	}
 	if os.Getenv(LongEnv) != "" {
 		opt.Long = true
 	}
@@ -84,6 +116,24 @@ func FromEnv(opt Options) (Options, error) {
 	}
 	if os.Getenv(PlayEnv) != "" {
 		opt.Play = true
+	}
+	if v := os.Getenv(ShardEnv); v != "" {
+		sh, err := ParseShard(v)
+		if err != nil {
+			return opt, fmt.Errorf("%s: %v", ShardEnv, err)
+		}
+		opt.Shard = sh
+	}
+	switch v := os.Getenv(EstimateEnv); v {
+	case "":
+	case "off":
+		opt.EstimateProbes = -1
+	default:
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return opt, fmt.Errorf("%s=%q: want a number of probes per round, or off", EstimateEnv, v)
+		}
+		opt.EstimateProbes = n
 	}
 	setString := func(field *string, env string) {
 		if v := os.Getenv(env); v != "" {

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -37,6 +38,7 @@ type Record struct {
 	Weak         bool           `json:"weak"`
 	Tags         string         `json:"tags"`   // the build tags a replay needs
 	Mutant       string         `json:"mutant"` // "" for none
+	Shard        string         `json:"shard"`  // "k/n" for part k of n of a sharded search (MergeRecords); "" for the whole
 	Bound        int            `json:"bound"`
 	MaxStale     int            `json:"max_stale"`
 	History      int            `json:"history"`
@@ -44,6 +46,7 @@ type Record struct {
 	Steps        int64          `json:"steps"`
 	Exhaustive   bool           `json:"exhaustive"`
 	EstimateLeft float64        `json:"estimate_left"`
+	Forecast     float64        `json:"forecast"` // the schedules estimated before the search (ForecastSearch); 0: none
 	ElapsedMS    int64          `json:"elapsed_ms"`
 	Failure      *RecordFailure `json:"failure"`
 }
@@ -72,7 +75,7 @@ const RecordVersion = 1
 func newRecord(t testing.TB, name string, opt Options, res Result) Record {
 	rec := Record{
 		Version: RecordVersion, Scenario: name, Test: testName(t), Package: packageDir(),
-		Mode: res.Mode, Weak: opt.Weak, Tags: buildTags(opt), Mutant: opt.Mutant,
+		Mode: res.Mode, Weak: opt.Weak, Tags: buildTags(opt), Mutant: opt.Mutant, Shard: opt.Shard.String(),
 		Bound: res.Bound, Schedules: res.Schedules, Steps: res.Steps, Exhaustive: res.Exhaustive,
 		ElapsedMS: res.Elapsed.Milliseconds(),
 	}
@@ -150,6 +153,29 @@ func (rec Record) write(t testing.TB, path string) {
 	if _, err := f.Write(append(b, '\n')); err != nil {
 		t.Errorf("explore: %s: %v", RecordsEnv, err)
 	}
+}
+
+// ReadRecords reads the records of a records file (Options.Records), one
+// per line; lines that hold none are passed over.
+func ReadRecords(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var recs []Record
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 4<<20)
+	for n := 1; sc.Scan(); n++ {
+		r, ok, err := ParseRecord(sc.Text())
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
+		}
+		if ok && r.Version > 0 {
+			recs = append(recs, r)
+		}
+	}
+	return recs, sc.Err()
 }
 
 // ParseRecord reads a record from a log line (or a line of the records

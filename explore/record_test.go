@@ -68,7 +68,7 @@ func (f *recordingTB) record(t *testing.T) (Record, string) {
 // The record's JSON names are the agreed ones (RECORD-FORMAT, and
 // docs/explore.md, "The run record"), no more, no fewer.
 var (
-	recordKeys  = []string{"v", "scenario", "test", "package", "mode", "weak", "tags", "mutant", "bound", "max_stale", "history", "schedules", "steps", "exhaustive", "estimate_left", "elapsed_ms", "failure"}
+	recordKeys  = []string{"v", "scenario", "test", "package", "mode", "weak", "tags", "mutant", "shard", "bound", "max_stale", "history", "schedules", "steps", "exhaustive", "estimate_left", "forecast", "elapsed_ms", "failure"}
 	failureKeys = []string{"kind", "message", "schedule", "preemptions", "token", "replay", "evidence"}
 )
 
@@ -127,7 +127,10 @@ func TestRecordOfAFailureIsLoggedAndAppended(t *testing.T) {
 		token, tags = "weak;stale=2;history=7/1:g2", "explore,weak"
 	}
 	got := rec
-	got.Steps, got.ElapsedMS, got.Failure = 0, 0, nil
+	if got.Forecast < 1 {
+		t.Errorf("record forecast %v: none logged before the search", got.Forecast)
+	}
+	got.Steps, got.ElapsedMS, got.Failure, got.Forecast = 0, 0, nil, 0
 	if got != want {
 		t.Errorf("record %+v, want %+v", got, want)
 	}

@@ -72,6 +72,12 @@ func BlockTimeout(ready func() bool, d time.Duration, what string) bool {
 	return engine.BlockTimeout(ready, d, what)
 }
 
+// Sleep waits d of virtual time: what BlockTimeout(func() bool { return
+// false }, d, what) does, but the wait reads nothing, so the reduced
+// search orders it against the clock alone (a Block is ordered against
+// every step). Outside a run it panics, as Block does.
+func Sleep(d time.Duration, what string) { engine.Sleep(d, what) }
+
 // Now returns the run's virtual clock in nanoseconds: 0 when the schedule
 // starts. Outside a run it returns the time since the process started.
 func Now() int64 { return engine.Now() }

@@ -40,7 +40,7 @@ func TestSettingsTableNamesEveryField(t *testing.T) {
 			t.Errorf("the Settings table of doc.go has no row for Options.%s", name)
 		}
 	}
-	for _, env := range []string{ReplayEnv, WeakEnv, ReduceEnv, LongEnv, ClassesEnv, ClaimsEnv, RecordsEnv, EvidenceEnv, MutantEnv, PlayEnv} {
+	for _, env := range []string{ReplayEnv, WeakEnv, ReduceEnv, LongEnv, ClassesEnv, ClaimsEnv, RecordsEnv, EvidenceEnv, MutantEnv, PlayEnv, ShardEnv, EstimateEnv, DepsEnv} {
 		if !strings.Contains(table, env) {
 			t.Errorf("the Settings table of doc.go does not name %s", env)
 		}
@@ -49,7 +49,7 @@ func TestSettingsTableNamesEveryField(t *testing.T) {
 
 // FromEnv sets each field from its variable, and only those.
 func TestFromEnvSetsEachField(t *testing.T) {
-	for _, env := range []string{ReplayEnv, WeakEnv, ReduceEnv, LongEnv, ClassesEnv, ClaimsEnv, RecordsEnv, EvidenceEnv, MutantEnv, PlayEnv} {
+	for _, env := range []string{ReplayEnv, WeakEnv, ReduceEnv, LongEnv, ClassesEnv, ClaimsEnv, RecordsEnv, EvidenceEnv, MutantEnv, PlayEnv, ShardEnv, EstimateEnv, DepsEnv} {
 		t.Setenv(env, "")
 	}
 	base := Options{Preemptions: 3}
@@ -66,14 +66,31 @@ func TestFromEnvSetsEachField(t *testing.T) {
 	t.Setenv(MutantEnv, "m")
 	t.Setenv(WeakEnv, "1")
 	t.Setenv(PlayEnv, "1")
+	t.Setenv(ShardEnv, "1/3")
+	t.Setenv(EstimateEnv, "40")
+	t.Setenv(DepsEnv, "1")
 	got, err := FromEnv(base)
 	want := Options{Preemptions: 3, ReplayScenario: "ring/basic", Replay: "sc/1:g2", Reduce: true, Unbounded: true,
-		Long: true, CompareClasses: true, Claims: "/c", Records: "/r", Evidence: "/e", Mutant: "m", Weak: true, Play: true}
+		Long: true, CompareClasses: true, Claims: "/c", Records: "/r", Evidence: "/e", Mutant: "m", Weak: true, Play: true, Shard: Shard{K: 1, N: 3}, EstimateProbes: 40, Dependencies: true}
 	if err != nil || got != want {
 		t.Fatalf("FromEnv = %+v, %v\nwant %+v", got, err, want)
 	}
 	t.Setenv(ReplayEnv, "no-token")
 	if _, err := FromEnv(base); err == nil {
 		t.Fatalf("FromEnv with %s=no-token: no error", ReplayEnv)
+	}
+	t.Setenv(ReplayEnv, "")
+	t.Setenv(ShardEnv, "3/3")
+	if _, err := FromEnv(base); err == nil {
+		t.Fatalf("FromEnv with %s=3/3: no error", ShardEnv)
+	}
+	t.Setenv(ShardEnv, "")
+	t.Setenv(EstimateEnv, "off")
+	if got, err := FromEnv(base); err != nil || got.EstimateProbes != -1 {
+		t.Fatalf("FromEnv with %s=off: %d, %v", EstimateEnv, got.EstimateProbes, err)
+	}
+	t.Setenv(EstimateEnv, "0")
+	if _, err := FromEnv(base); err == nil {
+		t.Fatalf("FromEnv with %s=0: no error", EstimateEnv)
 	}
 }

@@ -43,6 +43,11 @@
 // the run fails if a mutant is stale (its original text no longer matches
 // the code) or no check killed it.
 //
+// -shard k/n (with -only explore) runs part k of n of every scenario's
+// search, by setting WSCHED_EXPLORE_SHARD for its commands: n jobs, on n
+// machines, run the layer between them, and cmd/mergerecords puts their
+// run records together (docs/explore.md, "Sharding").
+//
 // The exit status is non-zero when any layer failed.
 package main
 
@@ -69,7 +74,14 @@ func main() {
 	catalog := flag.String("catalog", "", "with -mutants: read the mutants from this directory instead of mutants/")
 	jobs := flag.Int("j", runtime.GOMAXPROCS(0), "with -mutants: how many mutants run at once")
 	cell := flag.Duration("cell-timeout", 0, "with -mutants: time limit per go test run (default 3m with -fast, 8m without)")
+	shard := flag.String("shard", "", "with -only explore: run part k of n (k/n, 0 <= k < n) of every scenario's search ("+shardEnv+")")
 	flag.Parse()
+	if *shard != "" {
+		if err := setShard(*shard, *only, *mutants); err != nil {
+			fmt.Fprintln(os.Stderr, "verify:", err)
+			os.Exit(2)
+		}
+	}
 
 	if *mutants {
 		root, err := os.Getwd()
@@ -148,4 +160,21 @@ func evidenceBeside(logDir string) {
 	if os.Getenv("WSCHED_EXPLORE_EVIDENCE") == "" {
 		os.Setenv("WSCHED_EXPLORE_EVIDENCE", filepath.Join(logDir, "explore-pages"))
 	}
+}
+
+// shardEnv is explore.ShardEnv (verify does not import the explorer).
+const shardEnv = "WSCHED_EXPLORE_SHARD"
+
+// setShard checks -shard's value and sets shardEnv for the commands verify
+// runs. Only the explore layer splits: the weak layer runs the reduced
+// search, which does not.
+func setShard(v, only string, mutants bool) error {
+	var k, n int
+	if _, err := fmt.Sscanf(v, "%d/%d", &k, &n); err != nil || fmt.Sprintf("%d/%d", k, n) != v || n < 1 || k < 0 || k >= n {
+		return fmt.Errorf("-shard %q: want k/n with 0 <= k < n", v)
+	}
+	if only != "explore" || mutants {
+		return fmt.Errorf("-shard runs with -only explore (the weak layer's reduced search does not split, and the other layers are not searches)")
+	}
+	return os.Setenv(shardEnv, v)
 }

@@ -216,10 +216,33 @@ func TestDepGraphAffected(t *testing.T) {
 	}
 }
 
-// verify names the explorer's claims variable without importing it.
+// verify names the explorer's claims and shard variables without
+// importing it.
 func TestClaimsEnvIsTheExplorers(t *testing.T) {
 	if claimsEnv != explore.ClaimsEnv {
 		t.Fatalf("claimsEnv = %q, explore.ClaimsEnv = %q", claimsEnv, explore.ClaimsEnv)
+	}
+	if shardEnv != explore.ShardEnv {
+		t.Fatalf("shardEnv = %q, explore.ShardEnv = %q", shardEnv, explore.ShardEnv)
+	}
+}
+
+// -shard takes what the explorer's ParseShard takes, with the explore
+// layer only.
+func TestShardFlag(t *testing.T) {
+	t.Setenv(shardEnv, "")
+	for _, v := range []string{"0/2", "1/2", "4/5", "0/1", "2/2", "-1/2", "1", "1/2x", "01/2", "a/b"} {
+		_, perr := explore.ParseShard(v)
+		err := setShard(v, "explore", false)
+		if (err == nil) != (perr == nil) && v != "01/2" {
+			t.Errorf("-shard %s: %v; the explorer: %v", v, err, perr)
+		}
+		if err == nil && os.Getenv(shardEnv) != v {
+			t.Errorf("-shard %s: %s=%q", v, shardEnv, os.Getenv(shardEnv))
+		}
+	}
+	if setShard("0/2", "weak", false) == nil || setShard("0/2", "", false) == nil || setShard("0/2", "explore", true) == nil {
+		t.Error("-shard accepted without -only explore, or with -mutants")
 	}
 }
 

@@ -104,7 +104,7 @@ func TestExploreFairnessTurnServesStuck(t *testing.T) {
 				release.Wait()
 				return sched.Ready
 			}
-			explore.BlockTimeout(func() bool { return false }, 7*time.Millisecond/4, "1.75 ms of work")
+			explore.Sleep(7*time.Millisecond/4, "1.75 ms of work")
 			return cx.Yield()
 		})); err != nil {
 			explore.Failf("Spawn: %v", err)

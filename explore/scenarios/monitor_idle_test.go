@@ -35,7 +35,7 @@ func TestExploreMonitorIdleAgainstWake(t *testing.T) {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
 		// Let virtual time pass with nothing to do: the worker parks,
 		// and the monitor looks and may go to sleep idle.
-		explore.BlockTimeout(func() bool { return false }, 2*time.Millisecond, "2 ms of idleness")
+		explore.Sleep(2*time.Millisecond, "2 ms of idleness")
 		blockOnChild(rt)
 		shutdown(rt)
 	})
@@ -58,7 +58,7 @@ func TestExploreMonitorIdleAgainstWake(t *testing.T) {
 func TestExploreMonitorIdleAgainstSelfWake(t *testing.T) {
 	explore.Check(t, "protocol/monitor-idle-self-wake", explore.Options{MaxSchedules: 500_000}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: 10 * time.Millisecond, ParkTimeout: time.Millisecond})
-		explore.BlockTimeout(func() bool { return false }, 3*time.Millisecond/2, "the worker's first timeout")
+		explore.Sleep(3*time.Millisecond/2, "the worker's first timeout")
 		blockOnChild(rt)
 		shutdown(rt)
 	})

@@ -24,7 +24,7 @@ import (
 func TestExploreRule2WakesForBatchMate(t *testing.T) {
 	explore.Check(t, "runtime/rule2-batch-mate", explore.Options{MaxSchedules: 20_000}, func() {
 		rt := newRuntime(2)
-		explore.BlockTimeout(func() bool { return false }, time.Millisecond, "both workers to park")
+		explore.Sleep(time.Millisecond, "both workers to park")
 		if rt.Metrics().ParkedBitmap != 0b11 {
 			// The timeout fired early (the explorer may fire it at any
 			// step, at the cost of a preemption) and a worker had not

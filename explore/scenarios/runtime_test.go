@@ -131,7 +131,7 @@ func TestExploreRemoteSpawnOneWorkerTimedPark(t *testing.T) {
 		// Half the park timeout of virtual time, so that the worker is
 		// parked (with its timeout pending) when the spawn comes: its
 		// timeout firing early then costs one preemption, not three.
-		explore.BlockTimeout(func() bool { return false }, time.Millisecond/2, "the worker to park")
+		explore.Sleep(time.Millisecond/2, "the worker to park")
 		spawnOneAndShutdown(rt)
 	})
 }

@@ -89,7 +89,7 @@ func lifoBehindBlockedPoll(cfg sched.Config, idleFirst bool) {
 	if idleFirst {
 		// Let virtual time pass with nothing to do: the monitor looks,
 		// finds every worker parked, and sleeps with no period.
-		explore.BlockTimeout(func() bool { return false }, 5_000_000, "5 ms of idleness")
+		explore.Sleep(5_000_000, "5 ms of idleness")
 	}
 	var ran explore.Event
 	ha, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
@@ -206,7 +206,7 @@ func TestExploreShutdownWithBlockedPoll(t *testing.T) {
 		hb, _ := rt.Spawn(sched.Func(func() { ranB++ }))
 		ctx, cancel := context.WithCancel(context.Background())
 		explore.Go("canceller", func() {
-			explore.BlockTimeout(func() bool { return false }, 1_000_000, "1 ms") // virtual time: give Shutdown a moment
+			explore.Sleep(1_000_000, "1 ms") // virtual time: give Shutdown a moment
 			cancel()
 		})
 		_ = ctx

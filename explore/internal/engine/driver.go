@@ -32,6 +32,11 @@ type explorer struct {
 	// prefix is nextPrefix's memory: the prefix it returns, and the
 	// preemption counts it builds on the way.
 	prefix, preempts []int
+	deps             *depDiag // Options.Dependencies
+	// In a part of a sharded search: scratch memory for the parts of
+	// schedules (shard.go), and nextPrefix's keys.
+	shardPath path
+	keys      []uint64
 }
 
 // runOnce runs body once under g.
@@ -41,6 +46,11 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	}
 	r := newRun(g, e.opt.MaxSteps, tracing)
 	r.decisions = e.decisions[:0]
+	if e.deps != nil {
+		r.deps = e.deps
+		clear(e.deps.pendAt)
+		e.deps.sites = e.deps.sites[:0]
+	}
 	if e.opt.Weak {
 		r.mem = newMemory(weak.Config{History: e.opt.History, MaxStale: e.opt.MaxStale})
 		if tracing {
@@ -115,7 +125,7 @@ func (e *explorer) dfs() Result {
 		round := e.res.Schedules
 		var prefix []int
 		for {
-			r := e.runOnce(&dfsGuide{prefix: prefix}, false)
+			r := e.runDFS(prefix, b)
 			if r.failure != nil {
 				return e.fail(r)
 			}
@@ -138,9 +148,31 @@ func (e *explorer) dfs() Result {
 	return e.res
 }
 
+// runDFS runs the schedule of the depth-first search at bound b that
+// starts with prefix. In a part of a sharded search (shard.go) a run that
+// turns out to be another part's is not counted, and its failure is not
+// this part's: the failure field of the run returned is then nil.
+func (e *explorer) runDFS(prefix []int, b int) *run {
+	if !e.opt.Shard.Split() {
+		return e.runOnce(&dfsGuide{prefix: prefix}, false)
+	}
+	maxSteps := e.res.MaxSteps
+	r := e.runOnce(&dfsGuide{prefix: prefix}, false)
+	if !e.opt.Shard.mineWith(&e.shardPath, r.decisions, b) {
+		e.res.Schedules--
+		e.res.Steps -= int64(r.steps)
+		e.res.MaxSteps = maxSteps
+		r.failure = nil
+	}
+	return r
+}
+
 // nextPrefix backtracks: at the last decision that has an untried choice
 // within the bound, take that choice. Choices are tried in the order of
-// decision.alternatives, so each schedule is run once per round.
+// decision.alternatives, so each schedule is run once per round. In a part
+// of a sharded search, a choice whose subtree holds none of the part's
+// schedules is not taken (shard.go): an economy, since runDFS would not
+// count its schedules anyway.
 //
 // The prefix returned is in e's memory: it is good until the next call.
 func (e *explorer) nextPrefix(ds []decision, bound int) []int {
@@ -152,6 +184,23 @@ func (e *explorer) nextPrefix(ds []decision, bound int) []int {
 			n++
 		}
 		pre[i+1] = n // preemptions among ds[:i+1]
+	}
+	// In a part of a sharded search: the hash of the path before each
+	// decision up to the first that decided its part (shard.go); the
+	// decisions after it are in the part's own subtree.
+	keys := e.keys[:0]
+	p := &e.shardPath
+	p.bound, p.h = bound, 0
+	if e.opt.Shard.Split() {
+		for i := range ds {
+			keys = append(keys, p.h)
+			key, decides := p.at(&ds[i], ds[i].chosen)
+			if decides {
+				break
+			}
+			p.h = key
+		}
+		e.keys = keys
 	}
 	for i := len(ds) - 1; i >= 0; i-- {
 		d := &ds[i]
@@ -167,6 +216,12 @@ func (e *explorer) nextPrefix(ds []decision, bound int) []int {
 			}
 			if cost > bound {
 				continue
+			}
+			if i < len(keys) {
+				p.h = keys[i]
+				if key, decides := p.at(d, a); decides && key%uint64(e.opt.Shard.N) != uint64(e.opt.Shard.K) {
+					continue // another part's subtree
+				}
 			}
 			p := append(e.prefix[:0], make([]int, i+1)...)
 			e.prefix = p
@@ -189,8 +244,17 @@ func (e *explorer) pct() Result {
 		return e.fail(r)
 	}
 	k := max(r.steps, 1)
+	if sh := e.opt.Shard; sh.Split() && sh.K != 0 {
+		// The length probe is schedule 0, part 0's.
+		e.res.Schedules--
+		e.res.Steps -= int64(r.steps)
+		e.res.MaxSteps = 0
+	}
 	seed := e.opt.Seed*0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D
 	for i := 1; i < e.opt.PCT; i++ {
+		if sh := e.opt.Shard; sh.Split() && i%sh.N != sh.K {
+			continue // another part's schedule
+		}
 		g := &pctGuide{rng: seed + uint64(i)*0xBF58476D1CE4E5B9 | 1, depth: e.opt.PCTDepth, prio: map[int]int{}}
 		for j := 1; j < e.opt.PCTDepth; j++ {
 			g.changes = append(g.changes, pctChange{1 + int(g.next()%uint64(k)), e.opt.PCTDepth - j})

@@ -63,3 +63,34 @@ func TestBudgetCutReportsAnEstimate(t *testing.T) {
 		t.Fatalf("got %+v", res)
 	}
 }
+
+// The forecast before a search: every round's estimate added up, against
+// the schedules the whole search runs; none where it is turned off or
+// does not apply.
+func TestForecastMatchesTheSearch(t *testing.T) {
+	body := func() {
+		var m toyMutex
+		var x toyInt
+		for _, n := range []string{"A", "B"} {
+			Go(n, func() { m.Lock(); x.Add(1); m.Unlock(); x.Add(1) })
+		}
+		Go("C", func() { x.Add(1); x.Add(1); x.Add(1) })
+	}
+	opt := Options{MaxSchedules: 1_000_000}
+	res := Explore(opt, body)
+	f := ForecastSearch(opt, body)
+	t.Logf("%d schedules; forecast %.0f (%v), %d runs", res.Schedules, f.Schedules, f.PerRound, f.Runs)
+	if len(f.PerRound) != 3 || math.Abs(math.Log2(f.Schedules/float64(res.Schedules))) > 1 || f.Runs > 3*(DefaultForecastProbes+1) || f.Time <= 0 {
+		t.Errorf("forecast %+v for %d schedules", f, res.Schedules)
+	}
+	for _, o := range []Options{{EstimateProbes: -1}, {Reduce: true}, {PCT: 10}} {
+		if f := ForecastSearch(o, body); f.Runs != 0 {
+			t.Errorf("forecast under %+v: %+v", o, f)
+		}
+	}
+	// A small round costs no more probes than its schedules, give or take.
+	tiny := func() { Go("A", func() { var x toyInt; x.Add(1) }) }
+	if f := ForecastSearch(Options{}, tiny); f.Runs > 3*11 {
+		t.Errorf("forecast of a one-schedule search ran %d schedules", f.Runs)
+	}
+}

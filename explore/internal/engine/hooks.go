@@ -55,6 +55,9 @@ func Point() {
 	if r := current.Load(); r != nil {
 		sharedOps.Add(1)
 		r.cur.pendAll = true
+		if r.deps != nil {
+			r.deps.unnamed(r.cur.id, "Point")
+		}
 		r.point(r.cur)
 	}
 }
@@ -71,6 +74,9 @@ func PointAt(loc uintptr, write bool) {
 		t := r.cur
 		t.pendBuf[0] = access{loc, write}
 		t.pend, t.pendAll = t.pendBuf[:], false
+		if r.deps != nil {
+			r.deps.named(loc, CauseAtomic)
+		}
 		r.point(r.cur)
 	}
 }
@@ -88,6 +94,9 @@ var sharedOps atomic.Int64
 // every location.
 func Touch(loc uintptr, write bool) {
 	if r := current.Load(); r != nil && r.por != nil && !r.cur.exiting {
+		if r.deps != nil {
+			r.deps.named(loc, CauseTouch)
+		}
 		r.por.touch(r, access{loc, write})
 	}
 }
@@ -193,6 +202,9 @@ func Gosched() {
 	// go until another goroutine made progress (any step): it depends on
 	// every step, as a step of unknown accesses does.
 	t.pend, t.pendAll = nil, true
+	if r.deps != nil {
+		r.deps.unnamed(t.id, "after Gosched")
+	}
 	if r.started(t) {
 		r.waitTurn(t)
 		return
@@ -221,6 +233,21 @@ func BlockTimeout(ready func() bool, d time.Duration, what string) bool {
 	}
 	return r.block(r.cur, ready, int64(d), what, nil)
 }
+
+// Sleep waits d of virtual time: a wait whose condition never holds and
+// reads nothing, so that its step conflicts only with the clock (its
+// deadline, its firing), not with every step as a Block's.
+func Sleep(d time.Duration, what string) {
+	r := current.Load()
+	if r == nil {
+		panic("explore: Sleep outside a run")
+	}
+	r.block(r.cur, func() bool { return false }, int64(d), what, noAccess)
+}
+
+// noAccess is the accesses of a wait that reads nothing (Sleep): empty,
+// and not nil, which would be every location.
+var noAccess = []access{}
 
 // BlockOn is Block for a wait whose ready reads only the location loc, and
 // whose goroutine then accesses loc (write: writes it), as a lock's

@@ -162,6 +162,9 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	p.accStart = start
 	p.events = append(p.events, ev)
 	p.last[c] = len(p.events) - 1
+	if r.deps != nil {
+		r.deps.begin(len(p.events)-1, c, ev.all)
+	}
 	p.open = true
 }
 
@@ -172,6 +175,9 @@ func (p *porRun) touch(r *run, a access) {
 	}
 	ev := &p.events[len(p.events)-1]
 	if a.loc == 0 {
+		if d := r.deps; d != nil && !ev.all && len(d.sites) == len(p.events) {
+			d.sites[len(d.sites)-1] = "touches everything " + site()
+		}
 		ev.all = true
 		return
 	}
@@ -353,6 +359,9 @@ func (p *porRun) remember(n int) {
 // "co-enabled" condition does (a lock: not the unlock just before the
 // next lock, but the lock before it).
 func (p *porRun) race(r *run, i, n int) {
+	if r.deps != nil {
+		r.deps.count(p, i, n)
+	}
 	tid := p.events[n].tid
 	en := &p.events[n]
 	prev := p.clockOf(tid)

@@ -105,7 +105,14 @@ func genWeakProgram(t *rapid.T) [][]weakOp {
 // its runs reached.
 func weakOutcomes(gs [][]weakOp, opt Options) (map[string]bool, Result) {
 	seen := map[string]bool{}
-	body := func() {
+	opt.Weak = true
+	return seen, Explore(opt, weakProgram(gs, seen))
+}
+
+// weakProgram is the body that runs the program, and adds each run's
+// outcome (what each load read, the final values) to seen.
+func weakProgram(gs [][]weakOp, seen map[string]bool) func() {
+	return func() {
 		var xs [2]wloc
 		reads := make([][]int, len(gs))
 		var ts []*Thread
@@ -130,8 +137,6 @@ func weakOutcomes(gs [][]weakOp, opt Options) (map[string]bool, Result) {
 		}
 		seen[fmt.Sprint(reads, " final ", xs[0].v, " ", xs[1].v)] = true
 	}
-	opt.Weak = true
-	return seen, Explore(opt, body)
 }
 
 // compared counts the programs both searches ran to their end, skipped

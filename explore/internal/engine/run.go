@@ -89,6 +89,7 @@ type run struct {
 	preempts  int
 	maxSteps  int
 	tracing   bool
+	deps      *depDiag // Options.Dependencies: the races by cause (deps.go)
 	trace     []step
 	failure   *Failure
 	aborting  bool
@@ -406,6 +407,13 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on
 	// deadline, the deadline is a write of the clock: which sleeper's
 	// timeout fires first depends on it.
 	t.pend, t.pendAll = on, on == nil
+	if r.deps != nil {
+		if on == nil {
+			r.deps.unnamed(t.id, "Block")
+		} else if len(on) > 0 {
+			r.deps.named(on[0].loc, CauseLock)
+		}
+	}
 	if timeout > 0 {
 		if r.por != nil {
 			r.por.touch(r, access{clockLoc, true})

@@ -80,6 +80,30 @@ type Options struct {
 	// History is how many stores of each location a load may choose
 	// from in the weak-memory mode; default 7, as loom.
 	History int
+	// Shard (WSCHED_EXPLORE_SHARD=k/n) makes the search part k of n
+	// (0 <= k < n) of the whole one: n searches with the same options
+	// and parts 0 to n-1 run disjoint sets of schedules that cover it,
+	// split by a hash of the choices up to each schedule's first
+	// preemption or stale read (shard.go). Their schedules add up to the whole search's, round by
+	// round; the whole search's first failure is the first failure of
+	// one of them; each has the whole budget. PCT splits its random
+	// schedules by their index. The reduced search does not split:
+	// Explore panics if Reduce is set with a shard. A replay ignores it.
+	// The zero value is the whole search.
+	Shard Shard
+	// EstimateProbes is how many random schedules per round Check's
+	// forecast walks before a depth-first search (ForecastSearch:
+	// Knuth's estimator of its schedules and time, logged before the
+	// search starts, and its error after it), at most; 0 means 100, a
+	// negative value no forecast. WSCHED_EXPLORE_ESTIMATE=n sets it
+	// (=off: -1). Explore ignores it.
+	EstimateProbes int
+	// Dependencies (WSCHED_EXPLORE_DEPS=1, which sets Reduce too) makes
+	// the reduced search count the races it reverses by what causes them
+	// (deps.go: the clock, an unnamed point and where, an atomic, a wait,
+	// a location touched between points), in Result.Dependencies; Check
+	// logs the table. It costs a stack walk per operation.
+	Dependencies bool
 
 	// Long (WSCHED_LONG=1, as cmd/verify -long sets it) raises the
 	// preemption bound of a depth-first search by one and multiplies the
@@ -164,6 +188,11 @@ type Result struct {
 	// (sync/atomic, plain variables, plain channels): the schedules
 	// differ only in where goroutines start and end, and Check says so.
 	SharedOps int64
+	// Races is how many races the reduced search reversed (the branching
+	// of its search), and Dependencies what caused them, most first,
+	// under Options.Dependencies.
+	Races        int
+	Dependencies []Dependency
 	// Trace is a replayed schedule's trace, when it passed (a failure
 	// carries its own).
 	Trace   string
@@ -193,6 +222,12 @@ func Explore(opt Options, body func()) Result {
 	sharedOps.Store(0)
 	start := time.Now()
 	e := &explorer{opt: opt, body: body}
+	if opt.Shard.Split() && opt.Reduce && opt.Replay == "" && opt.PCT == 0 {
+		panic("explore: Options.Shard with Reduce: the reduced search does not split into parts (its backtrack points come from other subtrees); shard the plain search")
+	}
+	if opt.Dependencies && opt.Reduce {
+		e.deps = newDepDiag()
+	}
 	var res Result
 	switch {
 	case opt.Replay != "":
@@ -208,6 +243,9 @@ func Explore(opt Options, body func()) Result {
 		res.Failure = nothingWeak()
 	}
 	res.SharedOps = sharedOps.Load()
+	if e.deps != nil {
+		res.Races, res.Dependencies = e.deps.races, e.deps.table()
+	}
 	res.Elapsed = time.Since(start)
 	return res
 }

@@ -1,0 +1,151 @@
+//go:build explore
+
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/wsched/wsched/explore"
+)
+
+// The parts of a sharded search add up to the whole search
+// (docs/explore.md, "Sharding"): on a sample of scenarios, data structures
+// and runtime, in the plain and the weak mode, the test binary runs each
+// scenario's test whole, then as parts 0..n-1 of n for n = 2 and 3 (each
+// part a process of its own, as a job of a CI matrix would be, side by
+// side), and the records the parts write (WSCHED_EXPLORE_RECORDS), merged
+// by explore.MergeRecords, must give the whole search's schedules, steps,
+// bound, exhaustiveness and failures. The engine's
+// TestShardsAddUpToTheWholeSearch* check more: that the parts run the very
+// schedules of the whole search, once each, on generated programs.
+func TestExploreShardsAddUp(t *testing.T) {
+	if v := os.Getenv(explore.ShardEnv); v != "" && !strings.HasPrefix(v, "0/") {
+		t.Skipf("run by part 0 of the sharded run (%s=%s)", explore.ShardEnv, v)
+	}
+	claimOnce(t, "shards-add-up")
+	sample := []struct {
+		test string
+		weak bool
+	}{
+		{"TestExploreDequeTwoThieves", false},
+		{"TestExploreSlotTwoThieves", false},
+		{"TestExploreGlobalQueue", false},
+		{"TestExploreForkJoinRunWhileSleeping", false}, // a runtime and its pool
+		{"TestExploreGlobalQueueNotStarved", false},    // a runtime
+		{"TestExploreSlotTwoThieves", true},
+		{"TestExploreGlobalQueue", true},
+		{"TestExploreYieldGoesBehindTheRing", true}, // a runtime
+	}
+	dir := t.TempDir()
+	var mu sync.Mutex
+	run := 0
+	// search runs the test's scenario as part k of n (n = 0: whole) and
+	// returns its run record.
+	search := func(test string, weak bool, k, n int) (explore.Record, error) {
+		mu.Lock()
+		run++
+		file := filepath.Join(dir, fmt.Sprintf("records-%d.jsonl", run))
+		mu.Unlock()
+		cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+		cmd.Env = childEnv(file)
+		if n > 0 {
+			cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d/%d", explore.ShardEnv, k, n))
+		}
+		if weak {
+			cmd.Env = append(cmd.Env, explore.WeakEnv+"=1")
+		}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return explore.Record{}, fmt.Errorf("%s (part %d/%d): %v\n%s", test, k, n, err, out)
+		}
+		recs, err := explore.ReadRecords(file)
+		if err != nil || len(recs) != 1 {
+			return explore.Record{}, fmt.Errorf("%s (part %d/%d): %d records, %v\n%s", test, k, n, len(recs), err, out)
+		}
+		return recs[0], nil
+	}
+	for _, c := range sample {
+		whole, err := search(c.test, c.weak, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !whole.Exhaustive || whole.Failure != nil {
+			t.Fatalf("%s (weak %v): the whole search is not exhaustive or fails (%d schedules, %+v): the sample needs scenarios whose searches end", whole.Scenario, c.weak, whole.Schedules, whole.Failure)
+		}
+		for _, n := range []int{2, 3} {
+			parts := make([]explore.Record, n)
+			errs := make([]error, n)
+			var wg sync.WaitGroup
+			for k := range n {
+				wg.Go(func() { parts[k], errs[k] = search(c.test, c.weak, k, n) })
+			}
+			wg.Wait()
+			if err := errors.Join(errs...); err != nil {
+				t.Fatal(err)
+			}
+			merged, err := explore.MergeRecords(parts)
+			if err != nil || len(merged) != 1 {
+				t.Fatalf("%s: merging %d parts: %d records, %v", whole.Scenario, n, len(merged), err)
+			}
+			m := merged[0]
+			var counts []string
+			for _, p := range parts {
+				counts = append(counts, fmt.Sprint(p.Schedules))
+			}
+			t.Logf("%s (weak %v): whole %d schedules; %d parts: %s = %d", whole.Scenario, c.weak, whole.Schedules, n, strings.Join(counts, " + "), m.Schedules)
+			if m.Parts != n || m.Schedules != whole.Schedules || m.Steps != whole.Steps || m.Bound != whole.Bound ||
+				m.Exhaustive != whole.Exhaustive || len(m.Failures) != 0 {
+				t.Errorf("%s (weak %v), %d parts: %d schedules, %d steps, bound %d, exhaustive %v, failures %v; the whole search: %d, %d, %d, %v, none",
+					whole.Scenario, c.weak, n, m.Schedules, m.Steps, m.Bound, m.Exhaustive, m.Failures, whole.Schedules, whole.Steps, whole.Bound, whole.Exhaustive)
+			}
+		}
+	}
+}
+
+// childEnv is this process's environment for a test process that runs one
+// search and writes its record to file: none of the settings that would
+// change the search (another part, the reduced search, -long's budgets),
+// and no claims directory (the child runs what it is told to).
+func childEnv(file string) []string {
+	drop := []string{explore.ShardEnv, explore.ReduceEnv, explore.ClassesEnv, explore.LongEnv, explore.ClaimsEnv,
+		explore.RecordsEnv, explore.ReplayEnv, explore.WeakEnv}
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		keep := true
+		for _, d := range drop {
+			keep = keep && k != d
+		}
+		if keep {
+			env = append(env, kv)
+		}
+	}
+	return append(env, explore.RecordsEnv+"="+file)
+}
+
+// claimOnce runs a test that is not a Check in one of the processes that
+// share a claims directory (explore.ClaimsEnv), as Check runs a scenario,
+// and skips it in the others.
+func claimOnce(t *testing.T, key string) {
+	dir := os.Getenv(explore.ClaimsEnv)
+	if dir == "" {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "test "+key), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	switch {
+	case err == nil:
+		f.Close()
+	case errors.Is(err, fs.ErrExist):
+		t.Skipf("%s: run by another process (its claim is in %s=%s)", key, explore.ClaimsEnv, dir)
+	default:
+		t.Fatalf("%s: claiming it in %s=%s: %v", key, explore.ClaimsEnv, dir, err)
+	}
+}

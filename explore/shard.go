@@ -1,0 +1,120 @@
+package explore
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Sharding across processes and machines: Options.Shard (ShardEnv,
+// WSCHED_EXPLORE_SHARD=k/n) makes each Check run part k of n of its
+// search, a disjoint subtree of the schedule tree (the engine's shard.go
+// says how it is split); n jobs with the same options and parts 0 to n-1
+// run the whole search between them, each writing its run records
+// (RecordsEnv). MergeRecords puts the parts' records back together into
+// the whole search's; cmd/mergerecords does it for records files.
+
+// Merged is the record of a whole search put together from its parts'.
+type Merged struct {
+	// Record is the whole search's: Schedules, Steps and EstimateLeft
+	// are the parts' sums, ElapsedMS the longest part's (they run side
+	// by side), Bound the lowest part's, Exhaustive only if every part
+	// was, Failure the failure with the fewest preemptions (the lowest
+	// part's among equals: the one the whole search reports, up to
+	// which of the parts at that bound comes first in its order), Shard
+	// empty.
+	Record
+	// Parts is how many parts were merged (1: a search that was not
+	// split).
+	Parts int
+	// Failures is every part's failure, by part: the union of what the
+	// parts found.
+	Failures []RecordFailure
+}
+
+// mergeKey is what the parts of one search share: all of a record but
+// its counts, its time, its failure and its part.
+type mergeKey struct {
+	Scenario, Test, Package, Mode, Tags, Mutant string
+	Weak                                        bool
+	MaxStale, History, N                        int
+}
+
+// MergeRecords merges the records of the parts of each sharded search in
+// recs into the whole search's, and passes the others through, in the
+// order of their first record. A search whose parts do not agree on n,
+// lack a part or hold one twice is an error: its merge would claim a
+// search that did not run.
+func MergeRecords(recs []Record) ([]Merged, error) {
+	var order []mergeKey
+	groups := map[mergeKey][]Record{}
+	var whole []Merged
+	for _, r := range recs {
+		if r.Shard == "" {
+			whole = append(whole, mergedOne(r))
+			continue
+		}
+		sh, err := ParseShard(r.Shard)
+		if err != nil {
+			return nil, fmt.Errorf("explore: record of %s: %v", r.Scenario, err)
+		}
+		k := mergeKey{r.Scenario, r.Test, r.Package, r.Mode, r.Tags, r.Mutant, r.Weak, r.MaxStale, r.History, sh.N}
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	out := whole
+	for _, k := range order {
+		m, err := mergeParts(k.N, groups[k])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func mergedOne(r Record) Merged {
+	m := Merged{Record: r, Parts: 1}
+	if r.Failure != nil {
+		m.Failures = []RecordFailure{*r.Failure}
+	}
+	return m
+}
+
+// mergeParts merges the records of parts 0 to n-1 of one search.
+func mergeParts(n int, parts []Record) (Merged, error) {
+	byPart := make([]*Record, n)
+	for i := range parts {
+		sh, _ := ParseShard(parts[i].Shard) // parsed by the caller
+		if byPart[sh.K] != nil {
+			return Merged{}, fmt.Errorf("explore: %s (%s): part %s twice", parts[i].Scenario, parts[i].Mode, sh)
+		}
+		byPart[sh.K] = &parts[i]
+	}
+	for k, r := range byPart {
+		if r == nil {
+			return Merged{}, fmt.Errorf("explore: %s (%s): part %d/%d missing: the parts cover only part of the search", parts[0].Scenario, parts[0].Mode, k, n)
+		}
+	}
+	m := Merged{Record: *byPart[0], Parts: n}
+	m.Shard, m.Schedules, m.Steps, m.EstimateLeft, m.ElapsedMS, m.Failure = "", 0, 0, 0, 0, nil
+	m.Exhaustive = true
+	for _, r := range byPart {
+		m.Schedules += r.Schedules
+		m.Steps += r.Steps
+		m.EstimateLeft += r.EstimateLeft
+		m.ElapsedMS = max(m.ElapsedMS, r.ElapsedMS)
+		m.Bound = min(m.Bound, r.Bound)
+		m.Exhaustive = m.Exhaustive && r.Exhaustive
+		if r.Failure != nil {
+			m.Failures = append(m.Failures, *r.Failure)
+		}
+	}
+	if len(m.Failures) > 0 {
+		first := slices.MinFunc(m.Failures, func(a, b RecordFailure) int { return cmp.Compare(a.Preemptions, b.Preemptions) })
+		m.Failure = &first
+	}
+	return m, nil
+}
