@@ -149,15 +149,20 @@ func Idle(e Event) {
 	} else {
 		e.Proc = -1
 	}
-	if e.Action == "WkReason" && cancel[g] {
-		e.Action = "PkCancel" // Unpark called by CancelPark: the re-check found work
+	if cancel[g] { // Unpark called by CancelPark: the re-check found work
+		switch e.Action {
+		case "WkReason":
+			e.Action = "PkCancel"
+		case "WkNp":
+			e.Action = "PkCancelNp"
+		}
 	}
 	Done(e)
 }
 
 // Cancelling marks the calling goroutine as inside CancelPark (on) or out
 // of it (off), so that the Unpark it calls is logged as the spec's
-// PkCancel rather than WkReason.
+// PkCancel and PkCancelNp rather than WkReason and WkNp.
 func Cancelling(on bool) {
 	lock()
 	if on {

@@ -71,3 +71,59 @@ func validate(t *testing.T, jar, name string, model RingModel, logs []string, de
 		t.Errorf("%s: %s", name, res.Mismatch)
 	}
 }
+
+// validateIdle has TLC check logs (every stride-th) against IdleProtocol
+// (mutated by mutate, when set) with model's constants, in one run, and
+// returns TLC's result.
+func validateIdle(t *testing.T, jar, name string, model IdleModel, logs []string, def int, mutate func(string) (string, error)) Result {
+	t.Helper()
+	if len(logs) == 0 {
+		t.Fatalf("%s: no logs: nothing would be validated", name)
+	}
+	if jar == "" {
+		t.Skip("\n!!! TLA2TOOLS_JAR is not set and ../shared/tools/tla2tools.jar is absent:\n" +
+			"!!! the logs were made but NOT validated against the spec by TLC.")
+	}
+	st := stride(t, def)
+	var batch []string
+	for j := 0; j < len(logs); j += st {
+		batch = append(batch, logs[j])
+	}
+	dir, err := os.MkdirTemp("", "tlc-trace-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if !t.Failed() {
+			os.RemoveAll(dir)
+		} else {
+			t.Logf("TLC's directory (logs, models): %s", dir)
+		}
+	}()
+	// A mutant of the spec is checked for whether it matches the logs
+	// only: its own invariants may fail along them (NoFinalCheck's do).
+	inv := IdleInvariants
+	if mutate != nil || model.Switch != "" {
+		inv = nil
+	}
+	res, err := Check(jar, "..", dir, Batch{
+		Spec:       "IdleProtocol",
+		Constants:  model.Constants(),
+		Logs:       batch,
+		Invariants: inv,
+		Post:       "TraceAccepted",
+		Mutate:     mutate,
+	}, 30*time.Minute)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	t.Logf("%s: TLC checked %d logs (every %d of %d): exit %d, %d distinct states, %s",
+		name, len(batch), st, len(logs), res.Exit, res.Distinct, res.Elapsed.Round(100*time.Millisecond))
+	if inv != nil {
+		t.Logf("METRIC trace_logs=%d trace_states=%d", len(batch), res.Distinct)
+		if !res.OK() {
+			t.Errorf("%s: %s", name, res.Mismatch)
+		}
+	}
+	return res
+}
