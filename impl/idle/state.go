@@ -147,6 +147,9 @@ func (s *State) ClaimParked() int {
 		i := bits.TrailingZeros64(bm)
 		mask := uint64(1) << uint(i)
 		chaos.Point()
+		if tlatrace.On { // NFetchAnd
+			tlatrace.Lock()
+		}
 		// Claims worker i: the fetch-and's old value decides the race
 		// against other notifiers and against worker i clearing its
 		// own bit; whoever sees the bit set owns the transition.
@@ -156,9 +159,6 @@ func (s *State) ClaimParked() int {
 		// Unpark, which a claimed worker also runs (seq_cst, later in the
 		// bitmap's modification order than ours) before it loads the
 		// monitor's flag (sched's monitor/pair-publish, weak mode).
-		if tlatrace.On { // NFetchAnd
-			tlatrace.Lock()
-		}
 		old := s.bitmap.AndAcqRel(^mask)
 		if tlatrace.On {
 			tlatrace.Idle(tlatrace.Event{Action: "NFetchAnd", Worker: i, Bits: old, OK: old&mask != 0})
@@ -249,6 +249,9 @@ func (s *State) Park(i int, searching bool) {
 func (s *State) Unpark(i int) (claimed bool) {
 	mask := uint64(1) << uint(i)
 	chaos.Point()
+	if tlatrace.On { // TLA+ trace (IdleProtocol): WkReason (PkCancel in CancelPark), WkNp
+		tlatrace.Lock()
+	}
 	// Observes and clears the own bit in one step: acquires the claim of
 	// a notifier (its bitmap RMW), releases our un-parking. Seq_cst: the
 	// store half of the Dekker pair with the monitor's decision to sleep
@@ -258,9 +261,6 @@ func (s *State) Unpark(i int) (claimed bool) {
 	// read the older values and the monitor sleeps while the worker runs
 	// (weak mode: sched's monitor/pair-timeout, mutant
 	// idle-unpark-bit-acqrel).
-	if tlatrace.On { // TLA+ trace (IdleProtocol): WkReason (PkCancel in CancelPark), WkNp
-		tlatrace.Lock()
-	}
 	old := s.bitmap.AndSeqCst(^mask)
 	if tlatrace.On {
 		tlatrace.Idle(tlatrace.Event{Action: "WkReason", Worker: i, Bits: old, OK: old&mask != 0})
