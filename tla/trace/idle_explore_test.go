@@ -89,21 +89,17 @@ func spawnRemote(m IdleModel, keep func([]tlatrace.Event)) {
 
 // exploreIdle explores sc and returns its distinct logs, as TLA+.
 func exploreIdle(t *testing.T, sc idleScenario) ([]string, explore.Result) {
-	seen := map[string]bool{}
-	var logs []string
+	var logs distinct
 	res := explore.Explore(sc.opt, func() {
 		spawnRemote(sc.model, func(evs []tlatrace.Event) {
 			s, err := sc.model.IdleLog(evs)
 			if err != nil {
 				explore.Failf("log: %v", err)
 			}
-			if !seen[s] {
-				seen[s] = true
-				logs = append(logs, s)
-			}
+			logs.add(s)
 		})
 	})
-	return logs, res
+	return logs.logs, res
 }
 
 // TestTraceIdleExplored runs each idle scenario under every schedule the

@@ -199,8 +199,7 @@ var lastRings map[any]int
 // explorer's result (a failure stops the search; its log is left in
 // tlatrace for the caller).
 func exploreRing(t *testing.T, sc ringScenario) ([]string, explore.Result) {
-	seen := map[string]bool{}
-	var logs []string
+	var logs distinct
 	res := explore.Explore(sc.opt, func() {
 		m := sc.model
 		m.Rings = map[any]int{}
@@ -212,12 +211,9 @@ func exploreRing(t *testing.T, sc ringScenario) ([]string, explore.Result) {
 		if err != nil {
 			explore.Failf("log: %v", err)
 		}
-		if !seen[s] {
-			seen[s] = true
-			logs = append(logs, s)
-		}
+		logs.add(s)
 	})
-	return logs, res
+	return logs.logs, res
 }
 
 // TestTraceRingSpecMutants checks the validation's teeth against the
