@@ -37,7 +37,7 @@ import (
 // and each load's value, each update's result and each goroutine's
 // program order agree with the log. What the log does not observe (the
 // queues, the parkers' tokens) is left free in the trace module.
-const idleStressTasks = 24
+const idleStressTasks = 16
 
 func idleStressModel() IdleModel { return IdleModel{N: 2, ExtTasks: idleStressTasks} }
 
