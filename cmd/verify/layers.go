@@ -295,18 +295,19 @@ func layers(tlaJar string) []layer {
 			name:  "trace",
 			title: "TLA+ trace validation: logs of the code checked against the specs by TLC",
 			// -tags tlatrace makes impl/queue's Ring log ThreePhaseSteal's
-			// actions (internal/tlatrace); tla/trace has TLC check the
-			// logs of the explorer's ring scenarios (every distinct log
-			// of the pair scenarios, every 10th of the others; -long: all), of stress
-			// runs, and that the spec's mutants reject them
+			// actions and impl/idle IdleProtocol's (internal/tlatrace);
+			// tla/trace has TLC check the logs of the explorer's ring and
+			// remote-spawn scenarios (every distinct log of the pair
+			// scenarios, every 10th of the larger ring ones; -long: all), of stress
+			// runs, and that the specs' mutants reject them
 			// (docs/tla.md, "Trace validation"). One TLC run per batch.
 			cmds: [][]string{
-				{"go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTraceRing", "./tla/trace"},
-				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTraceRing", "./tla/trace"},
+				{"go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Ring|Idle)", "./tla/trace"},
+				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Ring|Idle)", "./tla/trace"},
 			},
 			long: [][]string{
-				{"WSCHED_TRACE_STRIDE=1", "go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTraceRing", "./tla/trace"},
-				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTraceRing", "./tla/trace"},
+				{"WSCHED_TRACE_STRIDE=1", "go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTrace(Ring|Idle)", "./tla/trace"},
+				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTrace(Ring|Idle)", "./tla/trace"},
 			},
 			skipWhen: func() string {
 				if tlaJar == "" {

@@ -7,6 +7,7 @@ import (
 	"github.com/wsched/wsched/explore/atomic"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
+	"github.com/wsched/wsched/internal/tlatrace"
 )
 
 // MaxWorkers is the number of bits in the parked bitmap.
@@ -52,17 +53,29 @@ func (s *State) Workers() int { return int(s.n) }
 // limit can be overshot by racing callers; it is a throttle, not an
 // invariant.
 func (s *State) TryBecomeSearcher() bool {
+	if tlatrace.On { // TLA+ trace (IdleProtocol): FwTry, FwIncNs
+		tlatrace.Lock()
+	}
 	// Observes other searchers. Relaxed would do: a stale value only
 	// changes how many steal at once.
 	ns := s.searching.LoadRelaxed()
+	if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "FwTry", X: int64(ns)})
+	}
 	if 2*ns >= s.n {
 		return false
 	}
 	chaos.Point()
+	if tlatrace.On {
+		tlatrace.Lock()
+	}
 	// Publishes one more searcher. seq_cst: a notifier that loads ns
 	// after this skips its wake because of us, so our later park must be
 	// ordered after its publish (we re-check the queues when we park).
 	s.searching.AddSeqCst(1)
+	if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "FwIncNs", X: int64(peek(&s.searching))})
+	}
 	return true
 }
 
@@ -71,9 +84,16 @@ func (s *State) TryBecomeSearcher() bool {
 // that work published while it searched (whose publishers skipped the wake
 // because ns > 0) finds a worker (Rule 2).
 func (s *State) TransitionFromSearching() (wasLast bool) {
+	if tlatrace.On { // TLA+ trace (IdleProtocol): TfDec
+		tlatrace.Lock()
+	}
 	// Publishes one searcher fewer, observes the rest. seq_cst: pairs
 	// with the publisher's store-then-load of ns (Dekker).
-	return s.searching.AddSeqCst(-1) <= 0
+	wasLast = s.searching.AddSeqCst(-1) <= 0
+	if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "TfDec", X: int64(peek(&s.searching))})
+	}
+	return wasLast
 }
 
 // Notify is Rule 1, called after a task was published: if nobody searches,
@@ -87,11 +107,20 @@ func (s *State) Notify() int {
 	// re-check of the queues (sched.workAvailable) orders its side, so
 	// that one of the two sees the other's write.
 	atomic.FenceSeqCst()
+	if tlatrace.On { // TLA+ trace (IdleProtocol): NLoadNs
+		tlatrace.Lock()
+	}
 	// Observes searchers. seq_cst: the task was published before this
 	// load; a searcher that decrements ns after it re-checks the queues
 	// (park) or notifies (Rule 2) and sees the task.
 	if s.searching.LoadSeqCst() > 0 {
+		if tlatrace.On {
+			tlatrace.Idle(tlatrace.Event{Action: "NLoadNs", X: int64(peek(&s.searching))})
+		}
 		return -1
+	}
+	if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "NLoadNs", X: int64(peek(&s.searching))})
 	}
 	chaos.Point()
 	return s.ClaimParked()
@@ -102,16 +131,25 @@ func (s *State) Notify() int {
 // set. Bits are claimed lowest first with a count of trailing zeros.
 func (s *State) ClaimParked() int {
 	for {
+		if tlatrace.On { // TLA+ trace (IdleProtocol): NLoadBm
+			tlatrace.Lock()
+		}
 		// Observes parked workers. seq_cst: pairs with the parker's
 		// fetch-or then queue re-check (Dekker): either we see its
 		// bit, or it sees the task published before Notify.
 		bm := s.bitmap.LoadSeqCst()
+		if tlatrace.On {
+			tlatrace.Idle(tlatrace.Event{Action: "NLoadBm", Bits: bm})
+		}
 		if bm == 0 {
 			return -1
 		}
 		i := bits.TrailingZeros64(bm)
 		mask := uint64(1) << uint(i)
 		chaos.Point()
+		if tlatrace.On { // NFetchAnd
+			tlatrace.Lock()
+		}
 		// Claims worker i: the fetch-and's old value decides the race
 		// against other notifiers and against worker i clearing its
 		// own bit; whoever sees the bit set owns the transition.
@@ -122,18 +160,31 @@ func (s *State) ClaimParked() int {
 		// bitmap's modification order than ours) before it loads the
 		// monitor's flag (sched's monitor/pair-publish, weak mode).
 		old := s.bitmap.AndAcqRel(^mask)
+		if tlatrace.On {
+			tlatrace.Idle(tlatrace.Event{Action: "NFetchAnd", Worker: i, Bits: old, OK: old&mask != 0})
+		}
 		if old&mask == 0 {
 			continue // lost the race for i; look again
 		}
 		s.claims.begin() // worker i's credit is in flight (explore build only)
 		chaos.Point()
+		if tlatrace.On { // NDecNp
+			tlatrace.Lock()
+		}
 		// Publishes: one parked worker fewer. Relaxed: a count for
 		// metrics and tests; no decision reads it.
 		s.parked.Add(-1)
+		if tlatrace.On {
+			tlatrace.Idle(tlatrace.Event{Action: "NDecNp", Worker: i, X: int64(s.parked.Load())})
+			tlatrace.Lock() // NIncNs
+		}
 		// Publishes the searching credit of worker i. seq_cst: later
 		// notifiers that load ns must see it (or see worker i's own
 		// give-back; see the package comment on signed counters).
 		s.searching.AddSeqCst(1)
+		if tlatrace.On {
+			tlatrace.Idle(tlatrace.Event{Action: "NIncNs", Worker: i, X: int64(peek(&s.searching))})
+		}
 		s.claims.end()
 		return i
 	}
@@ -149,18 +200,36 @@ func (s *State) ClaimParked() int {
 // worker is neither searching nor findable.
 func (s *State) Park(i int, searching bool) {
 	mask := uint64(1) << uint(i)
+	if tlatrace.On { // TLA+ trace (IdleProtocol): PkBit, PkNp, PkNs
+		tlatrace.Lock()
+	}
 	// Publishes "worker i is parked". seq_cst: pairs with the notifier's
 	// bitmap load (Dekker with the queue re-check that follows).
 	s.bitmap.OrSeqCst(mask)
+	if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "PkBit", Worker: i})
+	}
 	chaos.Point()
+	if tlatrace.On {
+		tlatrace.Lock()
+	}
 	// Relaxed: a count.
 	s.parked.Add(1)
+	if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "PkNp", Worker: i, X: int64(s.parked.Load()), OK: searching})
+	}
 	if searching {
 		chaos.Point()
+		if tlatrace.On {
+			tlatrace.Lock()
+		}
 		// seq_cst: after this a notifier may skip nothing on our
 		// account; the re-check that follows covers what it skipped
 		// before.
 		s.searching.AddSeqCst(-1)
+		if tlatrace.On {
+			tlatrace.Idle(tlatrace.Event{Action: "PkNs", Worker: i, X: int64(peek(&s.searching))})
+		}
 	}
 	chaos.Point()
 }
@@ -180,6 +249,9 @@ func (s *State) Park(i int, searching bool) {
 func (s *State) Unpark(i int) (claimed bool) {
 	mask := uint64(1) << uint(i)
 	chaos.Point()
+	if tlatrace.On { // TLA+ trace (IdleProtocol): WkReason (PkCancel in CancelPark), WkNp
+		tlatrace.Lock()
+	}
 	// Observes and clears the own bit in one step: acquires the claim of
 	// a notifier (its bitmap RMW), releases our un-parking. Seq_cst: the
 	// store half of the Dekker pair with the monitor's decision to sleep
@@ -190,12 +262,21 @@ func (s *State) Unpark(i int) (claimed bool) {
 	// (weak mode: sched's monitor/pair-timeout, mutant
 	// idle-unpark-bit-acqrel).
 	old := s.bitmap.AndSeqCst(^mask)
+	if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "WkReason", Worker: i, Bits: old, OK: old&mask != 0})
+	}
 	if old&mask == 0 {
 		return true
 	}
 	chaos.Point()
+	if tlatrace.On {
+		tlatrace.Lock()
+	}
 	// Relaxed: a count.
 	s.parked.Add(-1)
+	if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "WkNp", Worker: i, X: int64(s.parked.Load())})
+	}
 	return false
 }
 
@@ -206,12 +287,27 @@ func (s *State) Unpark(i int) (claimed bool) {
 // to take work others published while it looked parked). It returns what
 // Unpark returned.
 func (s *State) CancelPark(i int) (claimed bool) {
+	if tlatrace.On { // TLA+ trace (IdleProtocol): PkCancel, PkCancelNp, PkCancelNs
+		tlatrace.Cancelling(true)
+	}
 	if s.Unpark(i) {
+		if tlatrace.On {
+			tlatrace.Cancelling(false)
+		}
 		return true
 	}
+	if tlatrace.On {
+		tlatrace.Cancelling(false)
+	}
 	chaos.Point()
+	if tlatrace.On {
+		tlatrace.Lock()
+	}
 	// seq_cst, as TryBecomeSearcher.
 	s.searching.AddSeqCst(1)
+	if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "PkCancelNs", Worker: i, X: int64(peek(&s.searching))})
+	}
 	return false
 }
 
@@ -219,18 +315,30 @@ func (s *State) CancelPark(i int) (claimed bool) {
 // extra worker the monitor starts (it searches at once, like a claimed
 // worker), and for an extra worker whose retire-time re-check found work.
 func (s *State) AddSearcher() {
+	if tlatrace.On { // TLA+ trace: not an action of IdleProtocol (the monitor's extra workers)
+		tlatrace.Lock()
+	}
 	// seq_cst, as TryBecomeSearcher: notifiers that load ns after this
 	// skip their wake because of us, and we will find their work.
 	s.searching.AddSeqCst(1)
+	if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "AddSearcher", X: int64(peek(&s.searching))})
+	}
 }
 
 // StopSearching gives a searching credit back without asking whether it
 // was the last one: the caller re-checks every queue itself afterwards, as
 // a parking worker does (Rule 3). For an extra worker that retires.
 func (s *State) StopSearching() {
+	if tlatrace.On { // TLA+ trace: not an action of IdleProtocol (an extra worker retires)
+		tlatrace.Lock()
+	}
 	// seq_cst: pairs with the publisher's store-then-load of ns; the
 	// re-check that follows covers what notifiers skipped because of us.
 	s.searching.AddSeqCst(-1)
+	if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "StopSearching", X: int64(peek(&s.searching))})
+	}
 }
 
 // Searching returns num_searching. The monitor decides on it (a searcher

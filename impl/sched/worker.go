@@ -10,6 +10,7 @@ import (
 	"github.com/wsched/wsched/impl/park"
 	"github.com/wsched/wsched/impl/queue"
 	"github.com/wsched/wsched/internal/goid"
+	"github.com/wsched/wsched/internal/tlatrace"
 )
 
 // Worker states, for metrics (a snapshot) and for Shutdown, which waits
@@ -178,6 +179,9 @@ func (w *worker) run() {
 		}
 	}()
 	w.recordGoroutine()
+	if tlatrace.On { // TLA+ trace (IdleProtocol): this goroutine is worker w.index
+		tlatrace.Bind(w.index)
+	}
 	w.setState(workerRunning) // before the first load of closed (see setState)
 	// Not locked to an OS thread, whatever the parker: a futex park
 	// works from any thread, and a locked worker pays a thread handoff

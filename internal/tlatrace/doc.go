@@ -14,7 +14,8 @@
 //   - in a plain or chaos build, Lock takes one mutex that every logged
 //     action of every goroutine holds from its atomic operation to the
 //     append of its record. The atomic operations on the logged state
-//     (a ring's head, tail and slots) happen in the order of the log: two
+//     (a ring's head, tail and slots; the idle state's counters and
+//     bitmap, each of whose writes is logged) happen in the order of the log: two
 //     of them are never inside the mutex at once, so the log's order is a
 //     total order of them that each goroutine's program order and every
 //     read's value agree with. The mutex serializes only the logged

@@ -14,13 +14,20 @@ type Event struct {
 	N                 uint32
 	OK                bool
 	Task              any
+	Worker            int
+	X                 int64
+	Bits              uint64
+	G                 int64
 }
 
-// Lock, Done, Note, StealBegin, Room and SetTask do nothing without the tag;
-// impl/ calls them only inside `if On`.
+// Lock, Done, Note, StealBegin, Room, SetTask, Bind, Idle and Cancelling do
+// nothing without the tag; impl/ calls them only inside `if On`.
 func Lock()                           {}
 func Done(Event)                      {}
 func Note(Event)                      {}
 func StealBegin(dst, src any)         {}
 func Room(dst any, tail, room uint32) {}
 func SetTask(task any)                {}
+func Bind(worker int)                 {}
+func Idle(Event)                      {}
+func Cancelling(bool)                 {}

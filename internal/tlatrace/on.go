@@ -24,6 +24,12 @@ type Event struct {
 	N                 uint32 // a claim's batch size; the room of StRoom
 	OK                bool   // a CAS succeeded
 	Task              any    // the task read or written
+	// The idle protocol's records (Idle): Proc is the acting worker's
+	// index (Bind), -1 for a goroutine that is no worker.
+	Worker int    // the worker an action is about (a claim's, a park's)
+	X      int64  // a counter read, or its value after an update
+	Bits   uint64 // a bitmap read, or its old value at a fetch-and
+	G      int64  // the acting goroutine (goid.Current)
 }
 
 // steal is what a goroutine's StealInto in progress has recorded: its
@@ -36,8 +42,10 @@ var (
 	rec       bool
 	events    []Event
 	inSteal   = map[int64]steal{}
-	last      = map[int64]int{} // each goroutine's last record, for SetTask
-	recording sync.Mutex        // guards Start and Stop against each other
+	last      = map[int64]int{}  // each goroutine's last record, for SetTask
+	workers   = map[int64]int{}  // goroutine -> worker index (Bind)
+	cancel    = map[int64]bool{} // goroutine -> inside CancelPark (Cancelling)
+	recording sync.Mutex         // guards Start and Stop against each other
 )
 
 // Start begins a log, discarding any earlier one.
@@ -47,6 +55,8 @@ func Start() {
 	events, rec = nil, true
 	clear(inSteal)
 	clear(last)
+	clear(workers)
+	clear(cancel)
 	unlock()
 	recording.Unlock()
 }
@@ -59,6 +69,8 @@ func Stop() []Event {
 	events, rec = nil, false
 	clear(inSteal)
 	clear(last)
+	clear(workers)
+	clear(cancel)
 	unlock()
 	recording.Unlock()
 	return ev
@@ -111,6 +123,52 @@ func SetTask(task any) {
 		if j, ok := last[goid.Current()]; ok {
 			events[j].Task = task
 		}
+	}
+	unlock()
+}
+
+// Bind names the calling goroutine as worker w of the idle protocol: its
+// idle records get Proc w (impl/sched's worker goroutine, as it starts).
+// A log binds anew: Start forgets earlier bindings.
+func Bind(w int) {
+	lock()
+	if rec {
+		workers[goid.Current()] = w
+	}
+	unlock()
+}
+
+// Idle records an action of IdleProtocol taken by the calling goroutine,
+// whose operation followed Lock, and releases the lock. Proc is the
+// goroutine's worker (Bind), or -1.
+func Idle(e Event) {
+	g := goid.Current()
+	e.G = g
+	if w, ok := workers[g]; ok {
+		e.Proc = w
+	} else {
+		e.Proc = -1
+	}
+	if cancel[g] { // Unpark called by CancelPark: the re-check found work
+		switch e.Action {
+		case "WkReason":
+			e.Action = "PkCancel"
+		case "WkNp":
+			e.Action = "PkCancelNp"
+		}
+	}
+	Done(e)
+}
+
+// Cancelling marks the calling goroutine as inside CancelPark (on) or out
+// of it (off), so that the Unpark it calls is logged as the spec's
+// PkCancel and PkCancelNp rather than WkReason and WkNp.
+func Cancelling(on bool) {
+	lock()
+	if on {
+		cancel[goid.Current()] = true
+	} else {
+		delete(cancel, goid.Current())
 	}
 	unlock()
 }

@@ -199,8 +199,7 @@ var lastRings map[any]int
 // explorer's result (a failure stops the search; its log is left in
 // tlatrace for the caller).
 func exploreRing(t *testing.T, sc ringScenario) ([]string, explore.Result) {
-	seen := map[string]bool{}
-	var logs []string
+	var logs distinct
 	res := explore.Explore(sc.opt, func() {
 		m := sc.model
 		m.Rings = map[any]int{}
@@ -212,12 +211,9 @@ func exploreRing(t *testing.T, sc ringScenario) ([]string, explore.Result) {
 		if err != nil {
 			explore.Failf("log: %v", err)
 		}
-		if !seen[s] {
-			seen[s] = true
-			logs = append(logs, s)
-		}
+		logs.add(s)
 	})
-	return logs, res
+	return logs.logs, res
 }
 
 // TestTraceRingSpecMutants checks the validation's teeth against the
@@ -227,10 +223,23 @@ func exploreRing(t *testing.T, sc ringScenario) ([]string, explore.Result) {
 // scenario that reaches its guard (every 10th log).
 func TestTraceRingSpecMutants(t *testing.T) {
 	jar := Jar()
-	cases := []struct{ sw, scenario string }{
-		{"OverflowDuringSteal", "ring/steal-overflow"},
-		{"PushBoundByReal", "ring/steal-overflow"},
-		{"NoStealInFlightCheck", "ring/two-thieves"},
+	cases := []struct {
+		sw, scenario string
+		old, new     string // a text mutant: old replaced by new in a copy of the spec (sw is its name)
+	}{
+		{sw: "OverflowDuringSteal", scenario: "ring/steal-overflow"},
+		{sw: "PushBoundByReal", scenario: "ring/steal-overflow"},
+		{sw: "NoStealInFlightCheck", scenario: "ring/two-thieves"},
+		// A choice the code does not make: a thief claims the floor of
+		// half the tasks, not the ceiling.
+		{sw: "StealFloorHalf", scenario: "ring/two-thieves",
+			old: `want == Min2(avail - avail \div 2, H)`, new: `want == Min2(avail \div 2, H)`},
+		// A guard dropped: the claim succeeds whatever the head is now
+		// (no CAS), so a thief that lost the race would copy anyway.
+		{sw: "ClaimWithoutCas", scenario: "ring/two-thieves",
+			old: `IF steal[v] = hs[p] /\ real[v] = hr[p]
+         THEN /\ real' = [real EXCEPT ![v] = (hr[p] + n[p]) % M]`, new: `IF TRUE
+         THEN /\ real' = [real EXCEPT ![v] = (hr[p] + n[p]) % M]`},
 	}
 	for _, c := range cases {
 		t.Run(c.sw, func(t *testing.T) {
@@ -248,13 +257,24 @@ func TestTraceRingSpecMutants(t *testing.T) {
 				t.Skip("\n!!! no TLC jar: the spec mutant was NOT checked")
 			}
 			m := sc.model
-			m.CAP, m.M, m.Switch = queue.Capacity, 1024, c.sw
+			m.CAP, m.M = queue.Capacity, 1024
+			var mutate func(string) (string, error)
+			if c.old == "" {
+				m.Switch = c.sw
+			} else {
+				mutate = func(spec string) (string, error) {
+					if strings.Count(spec, c.old) != 1 {
+						return "", fmt.Errorf("spec mutant %s: its text occurs %d times in ThreePhaseSteal.tla, want once", c.sw, strings.Count(spec, c.old))
+					}
+					return strings.Replace(spec, c.old, c.new, 1), nil
+				}
+			}
 			var batch []string
 			for j := 0; j < len(logs); j += 10 {
 				batch = append(batch, logs[j])
 			}
 			dir := t.TempDir()
-			res, err := Check(jar, "..", dir, Batch{Spec: "ThreePhaseSteal", Constants: m.Constants(), Logs: batch}, 20*time.Minute)
+			res, err := Check(jar, "..", dir, Batch{Spec: "ThreePhaseSteal", Constants: m.Constants(), Logs: batch, Mutate: mutate}, 20*time.Minute)
 			if err != nil {
 				t.Fatalf("%s: %v", c.sw, err)
 			}

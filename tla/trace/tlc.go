@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -28,12 +29,20 @@ type Batch struct {
 	Logs      []string // each a TLA+ sequence of records
 	// Invariants of the spec to check along every log.
 	Invariants []string
-	// Extra lines of the configuration (e.g. a VIEW is not wanted here).
+	// Post, when set, is the trace module's POSTCONDITION that says
+	// whether every log matched (a trace module that leaves variables
+	// free, where a log is accepted if SOME behaviour matches it all:
+	// TraceIdleProtocol). Without it, a log is rejected by a deadlock
+	// (a trace module that observes every variable: TraceThreePhaseSteal).
+	Post string
+	// Mutate, when set, rewrites the spec's text before TLC reads it
+	// (a mutant of the spec).
+	Mutate func(spec string) (string, error)
 }
 
 // Result is what TLC said about a batch.
 type Result struct {
-	Exit     int           // 0: every log is a behaviour; 11: one is not
+	Exit     int           // 0: every log is a behaviour; 11 (10 with Post): one is not
 	Distinct int           // distinct states
 	Elapsed  time.Duration // TLC's run, JVM start included
 	Output   string        // TLC's output
@@ -53,6 +62,13 @@ func Check(jar, tlaDir, dir string, b Batch, limit time.Duration) (Result, error
 		src, err := os.ReadFile(filepath.Join(tlaDir, f))
 		if err != nil {
 			return Result{}, err
+		}
+		if f == b.Spec+".tla" && b.Mutate != nil {
+			s, err := b.Mutate(string(src))
+			if err != nil {
+				return Result{}, err
+			}
+			src = []byte(s)
 		}
 		if err := os.WriteFile(filepath.Join(dir, f), src, 0o644); err != nil {
 			return Result{}, err
@@ -75,7 +91,11 @@ func Check(jar, tlaDir, dir string, b Batch, limit time.Duration) (Result, error
 	if len(b.Invariants) > 0 {
 		cfg += "INVARIANTS " + strings.Join(b.Invariants, " ") + "\n"
 	}
-	cfg += "CHECK_DEADLOCK TRUE\n"
+	if b.Post != "" {
+		cfg += "POSTCONDITION " + b.Post + "\nCHECK_DEADLOCK FALSE\n"
+	} else {
+		cfg += "CHECK_DEADLOCK TRUE\n"
+	}
 	if err := os.WriteFile(filepath.Join(dir, mc+".cfg"), []byte(cfg), 0o644); err != nil {
 		return Result{}, err
 	}
@@ -111,7 +131,16 @@ func Check(jar, tlaDir, dir string, b Batch, limit time.Duration) (Result, error
 			return res, errors.New("TLC passed but printed no state count")
 		}
 	case 11:
+		if b.Post != "" {
+			return res, fmt.Errorf("TLC found a deadlock in a trace module that leaves variables free; full output %s", save(res.Output))
+		}
 		res.Mismatch = mismatch(res.Output, b.Logs)
+	case 10:
+		if b.Post == "" || !strings.Contains(res.Output, "TRACE-REJECTED") {
+			return res, fmt.Errorf("TLC exit 10 (an invariant or a postcondition violated); full output %s; from its first error:\n%s",
+				save(res.Output), fromError(res.Output, 6000))
+		}
+		res.Mismatch = rejected(res.Output, b.Logs)
 	default:
 		return res, fmt.Errorf("TLC exit %d (not 0, every log accepted, nor 11, a log rejected); full output %s; from its first error:\n%s",
 			res.Exit, save(res.Output), fromError(res.Output, 6000))
@@ -152,6 +181,47 @@ func mismatch(out string, logs []string) string {
 		st = out[k:]
 	}
 	return fmt.Sprintf("log %d is not a behaviour of the spec: after %d records, %s\nthe state there (TLC):\n%s", lg, i, rec, tail(st, 4000))
+}
+
+var (
+	rejectedRE = regexp.MustCompile(`(?s)<<\s*"TRACE-REJECTED",\s*(.*?)\s*>>`)
+	farRE      = regexp.MustCompile(`(\d+) :> (\d+)`)
+)
+
+// rejected reads TraceAccepted's print: for each log not matched to its
+// end, how many of its records some behaviour matched. It names the first
+// such log's record that no behaviour allows, with the records before it.
+func rejected(out string, logs []string) string {
+	m := rejectedRE.FindStringSubmatch(out)
+	if m == nil {
+		return "TLC's postcondition failed, but printed no TRACE-REJECTED:\n" + tail(out, 4000)
+	}
+	far := map[int]int{}
+	if strings.HasPrefix(m[1], "<<") { // the function's domain is 1..n: TLC prints a tuple
+		for k, f := range strings.Split(strings.Trim(m[1], "<>"), ",") {
+			far[k+1], _ = strconv.Atoi(strings.TrimSpace(f))
+		}
+	} else {
+		for _, f := range farRE.FindAllStringSubmatch(m[1], -1) {
+			l, _ := strconv.Atoi(f[1])
+			far[l], _ = strconv.Atoi(f[2])
+		}
+	}
+	lgs := make([]int, 0, len(far))
+	for l := range far {
+		lgs = append(lgs, l)
+	}
+	sort.Ints(lgs)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d logs are not behaviours of the spec (log: records matched): %v\n", len(far), len(logs), m[1])
+	if len(lgs) > 0 && lgs[0] <= len(logs) {
+		l, i := lgs[0], far[lgs[0]]
+		recs := strings.Split(strings.TrimSuffix(strings.TrimPrefix(logs[l-1], "<<"), ">>"), ",\n")
+		lo := max(0, i-8)
+		fmt.Fprintf(&b, "log %d: no behaviour of the spec matches record %d; records %d..%d:\n  %s", l, i+1, lo+1, min(i+1, len(recs)),
+			strings.Join(recs[lo:min(i+1, len(recs))], "\n  "))
+	}
+	return b.String()
 }
 
 func tail(s string, n int) string {

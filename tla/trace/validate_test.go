@@ -28,6 +28,42 @@ func stride(t *testing.T, def int) int {
 // with model's constants, in one run.
 func validate(t *testing.T, jar, name string, model RingModel, logs []string, def int) {
 	t.Helper()
+	if model.CAP == 0 {
+		model.CAP, model.M = queue.Capacity, 1024
+	}
+	checkBatch(t, jar, name, logs, def, Batch{
+		Spec:       "ThreePhaseSteal",
+		Constants:  model.Constants(),
+		Invariants: []string{"TypeOK", "ExactlyOnce", "HeadOrder", "DstBound", "NoClobber"},
+	}, true)
+}
+
+// validateIdle has TLC check logs (every stride-th) against IdleProtocol
+// (mutated by mutate, when set) with model's constants, in one run, and
+// returns TLC's result.
+func validateIdle(t *testing.T, jar, name string, model IdleModel, logs []string, def int, mutate func(string) (string, error)) Result {
+	t.Helper()
+	// A mutant of the spec is checked for whether it matches the logs
+	// only: its own invariants may fail along them (NoFinalCheck's do).
+	inv, mutant := IdleInvariants, mutate != nil || model.Switch != ""
+	if mutant {
+		inv = nil
+	}
+	return checkBatch(t, jar, name, logs, def, Batch{
+		Spec:       "IdleProtocol",
+		Constants:  model.Constants(),
+		Invariants: inv,
+		Post:       "TraceAccepted",
+		Mutate:     mutate,
+	}, !mutant)
+}
+
+// checkBatch has TLC check every stride-th of logs as b's logs, in one
+// run. For the unchanged spec (want) it reports the batch's size in
+// verify's metrics and fails the test on a rejected log; for a mutant of
+// the spec it only returns the result.
+func checkBatch(t *testing.T, jar, name string, logs []string, def int, b Batch, want bool) Result {
+	t.Helper()
 	if len(logs) == 0 {
 		t.Fatalf("%s: no logs: nothing would be validated", name)
 	}
@@ -35,13 +71,9 @@ func validate(t *testing.T, jar, name string, model RingModel, logs []string, de
 		t.Skip("\n!!! TLA2TOOLS_JAR is not set and ../shared/tools/tla2tools.jar is absent:\n" +
 			"!!! the logs were made but NOT validated against the spec by TLC.")
 	}
-	if model.CAP == 0 {
-		model.CAP, model.M = queue.Capacity, 1024
-	}
 	st := stride(t, def)
-	var batch []string
 	for j := 0; j < len(logs); j += st {
-		batch = append(batch, logs[j])
+		b.Logs = append(b.Logs, logs[j])
 	}
 	// The directory stays when TLC fails, with the logs and the models.
 	dir, err := os.MkdirTemp("", "tlc-trace-")
@@ -55,19 +87,34 @@ func validate(t *testing.T, jar, name string, model RingModel, logs []string, de
 			t.Logf("TLC's directory (logs, models): %s", dir)
 		}
 	}()
-	res, err := Check(jar, "..", dir, Batch{
-		Spec:       "ThreePhaseSteal",
-		Constants:  model.Constants(),
-		Logs:       batch,
-		Invariants: []string{"TypeOK", "ExactlyOnce", "HeadOrder", "DstBound", "NoClobber"},
-	}, 30*time.Minute)
+	res, err := Check(jar, "..", dir, b, 30*time.Minute)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 	t.Logf("%s: TLC checked %d logs (every %d of %d): exit %d, %d distinct states, %s",
-		name, len(batch), st, len(logs), res.Exit, res.Distinct, res.Elapsed.Round(100*time.Millisecond))
-	t.Logf("METRIC trace_logs=%d trace_states=%d", len(batch), res.Distinct)
-	if !res.OK() {
-		t.Errorf("%s: %s", name, res.Mismatch)
+		name, len(b.Logs), st, len(logs), res.Exit, res.Distinct, res.Elapsed.Round(100*time.Millisecond))
+	if want {
+		t.Logf("METRIC trace_logs=%d trace_states=%d", len(b.Logs), res.Distinct)
+		if !res.OK() {
+			t.Errorf("%s: %s", name, res.Mismatch)
+		}
+	}
+	return res
+}
+
+// distinct keeps the logs of explored schedules, each once, in the order
+// first seen.
+type distinct struct {
+	seen map[string]bool
+	logs []string
+}
+
+func (d *distinct) add(s string) {
+	if d.seen == nil {
+		d.seen = map[string]bool{}
+	}
+	if !d.seen[s] {
+		d.seen[s] = true
+		d.logs = append(d.logs, s)
 	}
 }
