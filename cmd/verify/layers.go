@@ -29,6 +29,12 @@ type layer struct {
 	// processes, above 1, runs that many copies of each command at once,
 	// sharing the explorer's scenarios between them (runShared).
 	processes int
+	// reach, when set ("plain" or "weak"), has the layer's go test
+	// commands write coverage profiles of impl/ and, when they pass,
+	// gates the layer on them: every shared-state function of impl/ is
+	// entered by a scenario of that mode or listed in
+	// docs/reach-exempt.tsv (reach.go, internal/reach).
+	reach string
 }
 
 // longEnv is added to every command's environment under -long. The tests
@@ -191,6 +197,7 @@ func layers(tlaJar string) []layer {
 			// step budget); this limit is only the backstop.
 			longLimit: 3 * time.Hour,
 			processes: explorerProcesses(),
+			reach:     "plain",
 		},
 		{
 			name:  "weak",
@@ -211,6 +218,7 @@ func layers(tlaJar string) []layer {
 			// a shared machine.
 			longLimit: time.Hour,
 			processes: explorerProcesses(),
+			reach:     "weak",
 		},
 		{
 			name:  "model",
