@@ -156,10 +156,33 @@ func main() {
 			}
 		}
 	}
-	for _, e := range entries {
-		if prev, ok := old[entryKey(e)]; ok && *profiles != "" && prev.Reached {
-			continue // reached before, with its weakenings tried then: -profile only fills in the unreached
+	if *profiles != "" {
+		// -profile fills in only the operations the file has as
+		// unreached (or not at all), found by their code and
+		// occurrence in the file: the file's lines may be older than
+		// the code's, as orderings.md reads them.
+		var prev []Entry
+		for _, e := range old {
+			prev = append(prev, e)
 		}
+		byCode := map[string]Entry{}
+		for i, k := range codeKeys(prev) {
+			byCode[k] = prev[i]
+		}
+		var fill []Entry
+		for i, k := range codeKeys(entries) {
+			p, ok := byCode[k]
+			if ok && p.Reached {
+				continue
+			}
+			if ok {
+				delete(old, entryKey(p))
+			}
+			fill = append(fill, entries[i])
+		}
+		entries = fill
+	}
+	for _, e := range entries {
 		old[entryKey(e)] = e
 	}
 	var all []Entry
@@ -182,6 +205,29 @@ func main() {
 // can share a line (a load of each side of a comparison).
 func entryKey(e Entry) string {
 	return fmt.Sprintf("%s:%d:%s", e.File, e.Line, e.Code)
+}
+
+// codeKeys returns each entry's file, code and occurrence of that code
+// in the file (in line order), as orderings.md matches them.
+func codeKeys(es []Entry) []string {
+	idx := make([]int, len(es))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		if es[idx[a]].File != es[idx[b]].File {
+			return es[idx[a]].File < es[idx[b]].File
+		}
+		return es[idx[a]].Line < es[idx[b]].Line
+	})
+	keys := make([]string, len(es))
+	n := map[string]int{}
+	for _, i := range idx {
+		k := es[i].File + "\x00" + es[i].Code
+		keys[i] = fmt.Sprintf("%s\x00%d", k, n[k])
+		n[k]++
+	}
+	return keys
 }
 
 func methodName(op orderings.Op) string {
