@@ -171,3 +171,42 @@ func TestExploreForkJoinPairClose(t *testing.T) {
 		w.Join()
 	})
 }
+
+// A Scope whose body spawns a part (the real Worker.Scope and Scope.Spawn:
+// the count raised by a CAS from a positive value, the part pushed on the
+// owner's deque) while a thief looks for work once and runs what it
+// finds. The owner, its body done, waits on the scope's latch, running
+// the part itself if the thief did not take it. The part writes a plain
+// cell; once Scope returns the owner must see it, and a Spawn on the
+// finished scope is refused (ErrScopeDone).
+func TestExploreForkJoinPairScopeSpawn(t *testing.T) {
+	explore.Check(t, "forkjoin/pair-scope-spawn", explore.Options{Preemptions: 3}, func() {
+		p := newBarePool(Config{Workers: 2, NoSleepTimeout: true})
+		owner, thiefW := p.workers[0], p.workers[1]
+		owner.depth.StoreRelaxed(1) // inside a job, as Scope requires
+		var a atomic.Cell[int]
+		one := 1
+		thief := explore.Go("thief", func() {
+			if j := thiefW.findWork(); j != nil {
+				thiefW.execute(j)
+			}
+		})
+		var kept *Scope
+		err := owner.Scope(func(s *Scope) {
+			kept = s
+			if err := s.Spawn(func(*Scope) { a.Store(&one) }); err != nil {
+				explore.Failf("Spawn: %v", err)
+			}
+		})
+		if err != nil {
+			explore.Failf("Scope: %v", err)
+		}
+		if r := a.Load(); r == nil || *r != 1 {
+			explore.Failf("the owner saw the part's result %v after Scope returned", r)
+		}
+		if err := kept.Spawn(func(*Scope) {}); err != ErrScopeDone {
+			explore.Failf("Spawn on a finished scope = %v, want ErrScopeDone", err)
+		}
+		thief.Join()
+	})
+}
