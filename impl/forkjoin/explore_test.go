@@ -210,3 +210,38 @@ func TestExploreForkJoinPairScopeSpawn(t *testing.T) {
 		thief.Join()
 	})
 }
+
+// A Join (the real Worker.Join: b pushed and offered, a run here, b taken
+// back or waited for) while a thief looks for work once and runs what it
+// finds; then a second Join, which reuses the first's job record
+// (freeJoinJob: its latch reset). Each half writes a plain cell; once a
+// Join returns the owner must see both of its halves. Exhaustive at 3
+// preemptions; at 2 in the weak mode (at 3 there, 9,815 schedules and
+// several seconds of CPU).
+func TestExploreForkJoinPairJoin(t *testing.T) {
+	bound := 3
+	if explore.WeakMode() {
+		bound = 2
+	}
+	explore.Check(t, "forkjoin/pair-join", explore.Options{Preemptions: bound}, func() {
+		p := newBarePool(Config{Workers: 2, NoSleepTimeout: true})
+		owner, thiefW := p.workers[0], p.workers[1]
+		owner.depth.StoreRelaxed(1) // inside a job, as Join requires
+		thief := explore.Go("thief", func() {
+			if j := thiefW.findWork(); j != nil {
+				thiefW.execute(j)
+			}
+		})
+		for round := range 2 {
+			var a, b atomic.Cell[int]
+			one, two := 1, 2
+			if err := owner.Join(func(*Worker) { a.Store(&one) }, func(*Worker) { b.Store(&two) }); err != nil {
+				explore.Failf("Join: %v", err)
+			}
+			if ra, rb := a.Load(), b.Load(); ra == nil || rb == nil {
+				explore.Failf("round %d: the owner saw the halves' results %v, %v after Join returned", round, ra, rb)
+			}
+		}
+		thief.Join()
+	})
+}
