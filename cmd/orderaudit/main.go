@@ -7,6 +7,8 @@
 //
 //	go run ./cmd/orderaudit -pkg deque,queue       # writes docs/orderings-audit.json
 //	go run ./cmd/orderaudit -pkg sched -func '^extraWorkers\.surplus$'   # one function's operations
+//	go run ./cmd/orderaudit -pkg deque,queue,idle,sched,park,forkjoin -profile $LOGS/weak-0-0.cover,$LOGS/weak-0-1.cover
+//	                                               # marks the unreached operations the weak layer's run reached (untried)
 //	go run ./cmd/orderings                         # folds it into docs/orderings.md
 //
 // One step weaker: a load or a fence SeqCst -> Acquire (a fence AcqRel),
@@ -54,8 +56,9 @@ var scenarios = map[string]string{
 }
 
 // runtimeScenarios reach impl/idle and impl/sched: the runtime scenarios of
-// the weak layer, the pairs of impl/sched, and extra-retire-local.
-const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|IdlePair|CloseStatePair|ExtraRetireAgainstLocalSpawn$)`
+// the weak layer, the pairs of impl/sched (the drains and the extra slots
+// among them), and extra-retire-local.
+const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|IdlePair|CloseStatePair|IdleAtClosePair|PacingPair|DrainPair|ExtraSlotsPair|ExtraRetireAgainstLocalSpawn$)`
 
 // Variant is one weakening of one operation and what the scenarios said.
 type Variant struct {
@@ -80,6 +83,10 @@ type Entry struct {
 	Reached  bool      `json:"reached"`
 	Run      string    `json:"run"`
 	Variants []Variant `json:"variants"`
+	// Untried: reached (by the weak layer's profiles, -profile) but its
+	// weakenings not tried yet; an operation with nothing weaker has
+	// none to try and is never untried.
+	Untried bool `json:"untried,omitempty"`
 }
 
 func main() {
@@ -87,6 +94,7 @@ func main() {
 	out := flag.String("o", "docs/orderings-audit.json", "where to write the results")
 	limit := flag.Duration("timeout", 4*time.Minute, "the most one variant's scenarios may run")
 	only := flag.String("func", "", "audit only the operations of the functions whose name matches this regexp (Worker.check, extraWorkers.surplus); the others keep their earlier results")
+	profiles := flag.String("profile", "", "instead of running anything, read which operations a weak-mode scenario reaches from these coverage profiles (comma-separated: the weak layer's weak-0-P.cover, cmd/verify's log directory) and record only that: an operation newly reached keeps its earlier weakenings if it has them, or is marked untried")
 	flag.BoolVar(&reduce, "reduce", false, "run the scenarios with the reduced search (WSCHED_EXPLORE_REDUCE=1), as the weak layer does: fewer schedules, and scenarios the plain search cuts end")
 	flag.Parse()
 	var funcRe *regexp.Regexp
@@ -102,7 +110,18 @@ func main() {
 		if !ok || len(pkgs) == 0 {
 			check(fmt.Errorf("no weak-mode scenarios are listed for impl/%s", pkg))
 		}
-		covered := coverage(run, pkgs)
+		var covered map[string]bool
+		if *profiles != "" {
+			covered = map[string]bool{}
+			for _, p := range strings.Split(*profiles, ",") {
+				b, err := os.ReadFile(p)
+				check(err)
+				coveredLines(b, covered)
+			}
+			run = "the weak layer's scenarios (cmd/verify -only weak)"
+		} else {
+			covered = coverage(run, pkgs)
+		}
 		for _, op := range ops {
 			if !strings.HasPrefix(op.File, "impl/"+pkg+"/") || funcRe != nil && !funcRe.MatchString(op.Func) {
 				continue
@@ -111,6 +130,12 @@ func main() {
 			e := Entry{File: op.File, Line: op.Line, Code: op.Code, Method: method, Run: run, Reached: covered[fmt.Sprintf("%s:%d", op.File, op.Line)]}
 			if !e.Reached {
 				fmt.Printf("%s:%d %s: not reached by %s\n", op.File, op.Line, method, run)
+				entries = append(entries, e)
+				continue
+			}
+			if *profiles != "" {
+				e.Untried = len(weaker(op)) > 0
+				fmt.Printf("%s:%d %s: reached\n", op.File, op.Line, method)
 				entries = append(entries, e)
 				continue
 			}
@@ -131,6 +156,32 @@ func main() {
 				old[entryKey(e)] = e
 			}
 		}
+	}
+	if *profiles != "" {
+		// -profile fills in only the operations the file has as
+		// unreached (or not at all), found by their code and
+		// occurrence in the file: the file's lines may be older than
+		// the code's, as orderings.md reads them.
+		var prev []Entry
+		for _, e := range old {
+			prev = append(prev, e)
+		}
+		byCode := map[string]Entry{}
+		for i, k := range codeKeys(prev) {
+			byCode[k] = prev[i]
+		}
+		var fill []Entry
+		for i, k := range codeKeys(entries) {
+			p, ok := byCode[k]
+			if ok && p.Reached {
+				continue
+			}
+			if ok {
+				delete(old, entryKey(p))
+			}
+			fill = append(fill, entries[i])
+		}
+		entries = fill
 	}
 	for _, e := range entries {
 		old[entryKey(e)] = e
@@ -155,6 +206,29 @@ func main() {
 // can share a line (a load of each side of a comparison).
 func entryKey(e Entry) string {
 	return fmt.Sprintf("%s:%d:%s", e.File, e.Line, e.Code)
+}
+
+// codeKeys returns each entry's file, code and occurrence of that code
+// in the file (in line order), as orderings.md matches them.
+func codeKeys(es []Entry) []string {
+	idx := make([]int, len(es))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		if es[idx[a]].File != es[idx[b]].File {
+			return es[idx[a]].File < es[idx[b]].File
+		}
+		return es[idx[a]].Line < es[idx[b]].Line
+	})
+	keys := make([]string, len(es))
+	n := map[string]int{}
+	for _, i := range idx {
+		k := es[i].File + "\x00" + es[i].Code
+		keys[i] = fmt.Sprintf("%s\x00%d", k, n[k])
+		n[k]++
+	}
+	return keys
 }
 
 func methodName(op orderings.Op) string {
@@ -333,6 +407,13 @@ func coverage(run string, pkgs []string) map[string]bool {
 	b, err := os.ReadFile(prof.Name())
 	check(err)
 	covered := map[string]bool{}
+	coveredLines(b, covered)
+	return covered
+}
+
+// coveredLines adds the lines of impl/ that a block of coverage profile b
+// ran to covered.
+func coveredLines(b []byte, covered map[string]bool) {
 	const mod = "github.com/wsched/wsched/"
 	for _, l := range strings.Split(string(b), "\n") {
 		// file.go:startLine.startCol,endLine.endCol numStmts count
@@ -352,7 +433,6 @@ func coverage(run string, pkgs []string) map[string]bool {
 			covered[fmt.Sprintf("%s:%d", file, i)] = true
 		}
 	}
-	return covered
 }
 
 func check(err error) {

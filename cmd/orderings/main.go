@@ -79,6 +79,7 @@ type auditEntry struct {
 	Code     string `json:"code"`
 	Method   string `json:"method"`
 	Reached  bool   `json:"reached"`
+	Untried  bool   `json:"untried"`
 	Variants []struct {
 		Name        string `json:"name"`
 		Result      string `json:"result"`
@@ -142,6 +143,9 @@ func auditCell(e *auditEntry) (text, class string) {
 	}
 	if !e.Reached {
 		return "no weak-mode scenario reaches it", "unreached"
+	}
+	if e.Untried {
+		return "a weak-mode scenario reaches it; its weakenings not tried yet", "unaudited"
 	}
 	if len(e.Variants) == 0 {
 		return "relaxed: nothing weaker to try", "weakest"

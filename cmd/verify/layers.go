@@ -29,6 +29,12 @@ type layer struct {
 	// processes, above 1, runs that many copies of each command at once,
 	// sharing the explorer's scenarios between them (runShared).
 	processes int
+	// reach, when set ("plain" or "weak"), has the layer's go test
+	// commands write coverage profiles of impl/ and, when they pass,
+	// gates the layer on them: every shared-state function of impl/ is
+	// entered by a scenario of that mode or listed in
+	// docs/reach-exempt.tsv (reach.go, internal/reach).
+	reach string
 }
 
 // longEnv is added to every command's environment under -long. The tests
@@ -45,7 +51,8 @@ var longEnv = []string{"WSCHED_LONG=1"}
 // the idle protocol's Dekker pairs, the pairs of impl/sched played alone
 // (monitor/pair-*, retire/pair-*, turn/pair, timer/pair, slot/pair,
 // shutdown/pair-close-state, -extra, shutdown/idle-at-close-*,
-// monitor/pacing-grid), the
+// monitor/pacing-grid, drain/pair-*, extra/slots-max1 at 1 preemption), fairness/yield-behind-ring and
+// fairness/busy-worker-yields (a yield between polls), the
 // futex parker (park/futex*), the fork-join pool's pairs
 // (forkjoin/pair-*) (30 s on two cores) and the linearizability clients
 // of the ring, the deque, the slot, the global queue and the task state
@@ -57,7 +64,7 @@ var longEnv = []string{"WSCHED_LONG=1"}
 // monitor's two whole-runtime ones (protocol/monitor-idle*) take minutes
 // (docs/explore.md has the counts). WSCHED_EXPLORE_WEAK=1
 // runs any of them by hand.
-const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|IdleAtClosePair|PacingPair|Futex|ForkJoinPair|Lin)"
+const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|IdleAtClosePair|PacingPair|DrainPair|ExtraSlotsPair|YieldGoesBehindTheRing$|BusyWorkerYieldsEachTick$|Futex|ForkJoinPair|Lin)"
 
 // ModelPackages are the packages of the model layer: the weak memory
 // model, its RC11 oracle and the public litmus runner. The ordered
@@ -203,6 +210,7 @@ func layers(tlaJar string) []layer {
 			// step budget); this limit is only the backstop.
 			longLimit: 3 * time.Hour,
 			processes: explorerProcesses(),
+			reach:     "plain",
 		},
 		{
 			name:  "weak",
@@ -223,6 +231,7 @@ func layers(tlaJar string) []layer {
 			// a shared machine.
 			longLimit: time.Hour,
 			processes: explorerProcesses(),
+			reach:     "weak",
 		},
 		{
 			name:  "model",

@@ -38,6 +38,9 @@ type result struct {
 	evidence []string
 	logs     []string
 	logDir   string // where failing tests' output is saved
+	// profiles are the coverage profiles the layer's commands wrote
+	// for its reach gate (layer.reach; reach.go).
+	profiles []string
 
 	gofmtDirty bool // gofmt -l listed a file
 	// explorerFiles are the files the explorer's run records named, which
@@ -92,6 +95,9 @@ func run(l layer, long bool, logDir string) result {
 			ok, why = runShared(l, i, argv, env, limit, logDir, &r)
 		} else {
 			r.logs = append(r.logs, logPath)
+			if l.reach != "" {
+				argv = r.coverArgv(argv, filepath.Join(logDir, fmt.Sprintf("%s-%d.cover", l.name, i)))
+			}
 			ok, why = runOne(argv, env, limit, logPath, &r)
 		}
 		if !ok {
@@ -100,6 +106,9 @@ func run(l layer, long bool, logDir string) result {
 				r.why = why
 			}
 		}
+	}
+	if l.reach != "" && r.status == statusPass {
+		gateReach(&r)
 	}
 	r.took = time.Since(start)
 	r.classify()
@@ -194,6 +203,10 @@ func runShared(l layer, i int, argv, env []string, limit time.Duration, logDir s
 		parts[p] = result{layer: l, logDir: logDir}
 		logPath := filepath.Join(logDir, fmt.Sprintf("%s-%d-%d.log", l.name, i, p))
 		r.logs = append(r.logs, logPath)
+		argv := argv
+		if l.reach != "" {
+			argv = r.coverArgv(argv, filepath.Join(logDir, fmt.Sprintf("%s-%d-%d.cover", l.name, i, p)))
+		}
 		wg.Go(func() { oks[p], whys[p] = runOne(argv, env, limit, logPath, &parts[p]) })
 	}
 	wg.Wait()

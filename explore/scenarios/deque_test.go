@@ -116,3 +116,40 @@ func TestExploreDequeLastElementRaceThenPush(t *testing.T) {
 		l.exactlyOnce(2)
 	})
 }
+
+// A zero Deque (its ring made at the first Push, firstRing) shared with a
+// thief that steals and looks at it as an observer does: Len is never
+// negative nor more than was pushed, Capacity a power of two at least
+// DefaultCapacity, and every element taken exactly once. The weak layer
+// runs it too: a thief's Len and Capacity read top, bottom and the ring
+// pointer with acquire.
+func TestExploreDequeZeroValueObserved(t *testing.T) {
+	explore.Check(t, "deque/zero-value-observed", explore.Options{}, func() {
+		l := newLedger()
+		var d deque.Deque[item]
+		its := items(2)
+		d.Push(its[0])
+		th := explore.Go("thief", func() {
+			for range 2 {
+				if n := d.Len(); n < 0 || n > 2 {
+					explore.Failf("Len = %d with at most 2 pushed", n)
+				}
+				if c := d.Capacity(); c < deque.DefaultCapacity || c&(c-1) != 0 {
+					explore.Failf("Capacity = %d, want a power of two of at least %d", c, deque.DefaultCapacity)
+				}
+				if v, res := d.Steal(); res == deque.Success {
+					l.take("thief", v)
+				}
+			}
+		})
+		d.Push(its[1])
+		if v, ok := d.Pop(); ok {
+			l.take("owner", v)
+		}
+		th.Join()
+		for v, ok := d.Pop(); ok; v, ok = d.Pop() {
+			l.take("owner", v)
+		}
+		l.exactlyOnce(2)
+	})
+}

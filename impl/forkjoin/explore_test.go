@@ -171,3 +171,77 @@ func TestExploreForkJoinPairClose(t *testing.T) {
 		w.Join()
 	})
 }
+
+// A Scope whose body spawns a part (the real Worker.Scope and Scope.Spawn:
+// the count raised by a CAS from a positive value, the part pushed on the
+// owner's deque) while a thief looks for work once and runs what it
+// finds. The owner, its body done, waits on the scope's latch, running
+// the part itself if the thief did not take it. The part writes a plain
+// cell; once Scope returns the owner must see it, and a Spawn on the
+// finished scope is refused (ErrScopeDone).
+func TestExploreForkJoinPairScopeSpawn(t *testing.T) {
+	explore.Check(t, "forkjoin/pair-scope-spawn", explore.Options{Preemptions: 3}, func() {
+		p := newBarePool(Config{Workers: 2, NoSleepTimeout: true})
+		owner, thiefW := p.workers[0], p.workers[1]
+		owner.depth.StoreRelaxed(1) // inside a job, as Scope requires
+		var a atomic.Cell[int]
+		one := 1
+		thief := explore.Go("thief", func() {
+			if j := thiefW.findWork(); j != nil {
+				thiefW.execute(j)
+			}
+		})
+		var kept *Scope
+		err := owner.Scope(func(s *Scope) {
+			kept = s
+			if err := s.Spawn(func(*Scope) { a.Store(&one) }); err != nil {
+				explore.Failf("Spawn: %v", err)
+			}
+		})
+		if err != nil {
+			explore.Failf("Scope: %v", err)
+		}
+		if r := a.Load(); r == nil || *r != 1 {
+			explore.Failf("the owner saw the part's result %v after Scope returned", r)
+		}
+		if err := kept.Spawn(func(*Scope) {}); err != ErrScopeDone {
+			explore.Failf("Spawn on a finished scope = %v, want ErrScopeDone", err)
+		}
+		thief.Join()
+	})
+}
+
+// A Join (the real Worker.Join: b pushed and offered, a run here, b taken
+// back or waited for) while a thief looks for work once and runs what it
+// finds; then a second Join, which reuses the first's job record
+// (freeJoinJob: its latch reset). Each half writes a plain cell; once a
+// Join returns the owner must see both of its halves. Exhaustive at 3
+// preemptions; at 2 in the weak mode (at 3 there, 9,815 schedules and
+// several seconds of CPU).
+func TestExploreForkJoinPairJoin(t *testing.T) {
+	bound := 3
+	if explore.WeakMode() {
+		bound = 2
+	}
+	explore.Check(t, "forkjoin/pair-join", explore.Options{Preemptions: bound}, func() {
+		p := newBarePool(Config{Workers: 2, NoSleepTimeout: true})
+		owner, thiefW := p.workers[0], p.workers[1]
+		owner.depth.StoreRelaxed(1) // inside a job, as Join requires
+		thief := explore.Go("thief", func() {
+			if j := thiefW.findWork(); j != nil {
+				thiefW.execute(j)
+			}
+		})
+		for round := range 2 {
+			var a, b atomic.Cell[int]
+			one, two := 1, 2
+			if err := owner.Join(func(*Worker) { a.Store(&one) }, func(*Worker) { b.Store(&two) }); err != nil {
+				explore.Failf("Join: %v", err)
+			}
+			if ra, rb := a.Load(), b.Load(); ra == nil || rb == nil {
+				explore.Failf("round %d: the owner saw the halves' results %v, %v after Join returned", round, ra, rb)
+			}
+		}
+		thief.Join()
+	})
+}

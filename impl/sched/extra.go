@@ -64,8 +64,11 @@ func (x *extraWorkers) start() bool {
 // state stay starting until the goroutine is in its loop (beginExtra).
 func (x *extraWorkers) ready() *worker {
 	rt := x.rt
-	// Observes how many run (they decrement it when they retire).
-	if int(x.running.LoadRelaxed()) >= x.max { // a count; the slot's active flag below orders the reuse
+	// Observes how many run (they decrement it when they retire, after
+	// freeing their slot). Acquire: a count lowered by a retiring worker
+	// comes with the slot it freed before (retired), so freeSlot below
+	// finds it and no slot is made past max.
+	if int(x.running.LoadAcquire()) >= x.max {
 		return nil
 	}
 	w := x.freeSlot()
@@ -112,10 +115,13 @@ func (x *extraWorkers) freeSlot() *worker {
 	return nil
 }
 
-// retired is an extra worker's last touch of its slot, from exit.
+// retired is an extra worker's last touch of its slot, from exit: the
+// slot freed, then the count lowered. In the other order a monitor that
+// looked between the two would see a free count and no free slot, and
+// make one more slot than max.
 func (x *extraWorkers) retired(w *worker) {
-	x.running.AddSeqCst(-1)      // seq_cst, as in start
 	w.active.StoreRelease(false) // the slot is free for the next extra worker
+	x.running.AddSeqCst(-1)      // seq_cst, as in start; releases the slot's flag to ready's acquire
 }
 
 // runExtra is an extra worker's loop (and, after a Goexit in a poll, the
