@@ -52,13 +52,19 @@ var (
 func Start() {
 	recording.Lock()
 	lock()
-	events, rec = nil, true
+	resetLocked(true)
+	unlock()
+	recording.Unlock()
+}
+
+// resetLocked empties the log and the per-goroutine state, and sets
+// whether actions are recorded. The caller holds the trace lock.
+func resetLocked(recordOn bool) {
+	events, rec = nil, recordOn
 	clear(inSteal)
 	clear(last)
 	clear(workers)
 	clear(cancel)
-	unlock()
-	recording.Unlock()
 }
 
 // Stop ends the log and returns it.
@@ -66,11 +72,7 @@ func Stop() []Event {
 	recording.Lock()
 	lock()
 	ev := events
-	events, rec = nil, false
-	clear(inSteal)
-	clear(last)
-	clear(workers)
-	clear(cancel)
+	resetLocked(false)
 	unlock()
 	recording.Unlock()
 	return ev
