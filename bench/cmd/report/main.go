@@ -138,6 +138,10 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	floor, err := parseFloor(bytes.NewReader(output), "go test output")
+	if err != nil {
+		log.Fatal(err)
+	}
 	runs := 0
 	for _, g := range groups {
 		for _, r := range g.Rows {
@@ -165,7 +169,7 @@ func main() {
 		svgRel = *svgPath
 	}
 	writeFile(*svgPath, []byte(svgChart(groups, runs)))
-	page := resultsMarkdown(groups, hdr, m, cmdline, runs, filepath.ToSlash(svgRel), feelMarkdown(feel)+rescueMarkdown(groups, feel)+raceMarkdown(groups, raceGroups, raceCmdline)+sweepMarkdown(sweepRows, sweepProcs, sweepCmdline), breakdownMarkdown(bs, *proftime))
+	page := resultsMarkdown(groups, hdr, m, cmdline, runs, filepath.ToSlash(svgRel), floorMarkdown(groups, floor)+feelMarkdown(feel)+rescueMarkdown(groups, feel)+raceMarkdown(groups, raceGroups, raceCmdline)+sweepMarkdown(sweepRows, sweepProcs, sweepCmdline), breakdownMarkdown(bs, *proftime))
 	writeFile(*mdPath, []byte(page))
 }
 

@@ -38,6 +38,7 @@ func raceMarkdown(plain, race []*group, cmdline string) string {
 		"each of %s, the Go libraries that pay the same detector (the summary after the tables).\n\n",
 		cmdline, strings.Join(racePeers, " and "))
 	ratios := map[[2]string]float64{} // workload, peer -> race/plain
+	raceNs := map[[2]string]float64{} // workload, peer -> race ns/task
 	var workloads []string
 	for _, g := range race {
 		base := baseline(g)
@@ -57,11 +58,74 @@ func raceMarkdown(plain, race []*group, cmdline string) string {
 			}
 			ratio := r.Ns.Center / p.Ns.Center
 			ratios[[2]string{g.Workload, r.Peer}] = ratio
+			raceNs[[2]string{g.Workload, r.Peer}] = r.Ns.Center
 			fmt.Fprintf(&sb, "| %s | %s | %s | %s | %d |\n", r.Peer, fmtNum(r.Ns.Center), fmtRatio(ratio), fmtRatio(ratio/baseRatio), len(r.NsPerTask))
 		}
 		sb.WriteString("\n")
 	}
 	sb.WriteString(raceGoalMarkdown(workloads, ratios))
+	sb.WriteString(raceTimeMarkdown(workloads, raceNs))
+	return sb.String()
+}
+
+// raceTimeMarkdown compares the same rows by the race build's own ns/task: what a user's
+// tests under -race wait for, whatever the plain build costs. *faster* says whether each
+// wsched row is under every one of racePeers.
+func raceTimeMarkdown(workloads []string, ns map[[2]string]float64) string {
+	var sb strings.Builder
+	cols := append(append([]string(nil), raceSubjects...), racePeers...)
+	var slower []string
+	for _, w := range workloads {
+		var bar []float64
+		for _, p := range racePeers {
+			if v, ok := ns[[2]string{w, p}]; ok {
+				bar = append(bar, v)
+			}
+		}
+		if len(bar) == 0 {
+			continue
+		}
+		if sb.Len() == 0 {
+			sb.WriteString("### Race build's own time\n\n")
+			sb.WriteString("The same run's race-build ns/task (medians), side by side: race/plain above " +
+				"charges a scheduler for being fast in the plain build, so it is shown with the time " +
+				"a test under -race actually waits. *faster* says whether each wsched row is under " +
+				"every one of " + strings.Join(racePeers, " and ") + ".\n\n")
+			sb.WriteString("| workload | " + strings.Join(cols, " | ") + " | faster |\n| --- |" + strings.Repeat(" ---: |", len(cols)) + " --- |\n")
+		}
+		fmt.Fprintf(&sb, "| %s |", w)
+		for _, c := range cols {
+			if v, ok := ns[[2]string{w, c}]; ok {
+				fmt.Fprintf(&sb, " %s |", fmtNum(v))
+			} else {
+				sb.WriteString(" – |")
+			}
+		}
+		faster := "yes"
+		for _, s := range raceSubjects {
+			v, ok := ns[[2]string{w, s}]
+			if !ok {
+				continue
+			}
+			for _, b := range bar {
+				if v >= b {
+					faster = "no"
+					slower = append(slower, fmt.Sprintf("%s/%s (%s ns)", w, s, fmtNum(v)))
+					break
+				}
+			}
+		}
+		fmt.Fprintf(&sb, " %s |\n", faster)
+	}
+	if sb.Len() == 0 {
+		return ""
+	}
+	sb.WriteString("\n")
+	if len(slower) == 0 {
+		sb.WriteString("Every wsched row is faster than " + strings.Join(racePeers, " and ") + " in the race build.\n\n")
+	} else {
+		sb.WriteString("Rows at or above " + strings.Join(racePeers, " or ") + "'s race-build time: " + strings.Join(slower, ", ") + ".\n\n")
+	}
 	return sb.String()
 }
 

@@ -180,3 +180,23 @@ func TestRaceGoalAgainstPondAndAnts(t *testing.T) {
 		}
 	}
 }
+
+func TestRaceTimeAgainstPondAndAnts(t *testing.T) {
+	ns := map[[2]string]float64{
+		{"YieldMany", "impl-channel"}: 1800, {"YieldMany", "pond"}: 4100, {"YieldMany", "ants"}: 3800,
+		{"ChainedSpawn", "impl-channel"}: 5300, {"ChainedSpawn", "pond"}: 7200, {"ChainedSpawn", "ants"}: 3000,
+	}
+	md := raceTimeMarkdown([]string{"YieldMany", "ChainedSpawn"}, ns)
+	for _, want := range []string{
+		"| YieldMany | 1800 | – | 4100 | 3800 | yes |",
+		"| ChainedSpawn | 5300 | – | 7200 | 3000 | no |",
+		"Rows at or above pond or ants's race-build time: ChainedSpawn/impl-channel (5300 ns).",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("race time table lacks %q:\n%s", want, md)
+		}
+	}
+	if raceTimeMarkdown([]string{"YieldMany"}, map[[2]string]float64{{"YieldMany", "impl-channel"}: 1}) != "" {
+		t.Error("a race time table without pond or ants rows")
+	}
+}
