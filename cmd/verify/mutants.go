@@ -316,6 +316,7 @@ func runCell(dir string, argv []string, limit time.Duration, logPath, id string)
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	cmd.WaitDelay = 10 * time.Second
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return cellResult{status: cellBuild, failed: []string{err.Error()}}
 	}

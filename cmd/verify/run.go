@@ -157,6 +157,7 @@ func runOne(argv, env []string, limit time.Duration, logPath string, r *result) 
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = env
 	cmd.WaitDelay = 10 * time.Second
+	ownGroup(cmd)
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {
