@@ -1,7 +1,9 @@
 package explore
 
 import (
+	"context"
 	"time"
+	"unsafe"
 
 	"github.com/wsched/wsched/explore/internal/engine"
 )
@@ -77,6 +79,28 @@ func BlockTimeout(ready func() bool, d time.Duration, what string) bool {
 // search orders it against the clock alone (a Block is ordered against
 // every step). Outside a run it panics, as Block does.
 func Sleep(d time.Duration, what string) { engine.Sleep(d, what) }
+
+// WithCancel is context.WithCancel for a scenario whose goroutines wait on
+// the context under the explorer (a Shutdown or a JoinHandle.Wait given
+// it): its cancel closes ctx.Done() where the explorer sees it, in the
+// step of the goroutine that calls it (no scheduling point of its own, so
+// the plain search runs the same schedules as with context.WithCancel).
+// The reduced search orders the close against the waits for that channel,
+// and in the weak-memory mode the close happens before a wait that sees
+// it. A context.WithCancel's cancel closes the channel out of the
+// explorer's sight: a wait of explore/sync that finds it closed fails the
+// schedule, saying to use this. The parent must not end while the
+// context is waited on (context.Background does not): its end would close
+// the child's channel unseen too.
+func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	done := ctx.Done() // made now, so that cancel closes this channel
+	loc := *(*uintptr)(unsafe.Pointer(&done))
+	return ctx, func() {
+		engine.ChannelClosed(loc)
+		cancel()
+	}
+}
 
 // Now returns the run's virtual clock in nanoseconds: 0 when the schedule
 // starts. Outside a run it returns the time since the process started.

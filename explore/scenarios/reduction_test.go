@@ -32,6 +32,11 @@ func TestExploreReductionMissesNoTrace(t *testing.T) {
 		// A worker takes one lock three times while the other waits
 		// for it: the reversal's first place is over the bound.
 		{"go recycling", TestExploreGoRecycling},
+		// The Selects of JoinHandle.Wait and Shutdown, ordered against
+		// the channels' closes (explore/sync), a context cancelled by a
+		// goroutine of the scenario among them.
+		{"panic", TestExplorePanicReachesHandle},
+		{"shutdown with a blocked poll", TestExploreShutdownWithBlockedPoll},
 	} {
 		t.Run(sc.name, sc.f)
 	}

@@ -204,7 +204,7 @@ func TestExploreShutdownWithBlockedPoll(t *testing.T) {
 		started.Wait()
 		ranB := 0
 		hb, _ := rt.Spawn(sched.Func(func() { ranB++ }))
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := explore.WithCancel(context.Background())
 		explore.Go("canceller", func() {
 			explore.Sleep(1_000_000, "1 ms") // virtual time: give Shutdown a moment
 			cancel()

@@ -17,8 +17,12 @@
 //
 // Channel waits go through Recv, Select2 and Select3, which only take
 // channels that are closed and never sent on (a done signal): under the
-// explorer they check readiness without receiving. A token channel (one
-// slot, a waker's token) is waited on through TokenWait.
+// explorer they check readiness without receiving. Every close of such a
+// channel comes after PointOn (the explorer sees it; a wait that finds a
+// channel closed where it did not fails the schedule), except a context's
+// Done channel: nil for context.Background, which is never closed, or
+// cancelled through explore.WithCancel in a scenario. A token channel
+// (one slot, a waker's token) is waited on through TokenWait.
 //
 // What it is not: a general replacement for sync. It has what impl/ uses.
 // A goroutine that blocks on something this package does not offer (a

@@ -27,10 +27,14 @@ func Point() {
 
 // PointOn is a scheduling point before a close of or a send on ch: an
 // operation on the channel, which the reduced search orders against the
-// other operations on it and the waits for it (Recv, TokenWait.Wait).
+// other operations on it and the waits for it (Recv, Select2, Select3,
+// TokenWait.Wait). An operation on an unbuffered channel is taken to be
+// its close: a send on one would block where the explorer does not see.
+// Every close of a channel those wait for must come after a PointOn (or
+// be a cancel of explore.WithCancel): a wait that finds its channel
+// closed where the explorer did not see it fails.
 func PointOn(ch <-chan struct{}) {
-	engine.PointAt(chanLoc(ch), true)
-	engine.WeakRelease(chanLoc(ch)) // the send or close happens before a receive that sees it
+	engine.ChannelOp(chanLoc(ch), cap(ch) == 0) // the send or close happens before a receive that sees it
 	if engine.Tracing() {
 		engine.Note("(channel)")
 	}
@@ -114,6 +118,7 @@ func Recv(ch <-chan struct{}) {
 		return
 	}
 	engine.BlockOn(chanLoc(ch), false, func() bool { return closed(ch) }, "channel close")
+	seen(ch)
 	engine.WeakAcquire(chanLoc(ch))
 	if engine.Tracing() {
 		engine.Note("Recv (closed)")
@@ -150,7 +155,17 @@ func Select3(a, b, c <-chan struct{}) int {
 }
 
 func selectClosed(chs ...<-chan struct{}) int {
-	engine.Block(func() bool {
+	// The wait reads whether channels are closed: the reduced search
+	// orders it against the closes the explorer sees (engine.BlockOnClose),
+	// not against every step. A Select of nil channels alone (as
+	// context.Background's Done) reads nothing: none is ever closed.
+	none := true
+	for _, ch := range chs {
+		if ch != nil {
+			none = false
+		}
+	}
+	engine.BlockOnClose(none, func() bool {
 		for _, ch := range chs {
 			if closed(ch) {
 				return true
@@ -158,6 +173,11 @@ func selectClosed(chs ...<-chan struct{}) int {
 		}
 		return false
 	}, "select on channel close")
+	for _, ch := range chs {
+		if closed(ch) {
+			seen(ch)
+		}
+	}
 	for i, ch := range chs {
 		if closed(ch) {
 			engine.WeakAcquire(chanLoc(ch))
@@ -168,6 +188,16 @@ func selectClosed(chs ...<-chan struct{}) int {
 		}
 	}
 	panic("unreachable")
+}
+
+// seen fails the schedule if ch, found closed by a wait, was closed where
+// the explorer did not see it: the reduced search, which orders the wait
+// only against the closes it sees, could have missed the order in which
+// the wait came first (engine.ChannelSeen).
+func seen(ch <-chan struct{}) {
+	if !engine.ChannelSeen(chanLoc(ch)) {
+		engine.Failf("explore/sync: a wait found a channel closed that the explorer did not see closed: close it after sync.PointOn, or cancel a context with explore.WithCancel (a context's cancel or timer closes its Done channel out of the explorer's sight)")
+	}
 }
 
 // Mutex is a lock the explorer controls: Lock is a scheduling point at

@@ -111,7 +111,7 @@ func spawnBlocking(rt *Runtime) *blockingTask {
 // wrapping context.Canceled, then releases the poll and shuts down again,
 // which must succeed.
 func (b *blockingTask) shutdownAround(rt *Runtime) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := explore.WithCancel(context.Background())
 	cancel()
 	err := rt.Shutdown(ctx)
 	var sr *StillRunningError

@@ -52,7 +52,7 @@ func idleAtClose(parkedBefore, ended bool) {
 		w.endPark()
 		w.exit()
 	})
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := explore.WithCancel(context.Background())
 	if ended {
 		cancel()
 	}

@@ -62,7 +62,7 @@ func TestExploreStillRunningPair(t *testing.T) {
 		if err != nil {
 			explore.Failf("Spawn: %v", err)
 		}
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := explore.WithCancel(context.Background())
 		cancel()
 		err = rt.Shutdown(ctx)
 		var sr *StillRunningError

@@ -86,8 +86,10 @@ func (d *depDiag) count(p *porRun, i, n int) {
 					continue
 				}
 				switch {
-				case a.loc == clockLoc:
+				case a.loc == clockLoc, a.loc == timerLoc:
 					key = CauseClock + "\t"
+				case a.loc == closeLoc:
+					key = CauseLock + "\tchannel closes (Recv, Select: chans.go)"
 				case a.loc == scLoc:
 					key = CauseSC + "\t"
 				case a.loc < maxNamedLoc:

@@ -118,6 +118,8 @@ type run struct {
 	// objects are the scenario's named objects (Object), in the order
 	// registered.
 	objects []namedObject
+	// chans are the channels the run saw closed (chans.go).
+	chans map[uintptr]struct{}
 }
 
 // current is the run in progress, or nil. It is set by the driver before
@@ -384,6 +386,11 @@ func (r *run) earliestSleeper() *thread {
 	return s
 }
 
+// timerLoc is the set of armed timers: arming one writes it (block). A
+// firing writes the clock (por_run.go), which an arming reads, so a
+// firing and an arming conflict through the clock.
+const timerLoc = clockLoc - 2
+
 // block is a scheduling point at which t can go on only once ready() holds
 // (or, with a deadline, once virtual time reaches it). It reports false if
 // the deadline passed first.
@@ -403,20 +410,27 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on
 		what = fmt.Sprintf("%s (%s)", what, location(at))
 	}
 	t.state, t.ready, t.what, t.timedOut = blocked, ready, what, false
-	// The wait's step reads what ready reads (on, or everything); with a
-	// deadline, the deadline is a write of the clock: which sleeper's
-	// timeout fires first depends on it.
+	// The wait's step reads what ready reads (on, or everything).
 	t.pend, t.pendAll = on, on == nil
 	if r.deps != nil {
 		if on == nil {
 			r.deps.unnamed(t.id, "Block")
-		} else if len(on) > 0 {
-			r.deps.named(on[0].loc, CauseLock)
+		}
+		for _, a := range on {
+			r.deps.named(a.loc, CauseLock)
 		}
 	}
 	if timeout > 0 {
 		if r.por != nil {
-			r.por.touch(r, access{clockLoc, true})
+			// Arming a timer reads the clock (the deadline is now plus
+			// the timeout) and writes the set of armed timers, which a
+			// firing reads through the clock it writes: the order of
+			// two armings matters (a timer armed first may fire before
+			// the other is armed), the order of an arming and a Now
+			// does not (neither moves the clock), so a Now conflicts
+			// only with the firings that move what it reads.
+			r.por.touch(r, access{clockLoc, false})
+			r.por.touch(r, access{timerLoc, true})
 		}
 		t.deadline = r.now + timeout
 	}
