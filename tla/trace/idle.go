@@ -69,8 +69,8 @@ func (m IdleModel) IdleLog(evs []tlatrace.Event) (string, error) {
 	n := 0
 	for j, e := range evs {
 		p, ok := e.Proc.(int)
-		if !ok {
-			continue // a record of another protocol (the ring's)
+		if !ok || monitorOnly[e.Action] {
+			continue // a record of another protocol (the ring's, MonitorIdle's)
 		}
 		switch e.Action {
 		case "AddSearcher", "StopSearching":
