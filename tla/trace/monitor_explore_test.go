@@ -14,10 +14,10 @@ import (
 	"github.com/wsched/wsched/internal/tlatrace"
 )
 
-// monitorScenario is a run of impl/sched whole, one worker, the monitor
-// helping (LongPoll > 0) but with no extra workers (MonitorIdle has none),
-// whose MonitorIdle records are checked against the spec: the explorer's
-// protocol/monitor-idle and protocol/monitor-idle-self-wake
+// monitorScenario is a run of impl/sched whole (one worker, or two), the
+// monitor helping (LongPoll > 0) but with no extra workers (MonitorIdle
+// has none), whose MonitorIdle records are checked against the spec: the
+// explorer's protocol/monitor-idle and protocol/monitor-idle-self-wake
 // (explore/scenarios/monitor_idle_test.go) with a plain task for the
 // blocking one (a task that blocks on a child needs an extra worker).
 // Virtual time passes with nothing to do, so the worker parks and the
@@ -37,26 +37,38 @@ type monitorScenario struct {
 
 var monitorScenarios = []monitorScenario{
 	{
-		// A sample: the first 5,000 schedules of the search at bound 2.
-		name: "monitor/idle-then-spawn",
-		cfg:  sched.Config{Workers: 1, LongPoll: time.Millisecond, ExtraWorkers: -1},
-		idle: 2 * time.Millisecond,
-		opt:  explore.Options{Preemptions: 2, MaxSchedules: 5_000},
+		// Every schedule at bound 2 (exhaustive).
+		name:  "monitor/idle-then-spawn",
+		cfg:   sched.Config{Workers: 1, LongPoll: time.Millisecond, ExtraWorkers: -1},
+		idle:  2 * time.Millisecond,
+		opt:   explore.Options{Preemptions: 2, MaxSchedules: 400_000},
+		model: MonitorModel{N: 1},
 	},
 	{
 		// The worker's timeout comes first (1 ms), the monitor's idle
-		// decision may fall between its two steps. A sample: the first
-		// 5,000 schedules at bound 2.
-		name: "monitor/self-wake-then-spawn",
-		cfg:  sched.Config{Workers: 1, LongPoll: 10 * time.Millisecond, ParkTimeout: time.Millisecond, ExtraWorkers: -1},
-		idle: 3 * time.Millisecond / 2,
-		opt:  explore.Options{Preemptions: 2, MaxSchedules: 5_000},
+		// decision may fall between its two steps. Every schedule at
+		// bound 2 (exhaustive).
+		name:  "monitor/self-wake-then-spawn",
+		cfg:   sched.Config{Workers: 1, LongPoll: 10 * time.Millisecond, ParkTimeout: time.Millisecond, ExtraWorkers: -1},
+		idle:  3 * time.Millisecond / 2,
+		opt:   explore.Options{Preemptions: 2, MaxSchedules: 400_000},
+		model: MonitorModel{N: 1},
+	},
+	{
+		// Two workers, both parked when the task comes: the notifier
+		// claims the lowest. Every schedule at bound 1 (exhaustive:
+		// 16,564; bound 2 is a search of minutes).
+		name:  "monitor/idle-then-spawn-two",
+		cfg:   sched.Config{Workers: 2, LongPoll: time.Millisecond, ExtraWorkers: -1},
+		idle:  2 * time.Millisecond,
+		opt:   explore.Options{Preemptions: 1, MaxSchedules: 20_000},
+		model: MonitorModel{N: 2},
 	},
 }
 
 // exploreMonitor explores sc and returns its distinct logs, as TLA+.
 func exploreMonitor(sc monitorScenario) ([]string, explore.Result) {
-	m := MonitorModel{N: sc.cfg.Workers}
+	m := sc.model
 	var logs distinct
 	res := explore.Explore(sc.opt, func() {
 		tlatrace.Start()
@@ -87,26 +99,32 @@ func exploreMonitor(sc monitorScenario) ([]string, explore.Result) {
 }
 
 // TestTraceMonitorExplored runs each monitor scenario under the schedules
-// of its sample and has TLC check every distinct log against MonitorIdle,
-// in one TLC run for all of them (one worker each: one model).
+// of its search and has TLC check every distinct log against MonitorIdle,
+// one TLC run per model (the one-worker scenarios together).
 func TestTraceMonitorExplored(t *testing.T) {
-	var all []string
+	batches := map[MonitorModel][]string{}
+	var order []MonitorModel
 	for _, sc := range monitorScenarios {
 		logs, res := exploreMonitor(sc)
 		if f := res.Failure; f != nil {
 			// As in TestTraceIdleExplored: the failing schedule's log
 			// goes to TLC first.
 			t.Errorf("%s failed under the explorer: %v\n%s", sc.name, f, f.Trace)
-			if s, err := (MonitorModel{N: sc.cfg.Workers}).MonitorLog(tlatrace.Stop()); err == nil {
+			if s, err := sc.model.MonitorLog(tlatrace.Stop()); err == nil {
 				logs = append([]string{s}, logs...)
-				t.Logf("the failing schedule's log (log 1 below) goes to TLC")
+				t.Logf("the failing schedule's log (first of its batch) goes to TLC")
 			}
 		}
 		t.Logf("%s: %d schedules (exhaustive %v, bound %d), %d distinct logs, %s",
 			sc.name, res.Schedules, res.Exhaustive, res.Bound, len(logs), res.Elapsed.Round(time.Millisecond))
-		all = append(all, logs...)
+		if _, ok := batches[sc.model]; !ok {
+			order = append(order, sc.model)
+		}
+		batches[sc.model] = append(batches[sc.model], logs...)
 	}
-	Validate(t, Jar(), "..", "monitor/explored", MonitorModel{N: 1}.MonitorBatch(all, nil), true)
+	for _, m := range order {
+		Validate(t, Jar(), "..", fmt.Sprintf("monitor/explored (N = %d)", m.N), m.MonitorBatch(batches[m], nil), true)
+	}
 }
 
 // monitorSpecMutants are mutants of MonitorIdle.tla: a text replacement

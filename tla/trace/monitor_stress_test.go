@@ -75,8 +75,8 @@ func TestTraceMonitorStress(t *testing.T) {
 		evs := monitorStressRun(t, uint64(k)+1)
 		for _, e := range evs {
 			switch {
-			case e.Action == "MonRecheck" && e.Bits == 3:
-				sleeps++ // the monitor's re-check saw every worker parked: it sleeps with no period
+			case e.Action == "StoreIdle":
+				sleeps++ // the monitor saw every worker parked and goes to sleep with no period
 			case e.Action == "LoadIdle" && e.OK:
 				wakes++ // a worker that left the parked set saw the monitor idle and woke it
 			}
@@ -88,7 +88,7 @@ func TestTraceMonitorStress(t *testing.T) {
 		records += len(evs)
 		logs = append(logs, s)
 	}
-	t.Logf("%d stress runs, %d records (%d idle sleeps of the monitor, %d wakes of it by a worker), %s",
+	t.Logf("%d stress runs, %d records (%d idle stores of the monitor, %d wakes of it by a worker), %s",
 		runs, records, sleeps, wakes, time.Since(began).Round(time.Millisecond))
 	if sleeps == 0 || wakes == 0 {
 		t.Fatal("the monitor never slept idle or was never woken by a worker: the logs do not exercise the pair")
