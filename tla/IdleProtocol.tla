@@ -78,16 +78,17 @@ VARIABLES
     ns, np,     \* num_searching, num_parked
     bitmap,     \* the parked bitmap, as a set of worker ids
     extLeft, spawnLeft, longLeft, spurLeft,
-    taken       \* tasks taken off a queue so far
+    taken,      \* tasks taken off a queue so far
+    held        \* [W -> Nat]  a global batch's rest, out of every queue (GlobalBatch)
 
 vars == <<pc, ret, tgt, searching, claimed, last, chk, victims, token, flag, gotTok,
           lifo, ring, glob, ns, np, bitmap, extLeft, spawnLeft, longLeft,
-          spurLeft, taken>>
+          spurLeft, taken, held>>
 
 Queued == glob + (IF N = 0 THEN 0 ELSE
             LET Sum[S \in SUBSET W] ==
                   IF S = {} THEN 0
-                  ELSE LET x == Min(S) IN lifo[x] + ring[x] + Sum[S \ {x}]
+                  ELSE LET x == Min(S) IN lifo[x] + ring[x] + held[x] + Sum[S \ {x}]
             IN Sum[W])
 
 Init ==
@@ -110,6 +111,7 @@ Init ==
     /\ extLeft = ExtTasks /\ spawnLeft = SpawnTasks
     /\ longLeft = LongTasks /\ spurLeft = Spurious
     /\ taken = 0
+    /\ held = [w \in W |-> 0]
 
 Goto(p, l) == pc' = [pc EXCEPT ![p] = l]
 
@@ -223,15 +225,45 @@ FwRing(w) ==
     /\ UNCHANGED <<gotTok, ret, tgt, searching, claimed, last, chk, victims, token, flag,
                    lifo, glob, ns, np, bitmap, extLeft, spawnLeft, longLeft, spurLeft>>
 
+\* The global queue's batch.  impl/sched's pollGlobal takes a batch of the
+\* global queue in one PopBatch, runs the first task and holds the rest
+\* out of every queue until it has pushed them into its own ring, one push
+\* at a time, with no notify for a rest of quietBatch or fewer (all of them
+\* here).  With GlobalBatch a take is of any 1..glob tasks (the code's size
+\* depends on the queue's length, the workers and the ring's room: any of
+\* them, and more), the rest in held[w], pushed by FwPush.  Off, a take is
+\* of one task and held stays 0: the configurations that predate it keep
+\* their state counts.  Trace validation found it (a stress log under
+\* chaos, rejected where a parker's re-check saw nothing while the spec
+\* still had a task in the global queue); a configuration sets
+\* "GlobalBatch = TRUE" (IdleGoBatch.cfg, and the trace's).
+GlobalBatch == FALSE
+
+AfterTake(w) == IF searching[w] THEN "tf_dec" ELSE "run"
+
+TakeGlobal(w) ==
+    \E k \in 1 .. (IF GlobalBatch THEN glob ELSE 1) :
+        /\ glob' = glob - k
+        /\ taken' = taken + 1
+        /\ held' = [held EXCEPT ![w] = k - 1]
+        /\ Goto(w, IF k > 1 THEN "fw_push" ELSE AfterTake(w))
+
+\* pollGlobal's pushRing of one task of the batch's rest.
+FwPush(w) ==
+    /\ pc[w] = "fw_push"
+    /\ ring' = [ring EXCEPT ![w] = @ + 1]
+    /\ held' = [held EXCEPT ![w] = @ - 1]
+    /\ Goto(w, IF held[w] = 1 THEN AfterTake(w) ELSE "fw_push")
+    /\ UNCHANGED <<gotTok, ret, tgt, searching, claimed, last, chk, victims, token, flag,
+                   lifo, glob, ns, np, bitmap, extLeft, spawnLeft, longLeft, spurLeft, taken>>
+
 \* GlobalFirst: the global queue before the try to become a searcher.
 FwGlobFirst(w) ==
     /\ pc[w] = "fw_glob0"
     /\ IF glob > 0
-         THEN /\ glob' = glob - 1
-              /\ taken' = taken + 1
-              /\ Goto(w, IF searching[w] THEN "tf_dec" ELSE "run")
+         THEN TakeGlobal(w)
          ELSE /\ Goto(w, IF Stealing THEN "fw_try" ELSE "fw_glob")
-              /\ UNCHANGED <<glob, taken>>
+              /\ UNCHANGED <<glob, taken, held>>
     /\ UNCHANGED <<gotTok, ret, tgt, searching, claimed, last, chk, victims, token, flag,
                    lifo, ring, ns, np, bitmap, extLeft, spawnLeft, longLeft, spurLeft>>
 
@@ -279,12 +311,10 @@ FwSteal(w) ==
 FwGlob(w) ==
     /\ pc[w] = "fw_glob"
     /\ IF glob > 0
-         THEN /\ glob' = glob - 1
-              /\ taken' = taken + 1
-              /\ Goto(w, IF searching[w] THEN "tf_dec" ELSE "run")
+         THEN TakeGlobal(w)
          ELSE /\ \/ Goto(w, ParkStart(w))
                  \/ RetryRound /\ Goto(w, "fw_lifo")
-              /\ UNCHANGED <<glob, taken>>
+              /\ UNCHANGED <<glob, taken, held>>
     /\ last' = [last EXCEPT ![w] = FALSE]
     /\ UNCHANGED <<gotTok, ret, tgt, searching, claimed, chk, victims, token, flag,
                    lifo, ring, ns, np, bitmap, extLeft, spawnLeft, longLeft, spurLeft>>
@@ -589,9 +619,11 @@ PStore ==
     /\ UNCHANGED <<gotTok, tgt, searching, claimed, last, chk, victims, token, flag,
                    ring, glob, ns, np, bitmap, spawnLeft, longLeft, spurLeft, taken>>
 
-WorkerStep(w) ==
+\* The steps that leave held alone (all but the global queue's takes and
+\* the batch's pushes).
+KeepsHeld(w) ==
     \/ Notify(w)
-    \/ FwLifo(w) \/ FwRing(w) \/ FwGlobFirst(w) \/ FwTry(w) \/ FwIncNs(w) \/ FwSteal(w) \/ FwGlob(w)
+    \/ FwLifo(w) \/ FwRing(w) \/ FwTry(w) \/ FwIncNs(w) \/ FwSteal(w)
     \/ TfDec(w) \/ Run(w)
     \/ SpFlag(w) \/ SpFlush(w) \/ SpDblRing(w) \/ SpDblGlob(w) \/ SpCancel(w)
     \/ PkBit(w) \/ PkNp(w) \/ PkNs(w) \/ PkChk(w)
@@ -599,10 +631,14 @@ WorkerStep(w) ==
     \/ PkSleep(w) \/ WkFlag(w) \/ WkReason(w) \/ WkFetchAnd(w) \/ WkNp(w)
     \/ ClaimWait(w)
 
-ProducerStep == Notify(P) \/ PIdle \/ PLoadFlag \/ PStore
+WorkerStep(w) ==
+    \/ KeepsHeld(w) /\ UNCHANGED held
+    \/ FwGlobFirst(w) \/ FwGlob(w) \/ FwPush(w)
+
+ProducerStep == (Notify(P) \/ PIdle \/ PLoadFlag \/ PStore) /\ UNCHANGED held
 
 Next ==
-    \/ \E w \in W : WorkerStep(w) \/ SpuriousWake(w)
+    \/ \E w \in W : WorkerStep(w) \/ (SpuriousWake(w) /\ UNCHANGED held)
     \/ ProducerStep
 
 Spec == Init /\ [][Next]_vars

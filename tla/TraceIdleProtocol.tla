@@ -66,18 +66,22 @@ Logged(e) == LET p == e.p IN
 \* the producer's push, and a searcher's skip of tryBecomeSearcher.  None
 \* touches ns, np or the bitmap.  (The seeds' actions and ClaimWait are off
 \* in the configurations the trace uses.)
+\* With GlobalBatch, a take of the global queue holds the batch's rest and
+\* FwPush puts it into the ring, one task a step: silent too.
 Silent ==
     \/ \E w \in W :
-         \/ FwLifo(w) \/ FwRing(w) \/ FwGlobFirst(w) \/ (searching[w] /\ FwTry(w))
-         \/ FwSteal(w)
-         \/ FwGlob(w) \/ Run(w) \/ PkChk(w) \/ PkSleep(w) \/ SpuriousWake(w)
-         \/ NUnpark(w)
-    \/ PIdle \/ NUnpark(P)
+         \/ FwGlobFirst(w) \/ FwGlob(w) \/ FwPush(w)
+         \/ UNCHANGED held /\
+              \/ FwLifo(w) \/ FwRing(w) \/ (searching[w] /\ FwTry(w))
+              \/ FwSteal(w)
+              \/ Run(w) \/ PkChk(w) \/ PkSleep(w) \/ SpuriousWake(w)
+              \/ NUnpark(w)
+    \/ UNCHANGED held /\ (PIdle \/ NUnpark(P))
 
 TraceNext ==
     /\ i < Len(log)
     /\ \/ Silent /\ UNCHANGED <<lg, log, i>>
-       \/ Logged(log[i + 1]) /\ i' = i + 1 /\ UNCHANGED <<lg, log>> /\ Reach(i + 1)
+       \/ Logged(log[i + 1]) /\ UNCHANGED held /\ i' = i + 1 /\ UNCHANGED <<lg, log>> /\ Reach(i + 1)
 
 \* Every log got to its end.  On failure it prints, for each log, how many
 \* of its records some behaviour matched (the record after them is the one

@@ -5,6 +5,7 @@ import (
 	"github.com/wsched/wsched/impl/internal/chaos"
 	"github.com/wsched/wsched/impl/park"
 	"github.com/wsched/wsched/impl/queue"
+	"github.com/wsched/wsched/internal/tlatrace"
 )
 
 // The monitor is one goroutine per runtime, in the spirit of Go's sysmon.
@@ -158,7 +159,13 @@ func (m *monitor) fireTimers(now int64) {
 // runs (is not parked).
 func (m *monitor) watch(now int64, pacing *extraPacing) (running bool) {
 	rt := m.rt
+	if tlatrace.On { // TLA+ trace (MonitorIdle): Look
+		tlatrace.Lock()
+	}
 	parked := rt.idle.Bitmap()
+	if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "Look", Bits: parked})
+	}
 	stuck, healthy := 0, false
 	for _, w := range rt.allWorkers() {
 		if m.resting(w, parked) {
@@ -278,12 +285,24 @@ func (m *monitor) sleep(now int64, running bool) {
 	limit := int64(noDeadline)
 	if m.longPoll > 0 {
 		chaos.Point() // widens the window in which a worker wakes unseen
+		if tlatrace.On {
+			tlatrace.Lock() // TLA+ trace (MonitorIdle): StoreIdle
+		}
 		// Publishes "sleeping with no period". seq_cst: the store half
 		// of the Dekker pair with leftParked (the worker clears its bit,
 		// then loads idle; we store idle, then load the bitmap).
 		m.sleepsIdle.StoreSeqCst(true)
+		if tlatrace.On {
+			tlatrace.Idle(tlatrace.Event{Action: "StoreIdle"})
+		}
 		if rt.anyRunning() {
+			if tlatrace.On { // TLA+ trace (MonitorIdle): ClearIdle, after a re-check that saw a worker run
+				tlatrace.Lock()
+			}
 			m.sleepsIdle.StoreRelaxed(false) // relaxed: only we read it as ours
+			if tlatrace.On {
+				tlatrace.Idle(tlatrace.Event{Action: "ClearIdle"})
+			}
 			m.parker.Park(durationOf(m.period))
 			return
 		}
@@ -298,7 +317,13 @@ func (m *monitor) sleep(now int64, running bool) {
 	}
 	rt.timers.monitorAwake()
 	if m.sleepsIdle.LoadRelaxed() { // relaxed: only we write it
+		if tlatrace.On { // TLA+ trace (MonitorIdle): ClearIdle, after the sleep
+			tlatrace.Lock()
+		}
 		m.sleepsIdle.StoreRelaxed(false)
+		if tlatrace.On {
+			tlatrace.Idle(tlatrace.Event{Action: "ClearIdle"})
+		}
 	}
 }
 
@@ -309,6 +334,13 @@ func (rt *Runtime) anyRunning() bool {
 	if len(rt.workers) == 64 {
 		all = ^uint64(0)
 	}
+	if tlatrace.On { // TLA+ trace (MonitorIdle): MonRecheck
+		tlatrace.Lock()
+	}
 	// seq_cst: the load half of the monitor's side of the Dekker pair.
-	return rt.idle.Bitmap() != all || rt.extras.running.LoadSeqCst() > 0
+	bm := rt.idle.Bitmap()
+	if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "MonRecheck", Bits: bm})
+	}
+	return bm != all || rt.extras.running.LoadSeqCst() > 0
 }

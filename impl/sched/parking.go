@@ -3,6 +3,7 @@ package sched
 import (
 	"github.com/wsched/wsched/explore/sync"
 	"github.com/wsched/wsched/impl/internal/chaos"
+	"github.com/wsched/wsched/internal/tlatrace"
 )
 
 // park puts a worker that found no work to sleep, following the corrected
@@ -74,10 +75,18 @@ func (w *worker) recheckFound() {
 // or the worker sees idle set and wakes it. One load per wake, off the hot
 // path.
 func (w *worker) leftParked() {
+	if tlatrace.On { // TLA+ trace (MonitorIdle): LoadIdle
+		tlatrace.Lock()
+	}
 	// seq_cst: the load half of the Dekker pair above (the bit was
 	// cleared by Unpark's or CancelPark's fetch-and, or by a notifier's).
 	if w.rt.mon.sleepsIdle.LoadSeqCst() {
+		if tlatrace.On {
+			tlatrace.Idle(tlatrace.Event{Action: "LoadIdle", Worker: w.index, OK: true})
+		}
 		chaos.Point()
 		w.rt.mon.parker.Unpark()
+	} else if tlatrace.On {
+		tlatrace.Idle(tlatrace.Event{Action: "LoadIdle", Worker: w.index, OK: false})
 	}
 }

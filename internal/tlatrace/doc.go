@@ -15,7 +15,8 @@
 //     action of every goroutine holds from its atomic operation to the
 //     append of its record. The atomic operations on the logged state
 //     (a ring's head, tail and slots; the idle state's counters and
-//     bitmap, each of whose writes is logged) happen in the order of the log: two
+//     bitmap, and the monitor's idle flag, each of whose writes is
+//     logged) happen in the order of the log: two
 //     of them are never inside the mutex at once, so the log's order is a
 //     total order of them that each goroutine's program order and every
 //     read's value agree with. The mutex serializes only the logged

@@ -25,8 +25,9 @@ type IdleModel struct {
 }
 
 // Constants is the CONSTANTS section: the design impl/idle implements
-// (IdleGo.cfg's switches), with impl/sched's first global poll
-// and its rounds before a park (GlobalFirst, RetryRound: IdleGoTicks.cfg).
+// (IdleGo.cfg's switches), with impl/sched's first global poll, its
+// rounds before a park and its batch takes of the global queue
+// (GlobalFirst, RetryRound: IdleGoTicks.cfg; GlobalBatch: IdleGoBatch.cfg).
 func (m IdleModel) Constants() string {
 	c := fmt.Sprintf(`CONSTANTS
     N = %d
@@ -46,6 +47,7 @@ func (m IdleModel) Constants() string {
     SignedNs = TRUE
     GlobalFirst = TRUE
     RetryRound = TRUE
+    GlobalBatch = TRUE
 `, m.N, m.ExtTasks, m.SpawnTasks, m.LongTasks, m.Spurious)
 	if m.Switch != "" {
 		c = strings.Replace(c, "    "+m.Switch+" = FALSE\n", "    "+m.Switch+" = TRUE\n", 1)
@@ -69,8 +71,8 @@ func (m IdleModel) IdleLog(evs []tlatrace.Event) (string, error) {
 	n := 0
 	for j, e := range evs {
 		p, ok := e.Proc.(int)
-		if !ok {
-			continue // a record of another protocol (the ring's)
+		if !ok || monitorOnly[e.Action] {
+			continue // a record of another protocol (the ring's, MonitorIdle's)
 		}
 		switch e.Action {
 		case "AddSearcher", "StopSearching":

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/wsched/wsched/impl/queue"
 )
@@ -64,42 +63,14 @@ func validateIdle(t *testing.T, jar, name string, model IdleModel, logs []string
 // the spec it only returns the result.
 func checkBatch(t *testing.T, jar, name string, logs []string, def int, b Batch, want bool) Result {
 	t.Helper()
-	if len(logs) == 0 {
-		t.Fatalf("%s: no logs: nothing would be validated", name)
-	}
-	if jar == "" {
-		t.Skip("\n!!! TLA2TOOLS_JAR is not set and ../shared/tools/tla2tools.jar is absent:\n" +
-			"!!! the logs were made but NOT validated against the spec by TLC.")
-	}
 	st := stride(t, def)
 	for j := 0; j < len(logs); j += st {
 		b.Logs = append(b.Logs, logs[j])
 	}
-	// The directory stays when TLC fails, with the logs and the models.
-	dir, err := os.MkdirTemp("", "tlc-trace-")
-	if err != nil {
-		t.Fatal(err)
+	if st > 1 {
+		t.Logf("%s: every %d of %d logs to TLC", name, st, len(logs))
 	}
-	defer func() {
-		if !t.Failed() {
-			os.RemoveAll(dir)
-		} else {
-			t.Logf("TLC's directory (logs, models): %s", dir)
-		}
-	}()
-	res, err := Check(jar, "..", dir, b, 30*time.Minute)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	t.Logf("%s: TLC checked %d logs (every %d of %d): exit %d, %d distinct states, %s",
-		name, len(b.Logs), st, len(logs), res.Exit, res.Distinct, res.Elapsed.Round(100*time.Millisecond))
-	if want {
-		t.Logf("METRIC trace_logs=%d trace_states=%d", len(b.Logs), res.Distinct)
-		if !res.OK() {
-			t.Errorf("%s: %s", name, res.Mismatch)
-		}
-	}
-	return res
+	return Validate(t, jar, "..", name, b, want)
 }
 
 // distinct keeps the logs of explored schedules, each once, in the order
