@@ -484,7 +484,8 @@ func (p *porRun) alone(r *run, c int) bool {
 // heldAt reports whether wait n takes a location (a wait that writes what
 // it waits on: a lock, BlockOn) that step j releases, taken last before
 // j by j's goroutine passing such a wait: a lock held until j, which n
-// cannot take before j. The search with wakeup trees reverses n with
+// cannot take before j. (The other such wait, explore/sync's TokenWait,
+// has one goroutine alone taking its token: never two goroutines.) The search with wakeup trees reverses n with
 // the acquisition instead; a branch that cannot be followed would run a
 // class twice.
 func (p *porRun) heldAt(j int, n *porEvent) bool {
