@@ -100,7 +100,7 @@ func modelCmds(extra ...string) [][]string {
 
 // engineGenerated names the engine's tests that compare searches on
 // generated programs.
-const engineGenerated = "^TestReduced(MissesNoTrace|Weak.*)OfGeneratedPrograms$"
+const engineGenerated = "^TestReduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)OfGeneratedPrograms$"
 
 // explorerProcesses is how many test processes the explorer's layers run
 // at once: one per core, up to four. The explorer runs one goroutine at a

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 )
@@ -12,8 +13,14 @@ import (
 
 // normalForm names a run's trace: its steps in the order that takes, at
 // each point, the lowest-numbered goroutine whose next step has every
-// step it depends on done.
+// step it depends on done. In the weak-memory mode each step is followed
+// by the choices of store (or place) it made other than the latest:
+// within one trace the stores to a location come in one order, so the
+// n-th latest names one store (how many are offered depends on the
+// stale choices made before, in whatever order, so the count is not
+// part of the name, and choosing the latest of one is not a decision).
 func normalForm(p *porRun) string {
+	picks := p.picks
 	// A step can go once, for every goroutine, as many of its steps are
 	// done as the step's clock counts (they happen before it).
 	var byThread [][]int
@@ -40,8 +47,14 @@ func normalForm(p *porRun) string {
 				}
 			}
 			if ready {
+				i := byThread[q][done[q]]
 				done[q]++
 				b.WriteByte(byte('A' + q))
+				for _, k := range picks {
+					if k.ev == i && k.c > 0 {
+						fmt.Fprintf(&b, "(%d)", k.c)
+					}
+				}
 				break
 			}
 		}
@@ -73,8 +86,17 @@ func ClassesWithTokens(opt Options, body func()) (map[string]int, map[string]str
 	if opt.Weak {
 		return nil, nil, Result{}, ErrWeakClasses
 	}
+	got, tokens, res := classes(opt, body)
+	return got, tokens, res, nil
+}
+
+// classes is ClassesWithTokens in either mode: in the weak-memory mode a
+// class is a trace with the choices of store its steps made (normalForm).
+func classes(opt Options, body func()) (map[string]int, map[string]string, Result) {
 	opt = opt.WithDefaults()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	weakOn.Store(opt.Weak)
+	defer weakOn.Store(false)
 	got, tokens := map[string]int{}, map[string]string{}
 	e := &explorer{opt: opt, body: body, record: true}
 	e.onRun = func(r *run) {
@@ -92,5 +114,5 @@ func ClassesWithTokens(opt Options, body func()) (map[string]int, map[string]str
 	} else {
 		res = e.dfs()
 	}
-	return got, tokens, res, nil
+	return got, tokens, res
 }

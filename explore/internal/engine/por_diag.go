@@ -70,7 +70,7 @@ func NearestRun(opt Options, body func(), tok string) string {
 		}
 	}
 	if opt.Unbounded {
-		e2.porRound(&porSearch{bound: -1, sleep: true})
+		e2.porRound(unboundedSearch(opt.Weak))
 	} else {
 		for b := 0; b <= opt.Preemptions; b++ {
 			e2.porRound(&porSearch{bound: b})

@@ -61,6 +61,19 @@ type porRun struct {
 	// stopped: every goroutine that could go was asleep (the run repeats
 	// a class already explored); it is finished without analysis.
 	stopped bool
+	// picks are the weak mode's choices of store or place, with the
+	// step that made each (normalForm names the execution with them).
+	picks []pick
+}
+
+// pick is a choice c (0: the latest) made in step ev.
+type pick struct{ ev, c int }
+
+// chose records a choice of the weak mode made in the running step.
+func (p *porRun) chose(c int) {
+	if p.open {
+		p.picks = append(p.picks, pick{len(p.events) - 1, c})
+	}
 }
 
 // newPorRun returns an empty record for a run of search s (nil for a
@@ -72,7 +85,7 @@ func newPorRun(s *porSearch, spare *porRun) *porRun {
 		clear(p.locs)
 		*p = porRun{s: s, events: p.events[:0], last: p.last[:0], thClock: p.thClock[:0],
 			parent: p.parent[:0], locs: p.locs, states: p.states[:0], arena: p.arena[:0],
-			all: p.all[:0], glob: p.glob[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], idx: p.idx[:0]}
+			all: p.all[:0], glob: p.glob[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], idx: p.idx[:0], picks: p.picks[:0]}
 		return p
 	}
 	return &porRun{s: s, locs: map[uintptr]int32{}, lastGlob: -1}
@@ -162,6 +175,15 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	p.accStart = start
 	p.events = append(p.events, ev)
 	p.last[c] = len(p.events) - 1
+	if dec < 0 && p.s != nil && p.s.optimal && !p.stopped && asleep(p.sleep)&(1<<c) != 0 && p.alone(r, c) {
+		// The one goroutine that can go is asleep: the run repeats a
+		// class, as when every goroutine that could go is.
+		p.stopped = true
+		p.s.stopped++
+	}
+	if dec < 0 && p.s != nil && p.s.optimal && p.s.armed {
+		p.s.follow(c) // a step without a decision on the branch followed
+	}
 	if r.deps != nil {
 		r.deps.begin(len(p.events)-1, c, ev.all)
 	}
@@ -395,6 +417,11 @@ func (p *porRun) race(r *run, i, n int) {
 			// wait.
 			continue
 		}
+		if p.s.optimal && en.wait && p.heldAt(j, en) {
+			// n takes a lock that j's goroutine held until j: n cannot
+			// go before j (the lock before it, further back).
+			continue
+		}
 		ini := p.initials(j, n) & ej.en
 		if ini == 0 {
 			continue
@@ -403,6 +430,10 @@ func (p *porRun) race(r *run, i, n int) {
 		c := bits.TrailingZeros64(ini)
 		if ini&(1<<tid) != 0 {
 			c = tid
+		}
+		if p.s.optimal {
+			p.reverseOptimally(r, j, n, c)
+			return
 		}
 		if have := ini & (nd.bt | nd.done); have != 0 {
 			// One of them is asked for there already; under a bound,
@@ -437,6 +468,55 @@ func (p *porRun) race(r *run, i, n int) {
 			p.undoPreemptions(r, j)
 		}
 	}
+}
+
+// alone reports whether c is the only goroutine that could go (the
+// others wait; none merely yielded its turn).
+func (p *porRun) alone(r *run, c int) bool {
+	for _, x := range r.threads {
+		if x.id != c && x.enabled() {
+			return false
+		}
+	}
+	return true
+}
+
+// heldAt reports whether wait n takes a location (a wait that writes what
+// it waits on: a lock, BlockOn) that step j releases, taken last before
+// j by j's goroutine passing such a wait: a lock held until j, which n
+// cannot take before j. (The other such wait, explore/sync's TokenWait,
+// has one goroutine alone taking its token: never two goroutines.) The search with wakeup trees reverses n with
+// the acquisition instead; a branch that cannot be followed would run a
+// class twice.
+func (p *porRun) heldAt(j int, n *porEvent) bool {
+	ej := &p.events[j]
+	for _, a := range n.acc[:n.npend] {
+		if !a.write || a.loc == 0 || !writes(ej.acc, a.loc) {
+			continue
+		}
+		for k := j - 1; k >= 0; k-- {
+			ek := &p.events[k]
+			if ek.all {
+				break
+			}
+			if writes(ek.acc, a.loc) {
+				if ek.tid == ej.tid && ek.wait && writes(ek.acc[:ek.npend], a.loc) {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}
+
+func writes(as []access, loc uintptr) bool {
+	for _, a := range as {
+		if a.loc == loc && a.write {
+			return true
+		}
+	}
+	return false
 }
 
 // timerRace: at the decision that chose step n, the earliest sleeper's

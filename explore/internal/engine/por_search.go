@@ -33,7 +33,35 @@ type porSearch struct {
 	nodes   []porNode
 	prefix  []int
 	stopped int // runs stopped by the sleep set
+	// optimal: the alternatives are wakeup trees (por_wakeup.go), not
+	// single goroutines; only with sleep sets, in the plain mode.
+	optimal bool
+	// carry is the wakeup subtree the run's next decision starts from,
+	// once the run is past its prefix (armed).
+	carry []*wuNode
+	armed bool
+	porStats
 }
+
+// porStats is what a search held and dropped, for measuring it.
+type porStats struct {
+	held, peakHeld int // wakeup-tree nodes held now, and at most
+	peakNodes      int // the longest path of decisions held
+	// dropped counts wakeup-tree branches the search could not follow
+	// (their goroutine could not go, or was asleep, when replayed).
+	dropped int
+}
+
+// unboundedSearch is the search of every execution: sleep sets, and in
+// the plain mode wakeup trees.
+func unboundedSearch(weak bool) *porSearch {
+	return &porSearch{bound: -1, sleep: true, optimal: !weak && !sourceSetsOnly}
+}
+
+// sourceSetsOnly makes the unbounded search ask for single goroutines
+// (source sets) instead of wakeup trees: the search before wakeup trees,
+// kept to measure against.
+var sourceSetsOnly bool
 
 type porNode struct {
 	// kind and schedule are the decision's (decision.go). A load's node
@@ -54,6 +82,10 @@ type porNode struct {
 	chosen    int
 	bt, done  uint64
 	sleep0    []sleeper // the sleep set when first reached
+	// wut is the wakeup tree still to explore here (optimal search):
+	// branches in the order they are run, each a goroutine and the
+	// subtree the decisions after it follow.
+	wut []*wuNode
 	// wide: the explored choices here whose step touched an address
 	// besides its operation; extra: the named locations (threadLoc) the
 	// others touched.
@@ -132,6 +164,9 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 		if s.sleep {
 			r.por.sleep = s.nodes[i].sleepAt(c)
 		}
+		if i == len(s.prefix)-1 {
+			s.armed = true // the carry (next) starts after this step
+		}
 		return c
 	}
 	n := porNode{kind: kindGoroutine, schedule: d, preBefore: r.preempts}
@@ -139,6 +174,12 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 		n.sleep0 = append([]sleeper(nil), r.por.sleep...)
 	}
 	c := d.defaultChoice()
+	if s.optimal && !r.por.stopped {
+		n.wut, s.carry = s.carry, nil
+		if b := s.take(&n); b != nil {
+			c, s.carry = b.tid, b.kids
+		}
+	}
 	if z := asleep(n.sleep0); z&(1<<c) != 0 {
 		c = -1
 		for _, a := range d.alternatives() {
@@ -161,9 +202,14 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 	if r.por.stopped {
 		n.done = d.enabled
 	}
+	if r.por.stopped && s.optimal {
+		s.drop(s.carry)
+		s.carry = nil
+	}
 	n.done |= 1 << c
 	n.chosen = c
 	s.nodes = append(s.nodes[:i], n)
+	s.peakNodes = max(s.peakNodes, len(s.nodes))
 	if s.sleep {
 		r.por.sleep = n.sleepAt(c)
 	}
@@ -175,6 +221,12 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 func (s *porSearch) next() []int {
 	for k := len(s.nodes) - 1; k >= 0; k-- {
 		n := &s.nodes[k]
+		if b := s.take(n); b != nil {
+			n.done |= 1 << b.tid
+			n.chosen = b.tid
+			s.carry = b.kids
+			return s.cut(k)
+		}
 		cand := n.bt &^ n.done & n.enabled
 		if s.sleep {
 			cand &^= asleep(n.sleep0)
@@ -186,15 +238,22 @@ func (s *porSearch) next() []int {
 			}
 			n.done |= 1 << c
 			n.chosen = c
-			s.nodes = s.nodes[:k+1]
-			pre := make([]int, k+1)
-			for j := range k + 1 {
-				pre[j] = s.nodes[j].chosen
-			}
-			return pre
+			s.carry = nil
+			return s.cut(k)
 		}
 	}
 	return nil
+}
+
+// cut ends the path at decision k and returns its choices, the prefix of
+// the next run.
+func (s *porSearch) cut(k int) []int {
+	s.nodes = s.nodes[:k+1]
+	pre := make([]int, k+1)
+	for j := range k + 1 {
+		pre[j] = s.nodes[j].chosen
+	}
+	return pre
 }
 
 // reduced is the reduced search: bound 0, 1, ... Preemptions as the plain
@@ -203,7 +262,7 @@ func (e *explorer) reduced() Result {
 	e.res.Mode = "dpor"
 	if e.opt.Unbounded {
 		e.res.Bound = -1
-		if !e.porRound(&porSearch{bound: -1, sleep: true}) {
+		if !e.porRound(unboundedSearch(e.opt.Weak)) {
 			return e.res
 		}
 		e.res.Exhaustive = true
@@ -222,13 +281,21 @@ func (e *explorer) reduced() Result {
 // porRound runs one reduced search to its end; false if it stopped on a
 // failure or the budget.
 func (e *explorer) porRound(s *porSearch) bool {
-	defer func() { e.res.Redundant += s.stopped }()
+	defer func() {
+		e.res.Redundant += s.stopped
+		if onPorRound != nil {
+			onPorRound(s.porStats)
+		}
+	}()
 	for {
+		s.armed = s.prefix == nil
 		r := e.runOnce(&porGuide{s}, false)
 		if r.failure != nil {
 			e.fail(r)
 			return false
 		}
+		s.drop(s.carry) // a branch longer than the run (it ended first)
+		s.carry = nil
 		s.prefix = s.next()
 		if s.prefix == nil {
 			return true

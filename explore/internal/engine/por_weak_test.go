@@ -102,11 +102,13 @@ func genWeakProgram(t *rapid.T) [][]weakOp {
 }
 
 // weakOutcomes explores the program under opt and returns every outcome
-// its runs reached.
-func weakOutcomes(gs [][]weakOp, opt Options) (map[string]bool, Result) {
+// its runs reached, and every class (a trace with the choices of store
+// its steps made, normalForm) with how many runs reached it.
+func weakOutcomes(gs [][]weakOp, opt Options) (map[string]bool, map[string]int, Result) {
 	seen := map[string]bool{}
 	opt.Weak = true
-	return seen, Explore(opt, weakProgram(gs, seen))
+	got, _, res := classes(opt, weakProgram(gs, seen))
+	return seen, got, res
 }
 
 // weakProgram is the body that runs the program, and adds each run's
@@ -144,8 +146,12 @@ func weakProgram(gs [][]weakOp, seen map[string]bool) func() {
 // little, and says so.
 var compared, skipped int
 
+// weakTally adds up, over the unbounded comparisons, the classes brute
+// force reached and the reduced search's schedules.
+var weakTally struct{ programs, classes, schedules, stopped, worst int }
+
 func compareWeakOnProgram(t *rapid.T, gs [][]weakOp, what string, popt, ropt Options) {
-	want, pres := weakOutcomes(gs, popt)
+	want, wantClasses, pres := weakOutcomes(gs, popt)
 	if pres.Failure != nil {
 		t.Fatalf("%v, %s: the plain search failed: %v", gs, what, pres.Failure.Message)
 	}
@@ -154,7 +160,7 @@ func compareWeakOnProgram(t *rapid.T, gs [][]weakOp, what string, popt, ropt Opt
 		return // too big for the plain search
 	}
 	compared++
-	got, rres := weakOutcomes(gs, ropt)
+	got, gotClasses, rres := weakOutcomes(gs, ropt)
 	if rres.Failure != nil {
 		t.Fatalf("%v, %s: the reduced search failed: %v", gs, what, rres.Failure.Message)
 	}
@@ -178,6 +184,33 @@ func compareWeakOnProgram(t *rapid.T, gs [][]weakOp, what string, popt, ropt Opt
 		t.Fatalf("%v, %s: plain %d schedules, %d outcomes; reduced %d schedules, %d outcomes\nmissed by the reduced search: %s\nreached only by the reduced search: %s",
 			gs, what, pres.Schedules, len(want), rres.Schedules, len(got), strings.Join(missed, "; "), strings.Join(extra, "; "))
 	}
+	// The classes: every one brute force reached, the reduced search
+	// reaches; without a bound, no other (with one, it may reach classes
+	// whose schedules the bound cuts from brute force).
+	for _, k := range sortedKeys(wantClasses) {
+		if gotClasses[k] == 0 {
+			t.Fatalf("%v, %s: the reduced search missed class %s (plain %d schedules, %d classes; reduced %d schedules, %d classes)",
+				gs, what, k, pres.Schedules, len(wantClasses), rres.Schedules, len(gotClasses))
+		}
+	}
+	if ropt.Unbounded {
+		for _, k := range sortedKeys(gotClasses) {
+			if wantClasses[k] == 0 {
+				t.Fatalf("%v, %s: the reduced search ran a class brute force never saw: %s", gs, what, k)
+			}
+		}
+		// One schedule per class: the weak mode's programs have no
+		// waits, where the search may run a class twice.
+		if rres.Schedules != len(wantClasses) {
+			t.Fatalf("%v, %s: %d reduced schedules for %d classes (%d stopped by the sleep set)",
+				gs, what, rres.Schedules, len(wantClasses), rres.Redundant)
+		}
+		weakTally.programs++
+		weakTally.classes += len(wantClasses)
+		weakTally.schedules += rres.Schedules
+		weakTally.stopped += rres.Redundant
+		weakTally.worst = max(weakTally.worst, (100*rres.Schedules)/len(wantClasses))
+	}
 }
 
 // Without a bound: every outcome of every interleaving and every choice
@@ -185,6 +218,12 @@ func compareWeakOnProgram(t *rapid.T, gs [][]weakOp, what string, popt, ropt Opt
 func TestReducedWeakReachesEveryOutcomeOfGeneratedPrograms(t *testing.T) {
 	fewerProgramsUnderRace(t)
 	compared, skipped = 0, 0
+	weakTally.programs, weakTally.classes, weakTally.schedules, weakTally.stopped, weakTally.worst = 0, 0, 0, 0, 0
+	defer func() {
+		w := weakTally
+		t.Logf("classes: %d programs, %d classes, %d reduced schedules (%.3f per class; worst %.2f), %d stopped by the sleep set",
+			w.programs, w.classes, w.schedules, float64(w.schedules)/float64(max(w.classes, 1)), float64(w.worst)/100, w.stopped)
+	}()
 	rapid.Check(t, func(t *rapid.T) {
 		compareWeakOnProgram(t, genWeakProgram(t), "no bound",
 			Options{Preemptions: 64, MaxSchedules: 5000},

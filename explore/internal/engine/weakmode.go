@@ -381,6 +381,9 @@ func (r *run) chooseWeak(n int, what string) int {
 		r.diverge(r.cur, fmt.Sprintf("decision %d wants "+what+" (a replay token from another version of the code, or another mode's parameters)", len(r.decisions), c, n))
 	}
 	r.decisions = append(r.decisions, decision{kind: kindStore, load: l, chosen: c, step: r.numbered})
+	if r.por != nil {
+		r.por.chose(c)
+	}
 	return c
 }
 
