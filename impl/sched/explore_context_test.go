@@ -24,10 +24,10 @@ import (
 
 // runQueued is worker 0's loop without its idle protocol: it runs what
 // its slot, ring and the global queue hold until done reports true, then
-// joins other. Nothing queued and other not joined yet: it joins other
-// (whatever other queued before it ended is run next; the join orders
-// it). Nothing queued once other ended, with done still false: a wake
-// was lost, and it fails naming what.
+// joins other; then nothing may be queued. Nothing queued and other not
+// joined yet: it joins other (whatever other queued before it ended is
+// run next; the join orders it). Nothing queued once other ended, with
+// done still false: a wake was lost, and it fails naming what.
 func runQueued(w *worker, done func() bool, other *explore.Thread, what string) {
 	joined := false
 	for !done() {
@@ -47,6 +47,9 @@ func runQueued(w *worker, done func() bool, other *explore.Thread, what string) 
 	}
 	if !joined {
 		other.Join()
+	}
+	if t := w.popLocal(); t != nil || w.rt.global.Len() != 0 {
+		explore.Failf("a task still queued after the one awaited finished")
 	}
 }
 
@@ -98,9 +101,6 @@ func TestExploreTaskWakeFromPoll(t *testing.T) {
 		if bPolls > 3 {
 			explore.Failf("task B polled %d times for two wakes", bPolls)
 		}
-		if t := w.popLocal(); t != nil || rt.global.Len() != 0 {
-			explore.Failf("a task still queued after B finished")
-		}
 	})
 }
 
@@ -140,9 +140,6 @@ func TestExploreTaskSleepInPoll(t *testing.T) {
 		}
 		if n := rt.timers.len(); n != 0 {
 			explore.Failf("%d timers left after the task finished", n)
-		}
-		if t := w.popLocal(); t != nil || rt.global.Len() != 0 {
-			explore.Failf("the task is still queued after it finished")
 		}
 	})
 }
