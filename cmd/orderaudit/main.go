@@ -401,6 +401,11 @@ func coverage(run string, pkgs []string) map[string]bool {
 	// default of ten minutes.
 	args := append([]string{"test", "-tags", "explore,weak", "-count=1", "-timeout=0", "-run", run, "-coverpkg=./impl/...", "-coverprofile=" + prof.Name()}, pkgs...)
 	cmd := exec.Command("go", args...)
+	if reduce {
+		// The search the variants run (try): the plain one in the weak
+		// mode runs some of the scenarios for many minutes.
+		cmd.Env = append(os.Environ(), explore.ReduceEnv+"=1")
+	}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		check(fmt.Errorf("the unmutated scenarios fail (%v):\n%s", err, out))
 	}

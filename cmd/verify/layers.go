@@ -47,14 +47,16 @@ var longEnv = []string{"WSCHED_LONG=1"}
 
 // weakScenarios are the scenarios the weak layer runs in the explorer's
 // weak-memory mode (-tags explore,weak): the ring, the global queue, the
-// deque, the LIFO slot, the task state machine, the runtime scenarios of
+// deque, the LIFO slot, the task state machine and a poll's Context on a
+// bare runtime (task/*: Wake, Sleep, Go's spare records, a task taken
+// twice), the runtime scenarios of
 // the idle protocol's Dekker pairs, the pairs of impl/sched played alone
 // (monitor/pair-*, retire/pair-*, turn/pair, timer/pair, slot/pair,
 // shutdown/pair-close-state, -extra, shutdown/idle-at-close-*,
 // monitor/pacing-grid, drain/pair-*, extra/slots-max1 at 1 preemption), fairness/yield-behind-ring and
 // fairness/busy-worker-yields (a yield between polls), the
 // futex parker (park/futex*), the fork-join pool's pairs
-// (forkjoin/pair-*) (30 s on two cores) and the linearizability clients
+// (forkjoin/pair-*, pair-goexit on a pool New started) (30 s on two cores) and the linearizability clients
 // of the ring, the deque, the slot, the global queue and the task state
 // machine (lin/*: every client up to N calls, every execution, each
 // history checked against model/; docs/explore.md, "Every execution

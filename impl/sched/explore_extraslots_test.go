@@ -29,7 +29,8 @@ import (
 // counts the worker down, and ready reads the count with acquire: in the
 // other order (mutant extra-retired-frees-slot-last) a monitor that looked
 // between the two saw a free count and no free slot and made a second
-// slot for ExtraWorkers 1 (schedule 491, one preemption).
+// slot for ExtraWorkers 1 (schedule 222 of the reduced search, one
+// preemption; 491 of the plain one).
 func extraSlots(max int) {
 	rt := newBareRuntime(Config{Workers: 1, LongPoll: time.Second, ParkTimeout: 0, ExtraWorkers: max})
 	w := rt.workers[0]
@@ -81,14 +82,16 @@ func extraSlots(max int) {
 	}
 }
 
-// Exhaustive at 2 preemptions (42,832 schedules, about a second of CPU).
-// At 3 it is exhaustive too, at 951,975 schedules and 22 s of CPU: more
-// than the explore layer gives one pair, so only -long (WSCHED_LONG:
-// bound 3, ten times the budget) runs it there.
+// Exhaustive at 3 preemptions with the reduced search (224,741
+// schedules, about 11 s of CPU on a loaded machine): the plain search
+// needs 951,975 schedules and 22 s, and at 3 the two reach the same
+// 1,166 traces (WSCHED_EXPLORE_CLASSES=1: 0 missed). The plain search at
+// 2 was 42,832 schedules, about a second. At 1 in the weak mode (3,281
+// schedules; at 2 it had not ended after 3.5 minutes on a loaded machine).
 func TestExploreExtraSlotsPair(t *testing.T) {
-	bound := 2
+	opt := explore.Options{Preemptions: 3, Reduce: true, MaxSchedules: 400_000}
 	if explore.WeakMode() {
-		bound = 1
+		opt = explore.Options{Preemptions: 1, MaxSchedules: 200_000}
 	}
-	explore.Check(t, "extra/slots-max1", explore.Options{Preemptions: bound, MaxSchedules: 200_000}, func() { extraSlots(1) })
+	explore.Check(t, "extra/slots-max1", opt, func() { extraSlots(1) })
 }
