@@ -342,5 +342,6 @@ func (rt *Runtime) anyRunning() bool {
 	if tlatrace.On {
 		tlatrace.Idle(tlatrace.Event{Action: "MonRecheck", Bits: bm})
 	}
+	// seq_cst: with the bitmap's load above, the load half of the monitor's side of the Dekker pair.
 	return bm != all || rt.extras.running.LoadSeqCst() > 0
 }
