@@ -72,73 +72,56 @@ func raceMarkdown(plain, race []*group, cmdline string) string {
 // tests under -race wait for, whatever the plain build costs. *faster* says whether each
 // wsched row is under every one of racePeers.
 func raceTimeMarkdown(workloads []string, ns map[[2]string]float64) string {
-	var sb strings.Builder
-	cols := append(append([]string(nil), raceSubjects...), racePeers...)
-	var slower []string
-	for _, w := range workloads {
-		var bar []float64
-		for _, p := range racePeers {
-			if v, ok := ns[[2]string{w, p}]; ok {
-				bar = append(bar, v)
-			}
-		}
-		if len(bar) == 0 {
-			continue
-		}
-		if sb.Len() == 0 {
-			sb.WriteString("### Race build's own time\n\n")
-			sb.WriteString("The same run's race-build ns/task (medians), side by side: race/plain above " +
-				"charges a scheduler for being fast in the plain build, so it is shown with the time " +
-				"a test under -race actually waits. *faster* says whether each wsched row is under " +
-				"every one of " + strings.Join(racePeers, " and ") + ".\n\n")
-			sb.WriteString("| workload | " + strings.Join(cols, " | ") + " | faster |\n| --- |" + strings.Repeat(" ---: |", len(cols)) + " --- |\n")
-		}
-		fmt.Fprintf(&sb, "| %s |", w)
-		for _, c := range cols {
-			if v, ok := ns[[2]string{w, c}]; ok {
-				fmt.Fprintf(&sb, " %s |", fmtNum(v))
-			} else {
-				sb.WriteString(" – |")
-			}
-		}
-		faster := "yes"
-		for _, s := range raceSubjects {
-			v, ok := ns[[2]string{w, s}]
-			if !ok {
-				continue
-			}
-			for _, b := range bar {
-				if v >= b {
-					faster = "no"
-					slower = append(slower, fmt.Sprintf("%s/%s (%s ns)", w, s, fmtNum(v)))
-					break
-				}
-			}
-		}
-		fmt.Fprintf(&sb, " %s |\n", faster)
-	}
-	if sb.Len() == 0 {
-		return ""
-	}
-	sb.WriteString("\n")
-	if len(slower) == 0 {
-		sb.WriteString("Every wsched row is faster than " + strings.Join(racePeers, " and ") + " in the race build.\n\n")
-	} else {
-		sb.WriteString("Rows at or above " + strings.Join(racePeers, " or ") + "'s race-build time: " + strings.Join(slower, ", ") + ".\n\n")
-	}
-	return sb.String()
+	return raceComparison{
+		heading: "Race build's own time",
+		intro: "The same run's race-build ns/task (medians), side by side: race/plain above " +
+			"charges a scheduler for being fast in the plain build, so it is shown with the time " +
+			"a test under -race actually waits. *faster* says whether each wsched row is under " +
+			"every one of " + strings.Join(racePeers, " and ") + ".",
+		verdict: "faster",
+		format:  fmtNum,
+		unit:    " ns",
+		fails:   func(v, bar float64) bool { return v >= bar },
+		allPass: "Every wsched row is faster than " + strings.Join(racePeers, " and ") + " in the race build.",
+		failing: "Rows at or above " + strings.Join(racePeers, " or ") + "'s race-build time: ",
+	}.markdown(workloads, ns)
 }
 
 // raceGoalMarkdown is the race build's summary: per workload, the race/plain of wsched's rows
 // and of racePeers, and whether each wsched row is at or under every one of theirs.
 func raceGoalMarkdown(workloads []string, ratios map[[2]string]float64) string {
+	return raceComparison{
+		heading: "Race build against " + strings.Join(racePeers, " and "),
+		intro: "race/plain per workload. *meets* says whether each wsched row is at or under every one of " +
+			strings.Join(racePeers, " and ") + ".",
+		verdict: "meets",
+		format:  fmtRatio,
+		fails:   func(v, bar float64) bool { return v > bar },
+		allPass: "Every wsched row is at or under " + strings.Join(racePeers, " and ") + "'s race/plain.",
+		failing: "Rows above " + strings.Join(racePeers, " or ") + "'s race/plain: ",
+	}.markdown(workloads, ratios)
+}
+
+// raceComparison is a table of wsched's rows (raceSubjects) against racePeers, one value per
+// workload and peer, with a verdict per workload and a summary line naming the rows that
+// fail it.
+type raceComparison struct {
+	heading, intro   string
+	verdict          string                    // the verdict column's name
+	format           func(float64) string      // a value as the table shows it
+	unit             string                    // after a value in the summary line
+	fails            func(v, bar float64) bool // a wsched value v fails against a peer's bar
+	allPass, failing string                    // the summary line, all passing or before the failing rows
+}
+
+func (c raceComparison) markdown(workloads []string, vals map[[2]string]float64) string {
 	var sb strings.Builder
-	var over []string
+	var failed []string
 	cols := append(append([]string(nil), raceSubjects...), racePeers...)
 	for _, w := range workloads {
 		var bar []float64
 		for _, p := range racePeers {
-			if v, ok := ratios[[2]string{w, p}]; ok {
+			if v, ok := vals[[2]string{w, p}]; ok {
 				bar = append(bar, v)
 			}
 		}
@@ -146,43 +129,41 @@ func raceGoalMarkdown(workloads []string, ratios map[[2]string]float64) string {
 			continue
 		}
 		if sb.Len() == 0 {
-			sb.WriteString("### Race build against " + strings.Join(racePeers, " and ") + "\n\n")
-			sb.WriteString("race/plain per workload. *meets* says whether each wsched row is at or under every one of " +
-				strings.Join(racePeers, " and ") + ".\n\n")
-			sb.WriteString("| workload | " + strings.Join(cols, " | ") + " | meets |\n| --- |" + strings.Repeat(" ---: |", len(cols)) + " --- |\n")
+			sb.WriteString("### " + c.heading + "\n\n" + c.intro + "\n\n")
+			sb.WriteString("| workload | " + strings.Join(cols, " | ") + " | " + c.verdict + " |\n| --- |" + strings.Repeat(" ---: |", len(cols)) + " --- |\n")
 		}
 		fmt.Fprintf(&sb, "| %s |", w)
-		for _, c := range cols {
-			if v, ok := ratios[[2]string{w, c}]; ok {
-				fmt.Fprintf(&sb, " %s |", fmtRatio(v))
+		for _, col := range cols {
+			if v, ok := vals[[2]string{w, col}]; ok {
+				fmt.Fprintf(&sb, " %s |", c.format(v))
 			} else {
 				sb.WriteString(" – |")
 			}
 		}
-		meets := "yes"
+		verdict := "yes"
 		for _, s := range raceSubjects {
-			v, ok := ratios[[2]string{w, s}]
+			v, ok := vals[[2]string{w, s}]
 			if !ok {
 				continue
 			}
 			for _, b := range bar {
-				if v > b {
-					meets = "no"
-					over = append(over, fmt.Sprintf("%s/%s (%s)", w, s, fmtRatio(v)))
+				if c.fails(v, b) {
+					verdict = "no"
+					failed = append(failed, fmt.Sprintf("%s/%s (%s%s)", w, s, c.format(v), c.unit))
 					break
 				}
 			}
 		}
-		fmt.Fprintf(&sb, " %s |\n", meets)
+		fmt.Fprintf(&sb, " %s |\n", verdict)
 	}
 	if sb.Len() == 0 {
 		return ""
 	}
 	sb.WriteString("\n")
-	if len(over) == 0 {
-		sb.WriteString("Every wsched row is at or under " + strings.Join(racePeers, " and ") + "'s race/plain.\n\n")
+	if len(failed) == 0 {
+		sb.WriteString(c.allPass + "\n\n")
 	} else {
-		sb.WriteString("Rows above " + strings.Join(racePeers, " or ") + "'s race/plain: " + strings.Join(over, ", ") + ".\n\n")
+		sb.WriteString(c.failing + strings.Join(failed, ", ") + ".\n\n")
 	}
 	return sb.String()
 }
