@@ -2,6 +2,7 @@ package tla
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -188,9 +190,21 @@ func runConfig(t *testing.T, java, jar string, e expectation) {
 		"-config", e.config + ".cfg", e.spec + ".tla"}
 	cmd := exec.CommandContext(ctx, java, args...)
 	cmd.Dir = dir
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	// At the time limit, a thread dump first (a JVM prints one to its
+	// stdout on SIGQUIT), so that the failure shows where TLC stood, then
+	// the kill.
+	cmd.Cancel = func() error {
+		_ = cmd.Process.Signal(syscall.SIGQUIT)
+		time.Sleep(3 * time.Second)
+		return cmd.Process.Kill()
+	}
+	cmd.WaitDelay = 10 * time.Second
 	began := time.Now()
-	out, err := cmd.CombinedOutput()
+	err := cmd.Run()
 	elapsed := time.Since(began)
+	out := buf.Bytes()
 	code := 0
 	if err != nil {
 		var ee *exec.ExitError
@@ -200,7 +214,7 @@ func runConfig(t *testing.T, java, jar string, e expectation) {
 		code = ee.ExitCode()
 	}
 	if ctx.Err() != nil {
-		t.Fatalf("%s: TLC did not finish within %s", e.config, limit)
+		t.Fatalf("%s: TLC did not finish within %s; the end of its output and the JVM's threads:\n%s", e.config, limit, timeoutReport(out))
 	}
 	distinct := -1
 	if m := statesRE.FindAllSubmatch(out, -1); len(m) > 0 {
@@ -308,4 +322,36 @@ func counterexample(out []byte) string {
 		s = s[:max] + "\n... (trace truncated; see the full output file)"
 	}
 	return s
+}
+
+// timeoutReport is what a timed-out TLC printed: its last 20 lines of
+// output, then the thread dump its SIGQUIT printed, cut to each thread's
+// name, state and top 6 frames.
+func timeoutReport(out []byte) string {
+	text, dump, _ := strings.Cut(string(out), "Full thread dump")
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if len(lines) > 20 {
+		lines = lines[len(lines)-20:]
+	}
+	var b strings.Builder
+	b.WriteString(strings.Join(lines, "\n"))
+	if dump == "" {
+		b.WriteString("\n(no thread dump)")
+		return b.String()
+	}
+	b.WriteString("\nthreads:")
+	frames := 0
+	for _, l := range strings.Split(dump, "\n") {
+		switch {
+		case strings.HasPrefix(l, "\""):
+			frames = 0
+			b.WriteString("\n" + l)
+		case strings.Contains(l, "java.lang.Thread.State:"), strings.HasPrefix(strings.TrimSpace(l), "at ") && frames < 6:
+			if strings.HasPrefix(strings.TrimSpace(l), "at ") {
+				frames++
+			}
+			b.WriteString("\n" + l)
+		}
+	}
+	return b.String()
 }
