@@ -70,3 +70,23 @@ func TestExploreMonitorPairPublish(t *testing.T) {
 		}
 	})
 }
+
+// The monitor's look (watch: flag workers stuck in a tick, help if one
+// is) against a worker that parks and wakes by its park timeout. A worker
+// that is parking or parked is in no tick, so the look must not flag it,
+// whichever of the worker's steps it falls between.
+func TestExploreMonitorPairWatch(t *testing.T) {
+	explore.Check(t, "monitor/pair-watch", explore.Options{Preemptions: 3}, func() {
+		rt := newBareRuntime(Config{Workers: 1, LongPoll: time.Millisecond, ParkTimeout: time.Millisecond})
+		w := rt.workers[0]
+		m := explore.Go("monitor", func() {
+			var pacing extraPacing
+			rt.mon.watch(rt.now(), &pacing)
+		})
+		w.park()
+		m.Join()
+		if w.stuck.LoadRelaxed() {
+			explore.Failf("the monitor flagged worker 0 as stuck while it parked")
+		}
+	})
+}
