@@ -47,13 +47,16 @@ func (l *chainLink) Poll(cx *sched.Context) sched.Poll {
 // lock.
 var traceOp = regexp.MustCompile(`^(Load|Store|Add|Or|And|CompareAndSwap|Swap|Take|Fence|Lock|Unlock)\w*$`)
 
+// orderedOp matches an ordered atomic's name: it ends with its ordering.
+var orderedOp = regexp.MustCompile(`(Relaxed|Release|Acquire|AcqRel|SeqCst)$`)
+
 // lockedOp says whether a trace operation is a LOCK-prefixed instruction in
 // the plain build on amd64.
 func lockedOp(op string) bool {
 	if op == "Lock" || op == "Unlock" {
 		return true
 	}
-	ordered := regexp.MustCompile(`(Relaxed|Release|Acquire|AcqRel|SeqCst)$`).MatchString(op)
+	ordered := orderedOp.MatchString(op)
 	return ordered && !strings.HasPrefix(op, "Load") && !strings.HasPrefix(op, "Fence")
 }
 

@@ -97,12 +97,7 @@ func floorMarkdown(groups []*group, costs floorCosts) string {
 			continue
 		}
 		r := findRow(g, "impl-channel")
-		var best *row
-		for _, p := range goalPeers {
-			if b := findRow(g, p); b != nil && (best == nil || b.Ns.Center < best.Ns.Center) {
-				best = b
-			}
-		}
+		best := bestOtherPeer(g)
 		if r == nil || best == nil {
 			continue
 		}

@@ -44,12 +44,7 @@ func goalsMarkdown(groups []*group) string {
 		if g == nil {
 			continue
 		}
-		var best *row
-		for _, p := range goalPeers {
-			if r := findRow(g, p); r != nil && (best == nil || r.Ns.Center < best.Ns.Center) {
-				best = r
-			}
-		}
+		best := bestOtherPeer(g)
 		if best == nil {
 			continue
 		}
@@ -101,4 +96,16 @@ func goalsMarkdown(groups []*group) string {
 		sb.WriteString("\n")
 	}
 	return sb.String()
+}
+
+// bestOtherPeer is the fastest of goalPeers' rows of g (by median), nil if g has none: the
+// row the goals are measured against.
+func bestOtherPeer(g *group) *row {
+	var best *row
+	for _, p := range goalPeers {
+		if r := findRow(g, p); r != nil && (best == nil || r.Ns.Center < best.Ns.Center) {
+			best = r
+		}
+	}
+	return best
 }
