@@ -104,6 +104,13 @@ type Options struct {
 	// a location touched between points), in Result.Dependencies; Check
 	// logs the table. It costs a stack walk per operation.
 	Dependencies bool
+	// NoSymmetry (WSCHED_EXPLORE_SYMMETRY=off) makes the plain search
+	// run every twin of a group of goroutines the scenario declared
+	// interchangeable (explore.Symmetric); by default it runs the lowest
+	// of them where they are twins and skips the others' subtrees, which
+	// mirror its own (docs/explore.md, "Symmetry"). The reduced search
+	// and the weak-memory mode never skip twins.
+	NoSymmetry bool
 
 	// Long (WSCHED_LONG=1, as cmd/verify -long sets it) raises the
 	// preemption bound of a depth-first search by one and multiplies the
