@@ -340,3 +340,20 @@ func TestSymmetryFindsAFailureInTheTwinsMirror(t *testing.T) {
 // whose full search is longer is not compared at that bound (most of
 // the test's time went to a few such programs).
 const symBudget = 3000
+
+// A group declared after one of its members ran is refused, in the
+// schedules where it ran: its history did not start with the group's.
+func TestSymmetricRefusesAMemberThatRan(t *testing.T) {
+	res := Explore(Options{}, func() {
+		var x loc
+		member := func() { x.Load() }
+		a := Go("a", member)
+		x.Store(1) // a may run its load here
+		b := Go("b", member)
+		Symmetric(a, b)
+		JoinAll(a, b)
+	})
+	if res.Failure == nil || !strings.Contains(res.Failure.Message, "has run already") {
+		t.Fatalf("declared after a member ran: %+v", res.Failure)
+	}
+}
