@@ -47,29 +47,24 @@ func (th *Thread) Join() {
 // ignore the declaration; Options.NoSymmetry
 // (WSCHED_EXPLORE_SYMMETRY=off) turns it off. docs/explore.md,
 // "Symmetry", gives the argument and the measurements.
-func Symmetric(ths ...*Thread) {
+func Symmetric(ths ...*Thread) { engine.Symmetric(engineThreads(ths)...) }
+
+// engineThreads is the engine's goroutines of ths (nil ones left out).
+func engineThreads(ths []*Thread) []*engine.Thread {
 	ts := make([]*engine.Thread, 0, len(ths))
 	for _, th := range ths {
 		if th != nil {
 			ts = append(ts, th.t)
 		}
 	}
-	engine.Symmetric(ts...)
+	return ts
 }
 
 // JoinAll waits until every goroutine of ths has returned, in one step
 // that waits for them all: how a scenario joins a Symmetric group
 // without telling its members apart. What they did happens before
 // JoinAll returns, in the weak-memory mode too.
-func JoinAll(ths ...*Thread) {
-	ts := make([]*engine.Thread, 0, len(ths))
-	for _, th := range ths {
-		if th != nil {
-			ts = append(ts, th.t)
-		}
-	}
-	engine.JoinAll(ts...)
-}
+func JoinAll(ths ...*Thread) { engine.JoinAll(engineThreads(ths)...) }
 
 // Failf fails the schedule: the scenario found a broken property. It does
 // not return. The explorer prints the schedule that led here.
