@@ -357,3 +357,20 @@ func TestSymmetricRefusesAMemberThatRan(t *testing.T) {
 		t.Fatalf("declared after a member ran: %+v", res.Failure)
 	}
 }
+
+// The parts of a sharded search skip the same twins as the whole search:
+// they still add up to it, schedule for schedule (shard_test.go).
+func TestShardsAddUpOnSymmetricPrograms(t *testing.T) {
+	fewerPrograms(t, 20, "sharded symmetric programs")
+	rapid.Check(t, func(t *rapid.T) {
+		p := genSymProgram(t, true)
+		var out string
+		opt := Options{MaxSchedules: 5000}
+		if res := Explore(opt, p.body(&out)); res.Failure == nil && !res.Exhaustive {
+			return // past the budget: the parts would not add up to a cut search
+		}
+		for _, n := range []int{2, 3} {
+			checkShards(t, p.String(), opt, p.body(&out), n)
+		}
+	})
+}
