@@ -240,14 +240,14 @@ func compareSymmetry(t *rapid.T, p symProg, what string, opt Options, tally *sym
 
 // symPrograms is how many programs the comparison draws (the model
 // layer runs it so, about 4 s on a quiet core); under the race detector
-// raceGeneratedPrograms, each with a smaller budget. An explicit
+// 5, each with a smaller budget. An explicit
 // -rapid.checks is obeyed: 300 programs passed when it was written.
 const symPrograms = 40
 
 func TestSymmetryMissesNoOutcomeOfGeneratedPrograms(t *testing.T) {
 	budget := symBudget
 	if raceBuild {
-		fewerProgramsUnderRace(t)
+		fewerPrograms(t, 5, "race build")
 		budget = symBudget / 6
 	} else {
 		fewerPrograms(t, symPrograms, "symmetry's comparison")
@@ -361,7 +361,11 @@ func TestSymmetricRefusesAMemberThatRan(t *testing.T) {
 // The parts of a sharded search skip the same twins as the whole search:
 // they still add up to it, schedule for schedule (shard_test.go).
 func TestShardsAddUpOnSymmetricPrograms(t *testing.T) {
-	fewerPrograms(t, 20, "sharded symmetric programs")
+	n := 20
+	if raceBuild {
+		n = 5
+	}
+	fewerPrograms(t, n, "sharded symmetric programs")
 	rapid.Check(t, func(t *rapid.T) {
 		p := genSymProgram(t, true)
 		var out string
