@@ -37,12 +37,15 @@ func (th *Thread) Join() {
 // swapped, preemption for preemption. Call it right after starting them,
 // before any of them has taken a step. Declare only goroutines that:
 // run the same function on the same inputs (a name used only in
-// messages may differ); never act on their identity; own no data that
-// another goroutine sees (data of their own is fine: the first access to
-// it through a scheduling point ends their twinship, since its locations
-// differ from the twin's); and are not told apart by the rest of the
+// messages may differ; a worker of a runtime is given its own worker,
+// which others use by index: not the same input); never act on their
+// identity (asking for the goroutine's number ends twinship); and are
+// not told apart by the rest of the
 // scenario (join them with JoinAll; every check holds, or fails, for
-// any permutation of them). A failure found is then found up to a
+// any permutation of them). Data a member makes for itself is fine (a
+// thief's own ring, a task it publishes later): its first write to
+// shared state, or access to its own data through a scheduling point,
+// ends its twinship. A failure found is then found up to a
 // permutation of the group. The reduced search and the weak-memory mode
 // ignore the declaration; Options.NoSymmetry
 // (WSCHED_EXPLORE_SYMMETRY=off) turns it off. docs/explore.md,

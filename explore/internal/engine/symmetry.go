@@ -10,9 +10,10 @@ import (
 // Symmetry: goroutines a scenario declares interchangeable (Symmetric)
 // are explored once per orbit at each decision where they are twins.
 //
-// Goroutines of one group run the same function on the same inputs, own
-// no data another goroutine sees, and nothing else in the scenario tells
-// them apart (they are joined together, with JoinAll; a check holds or
+// Goroutines of one group run the same function on the same inputs, are
+// given no data by identity (data they make for themselves is fine:
+// nobody sees it before they write to shared state), and nothing else
+// in the scenario tells them apart (they are joined together, with JoinAll; a check holds or
 // fails for any permutation of them). A goroutine of deterministic code
 // is then a function of what it observed: two members whose histories
 // are equal, the same operations on the same locations, each reading
