@@ -101,9 +101,9 @@ func modelCmds(extra ...string) [][]string {
 }
 
 // engineGenerated names the engine's tests that compare searches on
-// generated programs (the reduced search, and symmetry, with the full
-// search).
-const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)|SymmetryMissesNoOutcome)OfGeneratedPrograms$"
+// generated programs (the reduced search and symmetry with the full
+// search, and a sharded symmetric search with the whole).
+const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)OfGeneratedPrograms|SymmetryMissesNoOutcomeOfGeneratedPrograms|ShardsAddUpOnSymmetricPrograms)$"
 
 // explorerProcesses is how many test processes the explorer's layers run
 // at once: one per core, up to four. The explorer runs one goroutine at a
