@@ -261,7 +261,9 @@ func compareClasses(t testing.TB, name string, opt Options, body func()) {
 	t.Helper()
 	popt, ropt := opt, opt
 	popt.Reduce, ropt.Reduce, ropt.Unbounded = false, true, false
-	popt.NoSymmetry = true // every trace, not one per orbit of twins
+	// Every trace, not one per orbit of twins: the comparison is of the
+	// reduction by classes alone.
+	popt.NoSymmetry, ropt.NoSymmetry = true, true
 	plain, tokens, pres, err := engine.ClassesWithTokens(popt, body)
 	if err != nil {
 		// In the weak-memory mode the two searches are compared on

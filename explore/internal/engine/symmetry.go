@@ -41,11 +41,13 @@ import (
 // search never maps one member's locations to another's, the proof
 // does.
 //
-// Only the plain depth-first search (and the forecast that walks its
-// tree) uses it: not the reduced search (its sleep and backtrack sets
-// would have to be taken through the permutation; SPORE, PLDI 2024, does
-// that), nor the weak-memory mode (a load reads one of several stores,
-// and equal values from different stores are different views).
+// The plain depth-first search (and the forecast that walks its tree)
+// uses it, and the bounded reduced search: a twin a race asks for is run
+// as the goroutine it twins (porNode.untwin). Not the unbounded reduced
+// search (its wakeup trees name goroutines down a whole branch; SPORE,
+// PLDI 2024, takes sleep sets and races through the permutation), nor
+// the weak-memory mode (a load reads one of several stores, and equal
+// values from different stores are different views).
 
 // symState is a run's record of the histories, from the first Symmetric
 // on.
@@ -200,17 +202,37 @@ func (r *run) twinsOf(sc *schedule) uint64 {
 		if s.group[x] == 0 || twins&(1<<x) != 0 {
 			continue
 		}
-		tx := r.threads[x]
 		for n := m &^ (1 << x); n != 0; n &= n - 1 {
-			y := bits.TrailingZeros64(n)
-			ty := r.threads[y]
-			if s.group[y] == s.group[x] && s.hist[y] == s.hist[x] &&
-				ty.state == tx.state && ty.yielded == tx.yielded && ty.timedOut == tx.timedOut && ty.deadline == tx.deadline && (tx.deadline == 0 || ty.armed == tx.armed) {
+			if y := bits.TrailingZeros64(n); r.twin(x, y) {
 				twins |= 1 << y
 			}
 		}
 	}
 	return twins
+}
+
+// twin reports whether threads x and y are twins (both of one group,
+// with equal histories and wait states).
+func (r *run) twin(x, y int) bool {
+	s, tx, ty := r.sym, r.threads[x], r.threads[y]
+	return s.group[x] != 0 && s.group[y] == s.group[x] && s.hist[y] == s.hist[x] &&
+		ty.state == tx.state && ty.yielded == tx.yielded && ty.timedOut == tx.timedOut && ty.deadline == tx.deadline && (tx.deadline == 0 || ty.armed == tx.armed)
+}
+
+// twinBases maps each twin of sc to the lowest goroutine it is a twin of
+// (the one the search runs in its place).
+func (r *run) twinBases(sc *schedule) map[int]int {
+	bases := map[int]int{}
+	for m := sc.twins; m != 0; m &= m - 1 {
+		y := bits.TrailingZeros64(m)
+		for x := range y {
+			if sc.enabled&(1<<x) != 0 && sc.twins&(1<<x) == 0 && x != sc.cur && x != sc.timer && r.twin(x, y) {
+				bases[y] = x
+				break
+			}
+		}
+	}
+	return bases
 }
 
 // Symmetric declares the goroutines of ths interchangeable: the plain
