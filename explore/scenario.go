@@ -47,9 +47,9 @@ func (th *Thread) Join() {
 // shared state, or access to its own data through a scheduling point,
 // ends its twinship. A failure found is then found up to a
 // permutation of the group. The bounded reduced search skips twins too;
-// the unbounded one and the weak-memory mode ignore the declaration; Options.NoSymmetry
-// (WSCHED_EXPLORE_SYMMETRY=off) turns it off. docs/explore.md,
-// "Symmetry", gives the argument and the measurements.
+// the unbounded one and the weak-memory mode ignore the declaration.
+// Options.NoSymmetry (WSCHED_EXPLORE_SYMMETRY=off) turns it off.
+// docs/explore.md, "Symmetry", gives the argument and the measurements.
 func Symmetric(ths ...*Thread) { engine.Symmetric(engineThreads(ths)...) }
 
 // engineThreads is the engine's goroutines of ths (nil ones left out).
