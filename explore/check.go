@@ -80,6 +80,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if res.Mode == "dpor" {
 		how += fmt.Sprintf(" (%d repeated a class)", res.Redundant)
 	}
+	if res.Twins > 0 {
+		how += fmt.Sprintf(", one of each set of twins run (explore.Symmetric; %d decisions had a twin)", res.Twins)
+	}
 	dfs := res.Mode == "dfs" || res.Mode == "dpor"
 	switch {
 	case res.Mode == "dpor" && res.Bound < 0 && res.Exhaustive:

@@ -133,6 +133,7 @@ type run struct {
 	// deadlines by the order of arming; arms counts the armings.
 	fifoTimers bool
 	arms       uint64
+	twinsAt    int // decisions with a twin skipped (Result.Twins)
 }
 
 // current is the run in progress, or nil. It is set by the driver before
@@ -372,7 +373,9 @@ func (r *run) schedule(t *thread) *thread {
 		r.symStep(r.threads[c])
 		return r.threads[c]
 	}
-	sc.twins = r.twinsOf(&sc)
+	if sc.twins = r.twinsOf(&sc); sc.twins != 0 {
+		r.twinsAt++
+	}
 	c := r.guide.goroutine(r, sc)
 	if c < 0 || c >= len(r.threads) || en&(1<<c) == 0 {
 		r.diverge(t, fmt.Sprintf("decision %d wants goroutine %d, but only %s can go (a replay token from another version of the code, or nondeterminism in the scenario: time, map order, a goroutine outside the explorer)", len(r.decisions), c, r.names(en)))

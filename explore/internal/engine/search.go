@@ -201,6 +201,10 @@ type Result struct {
 	// under Options.Dependencies.
 	Races        int
 	Dependencies []Dependency
+	// Twins counts, over all schedules, the decisions at which the search
+	// skipped a twin of a Symmetric group (symmetry.go); zero without a
+	// group, or with NoSymmetry.
+	Twins int64
 	// Trace is a replayed schedule's trace, when it passed (a failure
 	// carries its own).
 	Trace   string
