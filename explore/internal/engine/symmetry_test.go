@@ -251,11 +251,7 @@ func TestSymmetryMissesNoOutcomeOfGeneratedPrograms(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := genSymProgram(t, true)
 		for b := 0; b <= 2; b++ {
-			pb := b
-			if b == 0 {
-				pb = -1
-			}
-			compareSymmetry(t, p, fmt.Sprintf("bound %d", b), Options{Preemptions: pb, MaxSchedules: budget}, &tally)
+			compareSymmetry(t, p, fmt.Sprintf("bound %d", b), Options{Preemptions: preemptionsOption(b), MaxSchedules: budget}, &tally)
 		}
 		compareSymmetry(t, p, "no bound", Options{Preemptions: 64, MaxSchedules: budget}, &tally)
 	})
@@ -416,10 +412,7 @@ func TestSymmetryInTheReducedSearchOfGeneratedPrograms(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := genSymProgram(t, true)
 		for b := 0; b <= 2; b++ {
-			pb := b
-			if b == 0 {
-				pb = -1
-			}
+			pb := preemptionsOption(b)
 			opt := Options{Reduce: true, Preemptions: pb, MaxSchedules: 3000}
 			nopt := opt
 			nopt.NoSymmetry = true
@@ -455,4 +448,13 @@ func TestSymmetryInTheReducedSearchOfGeneratedPrograms(t *testing.T) {
 		}
 	})
 	t.Logf("bounded reduced search: %d schedules without twins skipped, %d with", without, with)
+}
+
+// preemptionsOption is Options.Preemptions for bound b (0 there means
+// the default, 2; a negative value means 0).
+func preemptionsOption(b int) int {
+	if b == 0 {
+		return -1
+	}
+	return b
 }
