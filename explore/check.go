@@ -80,6 +80,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if res.Mode == "dpor" {
 		how += fmt.Sprintf(" (%d repeated a class)", res.Redundant)
 	}
+	if res.Twins > 0 {
+		how += fmt.Sprintf(", one of each set of twins run (explore.Symmetric; %d decisions had a twin)", res.Twins)
+	}
 	dfs := res.Mode == "dfs" || res.Mode == "dpor"
 	switch {
 	case res.Mode == "dpor" && res.Bound < 0 && res.Exhaustive:
@@ -261,6 +264,9 @@ func compareClasses(t testing.TB, name string, opt Options, body func()) {
 	t.Helper()
 	popt, ropt := opt, opt
 	popt.Reduce, ropt.Reduce, ropt.Unbounded = false, true, false
+	// Every trace, not one per orbit of twins: the comparison is of the
+	// reduction by classes alone.
+	popt.NoSymmetry, ropt.NoSymmetry = true, true
 	plain, tokens, pres, err := engine.ClassesWithTokens(popt, body)
 	if err != nil {
 		// In the weak-memory mode the two searches are compared on

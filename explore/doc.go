@@ -92,6 +92,7 @@
 //	Shard            the whole search  WSCHED_EXPLORE_SHARD=k/n (part k of n, 0 <= k < n)
 //	EstimateProbes   100 per round     WSCHED_EXPLORE_ESTIMATE=n, or =off
 //	Dependencies     off               WSCHED_EXPLORE_DEPS=1 (with Reduce)
+//	NoSymmetry       off               WSCHED_EXPLORE_SYMMETRY=off (run every twin of a Symmetric group)
 //	Long             off               WSCHED_LONG=1
 //	CompareClasses   off               WSCHED_EXPLORE_CLASSES=1
 //	Claims           none              WSCHED_EXPLORE_CLAIMS=dir

@@ -80,6 +80,9 @@ const (
 	MutantEnv = "WSCHED_MUTANT"
 	// PlayEnv (any value) sets Play.
 	PlayEnv = "WSCHED_EXPLORE_PLAY"
+	// SymmetryEnv=off sets NoSymmetry: the plain search runs every twin
+	// of a Symmetric group.
+	SymmetryEnv = "WSCHED_EXPLORE_SYMMETRY"
 )
 
 // FromEnv is opt with the settings of the environment applied: the one
@@ -116,6 +119,13 @@ func FromEnv(opt Options) (Options, error) {
 	}
 	if os.Getenv(PlayEnv) != "" {
 		opt.Play = true
+	}
+	switch v := os.Getenv(SymmetryEnv); v {
+	case "", "on":
+	case "off":
+		opt.NoSymmetry = true
+	default:
+		return opt, fmt.Errorf("%s=%q: want off (or on)", SymmetryEnv, v)
 	}
 	if v := os.Getenv(ShardEnv); v != "" {
 		sh, err := ParseShard(v)

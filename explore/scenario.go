@@ -28,6 +28,47 @@ func (th *Thread) Join() {
 	}
 }
 
+// Symmetric declares the goroutines ths interchangeable, so that the
+// plain search explores them once per orbit: at a decision where two of
+// them are twins (equal histories: the same operations on the same
+// locations, each reading what the same write, or twins' equal writes,
+// left there) and neither is the goroutine deciding, it runs the lower
+// one and skips the other, whose schedules mirror its own with the two
+// swapped, preemption for preemption. Call it right after starting them,
+// before any of them has taken a step. Declare only goroutines that:
+// run the same function on the same inputs (a name used only in
+// messages may differ; a worker of a runtime is given its own worker,
+// which others use by index: not the same input); never act on their
+// identity (asking for the goroutine's number ends twinship); and are
+// not told apart by the rest of the
+// scenario (join them with JoinAll; every check holds, or fails, for
+// any permutation of them). Data a member makes for itself is fine (a
+// thief's own ring, a task it publishes later): its first write to
+// shared state, or access to its own data through a scheduling point,
+// ends its twinship. A failure found is then found up to a
+// permutation of the group. The bounded reduced search skips twins too;
+// the unbounded one and the weak-memory mode ignore the declaration.
+// Options.NoSymmetry (WSCHED_EXPLORE_SYMMETRY=off) turns it off.
+// docs/explore.md, "Symmetry", gives the argument and the measurements.
+func Symmetric(ths ...*Thread) { engine.Symmetric(engineThreads(ths)...) }
+
+// engineThreads is the engine's goroutines of ths (nil ones left out).
+func engineThreads(ths []*Thread) []*engine.Thread {
+	ts := make([]*engine.Thread, 0, len(ths))
+	for _, th := range ths {
+		if th != nil {
+			ts = append(ts, th.t)
+		}
+	}
+	return ts
+}
+
+// JoinAll waits until every goroutine of ths has returned, in one step
+// that waits for them all: how a scenario joins a Symmetric group
+// without telling its members apart. What they did happens before
+// JoinAll returns, in the weak-memory mode too.
+func JoinAll(ths ...*Thread) { engine.JoinAll(engineThreads(ths)...) }
+
 // Failf fails the schedule: the scenario found a broken property. It does
 // not return. The explorer prints the schedule that led here.
 func Failf(format string, args ...any) { engine.Failf(format, args...) }

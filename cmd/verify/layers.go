@@ -101,8 +101,9 @@ func modelCmds(extra ...string) [][]string {
 }
 
 // engineGenerated names the engine's tests that compare searches on
-// generated programs.
-const engineGenerated = "^TestReduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)OfGeneratedPrograms$"
+// generated programs (the reduced search and symmetry with the full
+// search, and a sharded symmetric search with the whole).
+const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)OfGeneratedPrograms|Symmetry(MissesNoOutcome|InTheReducedSearch)OfGeneratedPrograms|ShardsAddUpOnSymmetricPrograms)$"
 
 // explorerProcesses is how many test processes the explorer's layers run
 // at once: one per core, up to four. The explorer runs one goroutine at a

@@ -126,7 +126,10 @@ func TestExploreRingTwoThieves(t *testing.T) {
 		for _, it := range its {
 			r.Push(it, g)
 		}
+		// Identical thieves (names label messages only; each owns a
+		// ring nobody else touches): explore.Symmetric.
 		a, b := thief("thief A", l, r, 1), thief("thief B", l, r, 1)
+		explore.Symmetric(a, b)
 		// The owner's Len counts what a consumer can still take: tail
 		// minus the real head, not the steal head, even while a steal
 		// is in flight. Thieves only move the real head up, so Len lies
@@ -145,8 +148,7 @@ func TestExploreRingTwoThieves(t *testing.T) {
 			}
 		}
 		drainRing(l, "owner", r)
-		a.Join()
-		b.Join()
+		explore.JoinAll(a, b)
 		quiet(r)
 		drainGlobal(l, g)
 		l.exactlyOnce(5)

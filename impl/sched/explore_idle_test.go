@@ -37,8 +37,11 @@ func TestExploreIdlePairHalfClaim(t *testing.T) {
 		}
 		ran := 0
 		newTask := func() *task { return rt.newGoRecord(func() { ran++ }) }
+		// The publishers are identical (each task it makes is its own
+		// until it publishes it): explore.Symmetric.
 		a := explore.Go("publisher-a", func() { rt.pushRemote(newTask()) })
 		b := explore.Go("publisher-b", func() { rt.pushRemote(newTask()) })
+		explore.Symmetric(a, b)
 		for {
 			w0.park()
 			if t := w0.findWork(); t != nil {
@@ -46,8 +49,7 @@ func TestExploreIdlePairHalfClaim(t *testing.T) {
 				break
 			}
 		}
-		a.Join()
-		b.Join()
+		explore.JoinAll(a, b)
 		if ran != 1 {
 			explore.Failf("worker 0 ran %d tasks, want 1", ran)
 		}

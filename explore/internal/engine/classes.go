@@ -19,16 +19,28 @@ import (
 // n-th latest names one store (how many are offered depends on the
 // stale choices made before, in whatever order, so the count is not
 // part of the name, and choosing the latest of one is not a decision).
-func normalForm(p *porRun) string {
+func normalForm(p *porRun) string { return normalFormAs(p, nil) }
+
+// normalFormAs is the normal form of the trace with goroutine i renamed
+// as[i] (as nil, or shorter than a goroutine's number: not renamed), for
+// comparing traces up to a permutation of symmetric goroutines.
+func normalFormAs(p *porRun, as []int) string {
+	name := func(tid int) int {
+		if tid < len(as) {
+			return as[tid]
+		}
+		return tid
+	}
 	picks := p.picks
 	// A step can go once, for every goroutine, as many of its steps are
 	// done as the step's clock counts (they happen before it).
 	var byThread [][]int
 	for i, e := range p.events {
-		for len(byThread) <= e.tid {
+		q := name(e.tid)
+		for len(byThread) <= q {
 			byThread = append(byThread, nil)
 		}
-		byThread[e.tid] = append(byThread[e.tid], i)
+		byThread[q] = append(byThread[q], i)
 	}
 	done := make([]uint32, len(byThread))
 	var b strings.Builder
@@ -41,7 +53,7 @@ func normalForm(p *porRun) string {
 			c := p.events[byThread[q][done[q]]].clock
 			ready := true
 			for o, k := range c {
-				if o != q && o < len(done) && done[o] < k {
+				if o := name(o); o != q && o < len(done) && done[o] < k {
 					ready = false
 					break
 				}

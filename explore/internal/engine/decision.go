@@ -19,6 +19,10 @@ type schedule struct {
 	// virtual time to its deadline. It is never the default choice, and
 	// choosing it always counts as a preemption.
 	timer int
+	// twins are the goroutines the search does not choose here: each
+	// has a lower-numbered twin that can go (symmetry.go). Never the
+	// default choice.
+	twins uint64
 }
 
 // defaultChoice is the thread the search tries first: the current thread
@@ -45,7 +49,7 @@ func (s *schedule) costs(c int) bool {
 func (s *schedule) alternatives() []int {
 	def := s.defaultChoice()
 	alts := []int{def}
-	for m := s.enabled &^ (1 << def); m != 0; m &= m - 1 {
+	for m := s.enabled &^ (1 << def) &^ s.twins; m != 0; m &= m - 1 {
 		alts = append(alts, bits.TrailingZeros64(m))
 	}
 	return alts

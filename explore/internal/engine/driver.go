@@ -64,6 +64,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	if s != nil || e.record {
 		r.por, e.spare = newPorRun(s, e.spare), nil
 	}
+	r.symAllowed = (s == nil || !s.optimal) && !e.opt.NoSymmetry && !e.opt.Weak
 	current.Store(r)
 	main := r.spawn("main", e.body)
 	r.cur = main
@@ -80,6 +81,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	e.res.Schedules++
 	e.res.Steps += int64(r.steps)
 	e.res.MaxSteps = max(e.res.MaxSteps, r.steps)
+	e.res.Twins += int64(r.twinsAt)
 	return r
 }
 
@@ -161,6 +163,7 @@ func (e *explorer) runDFS(prefix []int, b int) *run {
 	if !e.opt.Shard.mineWith(&e.shardPath, r.decisions, b) {
 		e.res.Schedules--
 		e.res.Steps -= int64(r.steps)
+		e.res.Twins -= int64(r.twinsAt)
 		e.res.MaxSteps = maxSteps
 		r.failure = nil
 	}

@@ -25,6 +25,12 @@ func fewerProgramsUnderRace(t *testing.T) {
 	if !raceBuild {
 		return
 	}
+	fewerPrograms(t, raceGeneratedPrograms, "race build")
+}
+
+// fewerPrograms lowers rapid's case count for the calling test to n,
+// unless -rapid.checks was given, and restores it after; why says why.
+func fewerPrograms(t *testing.T, n int, why string) {
 	f := flag.Lookup("rapid.checks")
 	if f == nil {
 		t.Fatal("rapid's -rapid.checks flag is not registered: the race build cannot lower the case count")
@@ -35,9 +41,13 @@ func fewerProgramsUnderRace(t *testing.T) {
 		return
 	}
 	old := f.Value.String()
-	if err := f.Value.Set(strconv.Itoa(raceGeneratedPrograms)); err != nil {
+	if err := f.Value.Set(strconv.Itoa(n)); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Value.Set(old) })
-	t.Logf("race build: %d generated programs, not %s; the full count runs without the race detector (cmd/verify's model layer)", raceGeneratedPrograms, old)
+	if why == "race build" {
+		t.Logf("race build: %d generated programs, not %s; the full count runs without the race detector (cmd/verify's model layer)", n, old)
+	} else {
+		t.Logf("%s: %d generated programs, not %s (-rapid.checks=N for more)", why, n, old)
+	}
 }

@@ -36,6 +36,11 @@ func GoroutineID() (id int64, ok bool) {
 	if r == nil || r.cur == nil {
 		return 0, false
 	}
+	if r.sym != nil {
+		// The goroutine sees its identity: it may act on it.
+		r.sym.grow(len(r.threads))
+		r.sym.note(r.cur, 0x1D)
+	}
 	return -r.cur.serial, true
 }
 
@@ -54,7 +59,7 @@ func Tracing() bool {
 func Point() {
 	if r := current.Load(); r != nil {
 		sharedOps.Add(1)
-		r.cur.pendAll = true
+		r.cur.pendAll, r.cur.yieldStep = true, false
 		if r.deps != nil {
 			r.deps.unnamed(r.cur.id, "Point")
 		}
@@ -73,7 +78,7 @@ func PointAt(loc uintptr, write bool) {
 		sharedOps.Add(1)
 		t := r.cur
 		t.pendBuf[0] = access{loc, write}
-		t.pend, t.pendAll = t.pendBuf[:], false
+		t.pend, t.pendAll, t.yieldStep = t.pendBuf[:], false, false
 		if r.deps != nil {
 			r.deps.named(loc, CauseAtomic)
 		}
@@ -98,6 +103,9 @@ func Touch(loc uintptr, write bool) {
 			r.deps.named(loc, CauseTouch)
 		}
 		r.por.touch(r, access{loc, write})
+	}
+	if r := current.Load(); r != nil && r.sym != nil && !r.cur.exiting {
+		r.sym.access(r.cur, access{loc, write})
 	}
 }
 
@@ -201,7 +209,7 @@ func Gosched() {
 	// The step after a Gosched performs no operation, but it could not
 	// go until another goroutine made progress (any step): it depends on
 	// every step, as a step of unknown accesses does.
-	t.pend, t.pendAll = nil, true
+	t.pend, t.pendAll, t.yieldStep = nil, true, true
 	if r.deps != nil {
 		r.deps.unnamed(t.id, "after Gosched")
 	}
@@ -279,6 +287,9 @@ func Now() int64 {
 	if r := current.Load(); r != nil {
 		if r.por != nil && !r.cur.exiting {
 			r.por.touch(r, access{clockLoc, false})
+		}
+		if r.sym != nil && !r.cur.exiting {
+			r.sym.observe(r.cur, 0xC10C, uint64(r.now))
 		}
 		return r.now
 	}

@@ -35,7 +35,7 @@ const (
 )
 
 func (o progOp) String() string {
-	names := [...]string{"load", "store", "add", "locked", "wait", "set", "timeout"}
+	names := [...]string{"load", "store", "add", "locked", "wait", "set", "timeout", "check"} // check: symmetry_test.go
 	s := fmt.Sprintf("%s(%d)", names[o.kind], o.v)
 	if o.kind == opLocked {
 		var in []string
@@ -67,49 +67,66 @@ func genOp(t *rapid.T, label string, g int, nested bool) progOp {
 	return o
 }
 
+// progWorld is what the operations of a generated program act on.
+type progWorld struct {
+	xs [3]loc
+	m  lock
+	e  Event
+}
+
+// do performs o; with a log, it appends what o observed (a value read,
+// whether a wait ended in time) to it.
+func (w *progWorld) do(o progOp, log *[]int) {
+	see := func(v int) {
+		if log != nil {
+			*log = append(*log, v)
+		}
+	}
+	switch o.kind {
+	case opLoad:
+		see(w.xs[o.v].Load())
+	case opStore:
+		w.xs[o.v].Store(1)
+	case opAdd:
+		see(w.xs[o.v].Add(1))
+	case opLocked:
+		w.m.Lock()
+		for _, x := range o.inner {
+			w.do(x, log)
+		}
+		w.m.Unlock()
+	case opWait:
+		w.e.Wait()
+	case opSet:
+		w.e.Set()
+	case opTimeout:
+		x := &w.xs[o.v]
+		if BlockOnTimeout(x.at(), false, func() bool { return x.v%2 == 1 }, 10, "odd") {
+			see(1)
+		} else {
+			see(0)
+		}
+	}
+}
+
+func (w *progWorld) run(ops []progOp) {
+	for _, o := range ops {
+		w.do(o, nil)
+	}
+}
+
 // program builds the body: goroutine 0 sets the event at its end if no
 // op of its did (waiters must not deadlock), every goroutine runs its ops.
 func program(gs [][]progOp) func() {
 	return func() {
-		var xs [3]loc
-		var m lock
-		var e Event
-		run := func(ops []progOp) {
-			var do func(o progOp)
-			do = func(o progOp) {
-				switch o.kind {
-				case opLoad:
-					xs[o.v].Load()
-				case opStore:
-					xs[o.v].Store(1)
-				case opAdd:
-					xs[o.v].Add(1)
-				case opLocked:
-					m.Lock()
-					for _, x := range o.inner {
-						do(x)
-					}
-					m.Unlock()
-				case opWait:
-					e.Wait()
-				case opSet:
-					e.Set()
-				case opTimeout:
-					x := &xs[o.v]
-					BlockOnTimeout(x.at(), false, func() bool { return x.v%2 == 1 }, 10, "odd")
-				}
-			}
-			for _, o := range ops {
-				do(o)
-			}
-		}
+		var w progWorld
 		var ts []*Thread
 		for i, ops := range gs {
 			last := i == 0
 			ts = append(ts, Go(fmt.Sprint("g", i), func() {
-				run(ops)
+				w.run(ops)
 				if last {
-					e.Set()
+					w.e.Set()
 				}
 			}))
 		}

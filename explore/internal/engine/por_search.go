@@ -91,6 +91,9 @@ type porNode struct {
 	// others touched.
 	wide  uint64
 	extra map[int][]access
+	// twinOf maps each twin of the decision (schedule.twins) to the
+	// goroutine run in its place (symmetry.go).
+	twinOf map[int]int
 }
 
 func (n *porNode) record(tid int, s stepSummary, npend int) {
@@ -170,6 +173,9 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 		return c
 	}
 	n := porNode{kind: kindGoroutine, schedule: d, preBefore: r.preempts}
+	if d.twins != 0 {
+		n.twinOf = r.twinBases(&d)
+	}
 	if s.sleep {
 		n.sleep0 = append([]sleeper(nil), r.por.sleep...)
 	}
@@ -228,6 +234,9 @@ func (s *porSearch) next() []int {
 			return s.cut(k)
 		}
 		cand := n.bt &^ n.done & n.enabled
+		if n.twins != 0 {
+			cand = n.untwin(cand)
+		}
 		if s.sleep {
 			cand &^= asleep(n.sleep0)
 		}
@@ -304,4 +313,18 @@ func (e *explorer) porRound(s *porSearch) bool {
 			return false
 		}
 	}
+}
+
+// untwin replaces each twin asked for at n (symmetry.go) by the lowest
+// goroutine it is a twin of, which the run of that choice mirrors, and
+// drops it where that one ran already.
+func (n *porNode) untwin(cand uint64) uint64 {
+	for m := cand & n.twins; m != 0; m &= m - 1 {
+		y := bits.TrailingZeros64(m)
+		cand &^= 1 << y
+		if x, ok := n.twinOf[y]; ok && n.done&(1<<x) == 0 {
+			cand |= 1 << x
+		}
+	}
+	return cand
 }

@@ -76,6 +76,11 @@ type thread struct {
 	pend    []access
 	pendAll bool
 	pendBuf [1]access
+	// stepped is set once the thread took a step; yieldStep marks its
+	// pending step as the one after a Gosched, which accesses nothing
+	// (symmetry.go).
+	stepped, yieldStep bool
+	armed              uint64 // when its deadline was set (run.arms)
 }
 
 type run struct {
@@ -120,6 +125,15 @@ type run struct {
 	objects []namedObject
 	// chans are the channels the run saw closed (chans.go).
 	chans map[uintptr]struct{}
+	// symAllowed says the search skips twins (symmetry.go); sym is the
+	// histories, from the scenario's first Symmetric on.
+	symAllowed bool
+	sym        *symState
+	// fifoTimers (a scenario with a Symmetric group) breaks a tie of
+	// deadlines by the order of arming; arms counts the armings.
+	fifoTimers bool
+	arms       uint64
+	twinsAt    int // decisions with a twin skipped (Result.Twins)
 }
 
 // current is the run in progress, or nil. It is set by the driver before
@@ -144,6 +158,11 @@ func (r *run) spawn(name string, f func()) *thread {
 	t := &thread{id: len(r.threads), serial: threadSerial.Add(1), name: name, wake: make(chan struct{}, 1), gone: make(chan struct{}), starting: r.cur != nil, spawner: r.cur}
 	r.threads = append(r.threads, t)
 	r.live++
+	if r.sym != nil && r.cur != nil {
+		// Its parent's history says which goroutine it started.
+		r.sym.grow(len(r.threads))
+		r.sym.note(r.cur, 0x60)
+	}
 	if r.por != nil {
 		r.por.spawned(t.id)
 	}
@@ -351,7 +370,11 @@ func (r *run) schedule(t *thread) *thread {
 		if r.por != nil {
 			r.por.begin(r, c, -1, en)
 		}
+		r.symStep(r.threads[c])
 		return r.threads[c]
+	}
+	if sc.twins = r.twinsOf(&sc); sc.twins != 0 {
+		r.twinsAt++
 	}
 	c := r.guide.goroutine(r, sc)
 	if c < 0 || c >= len(r.threads) || en&(1<<c) == 0 {
@@ -373,13 +396,15 @@ func (r *run) schedule(t *thread) *thread {
 	if r.por != nil {
 		r.por.begin(r, c, len(r.decisions)-1, d.enabled)
 	}
+	r.symStep(r.threads[c])
 	return r.threads[c]
 }
 
 func (r *run) earliestSleeper() *thread {
 	var s *thread
 	for _, x := range r.threads {
-		if x.state == blocked && x.deadline > 0 && !x.timedOut && (s == nil || x.deadline < s.deadline) {
+		if x.state == blocked && x.deadline > 0 && !x.timedOut && (s == nil || x.deadline < s.deadline ||
+			r.fifoTimers && x.deadline == s.deadline && x.armed < s.armed) {
 			s = x
 		}
 	}
@@ -411,7 +436,7 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on
 	}
 	t.state, t.ready, t.what, t.timedOut = blocked, ready, what, false
 	// The wait's step reads what ready reads (on, or everything).
-	t.pend, t.pendAll = on, on == nil
+	t.pend, t.pendAll, t.yieldStep = on, on == nil, false
 	if r.deps != nil {
 		if on == nil {
 			r.deps.unnamed(t.id, "Block")
@@ -433,6 +458,11 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on
 			r.por.touch(r, access{timerLoc, true})
 		}
 		t.deadline = r.now + timeout
+		r.arms++
+		t.armed = r.arms
+		if r.sym != nil {
+			r.sym.observe(t, 0xA2, uint64(t.deadline))
+		}
 	}
 	if r.started(t) {
 		r.waitTurn(t) // blocked from the start: chosen only once ready

@@ -104,6 +104,14 @@ type Options struct {
 	// a location touched between points), in Result.Dependencies; Check
 	// logs the table. It costs a stack walk per operation.
 	Dependencies bool
+	// NoSymmetry (WSCHED_EXPLORE_SYMMETRY=off) makes the plain search
+	// run every twin of a group of goroutines the scenario declared
+	// interchangeable (explore.Symmetric); by default it runs the lowest
+	// of them where they are twins and skips the others' subtrees, which
+	// mirror its own (docs/explore.md, "Symmetry"). The bounded reduced
+	// search skips them too; the unbounded one and the weak-memory mode
+	// never do.
+	NoSymmetry bool
 
 	// Long (WSCHED_LONG=1, as cmd/verify -long sets it) raises the
 	// preemption bound of a depth-first search by one and multiplies the
@@ -193,6 +201,10 @@ type Result struct {
 	// under Options.Dependencies.
 	Races        int
 	Dependencies []Dependency
+	// Twins counts, over all schedules, the decisions at which the search
+	// skipped a twin of a Symmetric group (symmetry.go); zero without a
+	// group, or with NoSymmetry.
+	Twins int64
 	// Trace is a replayed schedule's trace, when it passed (a failure
 	// carries its own).
 	Trace   string

@@ -87,7 +87,7 @@ func within(d *decision, pre, bound int, buf []int) []int {
 	// (always free), then the others by number.
 	def := d.schedule.defaultChoice()
 	buf = append(buf, def)
-	for m := d.enabled &^ (1 << def); m != 0; m &= m - 1 {
+	for m := d.enabled &^ (1 << def) &^ d.twins; m != 0; m &= m - 1 {
 		if a := bits.TrailingZeros64(m); !d.schedule.costs(a) || pre < bound {
 			buf = append(buf, a)
 		}

@@ -1,0 +1,286 @@
+package engine
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/wsched/wsched/explore/internal/weak"
+)
+
+// Symmetry: goroutines a scenario declares interchangeable (Symmetric)
+// are explored once per orbit at each decision where they are twins.
+//
+// Goroutines of one group run the same function on the same inputs, are
+// given no data by identity (data they make for themselves is fine:
+// nobody sees it before they write to shared state), and nothing else
+// in the scenario tells them apart (they are joined together, with JoinAll; a check holds or
+// fails for any permutation of them). A goroutine of deterministic code
+// is then a function of what it observed: two members whose histories
+// are equal, the same operations on the same locations, each reading
+// what the same write left there, are in the same local state, and the
+// state of the whole run is unchanged by swapping them (their own data
+// swapped with them: nobody else sees it). At a decision where neither is
+// the goroutine deciding (so choosing either costs the same) and neither
+// is a timer firing, running the higher one leads to the mirror image of
+// what running the lower one leads to, decision for decision, preemption
+// for preemption: its subtree is skipped (schedule.twins).
+//
+// The history is kept as a hash. A write's identity is the hash of its
+// writer's history just after it (a member's history starts from its
+// group, anyone else's from its own number, so two writes have one
+// identity only when they are one write or twins' at equal histories,
+// which write the same value); an operation observes the identity of the
+// last write to its location. Every access counts as a read (PointAt
+// does not say whether a write also reads). What the explorer cannot
+// name makes a history unique from then on (a step of unknown accesses,
+// a goroutine started, the goroutine's own number asked for): twins then
+// stop being twins, which costs reduction and never soundness. A step
+// that may write anything (Point) writes every location: the table of
+// last writes starts over, in a new epoch. Accesses to a member's own
+// data also end twinship (its locations differ from its twin's); the
+// search never maps one member's locations to another's, the proof
+// does.
+//
+// The plain depth-first search (and the forecast that walks its tree)
+// uses it, and the bounded reduced search: a twin a race asks for is run
+// as the goroutine it twins (porNode.untwin). Not the unbounded reduced
+// search (its wakeup trees name goroutines down a whole branch; SPORE,
+// PLDI 2024, takes sleep sets and races through the permutation), nor
+// the weak-memory mode (a load reads one of several stores, and equal
+// values from different stores are different views).
+
+// symState is a run's record of the histories, from the first Symmetric
+// on.
+type symState struct {
+	hist  []uint64           // by thread
+	group []int              // by thread: 0 none, else the group
+	lastW map[uintptr]uint64 // the identity of the last write to each location, this epoch
+	epoch uint64             // steps that may have written every location
+	uniq  uint64             // unique observations handed out
+}
+
+// symOn reports whether the run keeps twins: the plain search of the
+// sequential mode.
+func (r *run) symOn() bool { return r.symAllowed && r.mem == nil }
+
+func symMix(h, x uint64) uint64 {
+	h ^= x + 0x9E3779B97F4A7C15 + h<<6 + h>>2
+	return mix(h)
+}
+
+func (s *symState) grow(n int) {
+	for len(s.hist) < n {
+		id := len(s.hist)
+		s.hist = append(s.hist, symMix(0xA5A5, uint64(id)+1<<32))
+		s.group = append(s.group, 0)
+	}
+}
+
+// declare makes the threads one group. Each must not have run a step
+// yet: its history starts here.
+func (r *run) declareSymmetric(ts []*thread) {
+	if len(ts) < 2 {
+		return
+	}
+	// Whether twins are skipped or not, timeouts of one deadline fire
+	// in the order they were armed from now on, not by goroutine number
+	// (earliestSleeper): a rule that names a goroutine would tell the
+	// members apart.
+	r.fifoTimers = true
+	if !r.symOn() {
+		return
+	}
+	if r.sym == nil {
+		r.sym = &symState{lastW: map[uintptr]uint64{}}
+	}
+	s := r.sym
+	s.grow(len(r.threads))
+	g := 1
+	for _, x := range s.group {
+		g = max(g, x+1)
+	}
+	for _, t := range ts {
+		if t.stepped {
+			r.failNow(r.cur, kindAssert, fmt.Sprintf("explore.Symmetric: %s has run already; declare a group right after starting it", t.name))
+		}
+		if s.group[t.id] != 0 {
+			r.failNow(r.cur, kindAssert, fmt.Sprintf("explore.Symmetric: %s is in a group already", t.name))
+		}
+		s.group[t.id] = g
+		s.hist[t.id] = symMix(0x5E7, uint64(g))
+	}
+}
+
+// access records t's access a: it observes the last write to a's
+// location; if it writes, it is that location's last write.
+func (s *symState) access(t *thread, a access) {
+	if a.loc == 0 {
+		s.unknown(t, a.write)
+		return
+	}
+	obs := symMix(s.lastW[a.loc], s.epoch)
+	w := uint64(0)
+	if a.write {
+		w = 1
+	}
+	h := symMix(symMix(symMix(s.hist[t.id], uint64(a.loc)), w), obs)
+	s.hist[t.id] = h
+	if a.write {
+		s.lastW[a.loc] = symMix(h, 0x3)
+	}
+}
+
+// unknown records a step of t that may have read anything (and, if
+// write, written anything): t's history becomes unlike any other.
+func (s *symState) unknown(t *thread, write bool) {
+	s.note(t, 0xD00D)
+	if write {
+		s.epoch++
+		clear(s.lastW)
+	}
+}
+
+// note records in t's history something no other thread's can equal.
+func (s *symState) note(t *thread, what uint64) {
+	s.uniq++
+	s.hist[t.id] = symMix(symMix(s.hist[t.id], what), s.uniq)
+}
+
+// observe records a value t saw that the explorer itself holds (the
+// clock, a deadline): equal values keep twins twins.
+func (s *symState) observe(t *thread, what, v uint64) {
+	s.hist[t.id] = symMix(symMix(s.hist[t.id], what), v)
+}
+
+// step records the step c is about to take (chosen at a decision or
+// alone): its pending accesses, and how a wait ended.
+func (r *run) symStep(c *thread) {
+	c.stepped = true
+	s := r.sym
+	if s == nil {
+		return
+	}
+	s.grow(len(r.threads))
+	if c.state == blocked {
+		to := uint64(0)
+		if c.timedOut {
+			to = 1
+		}
+		s.observe(c, 0x7E, to)
+	}
+	switch {
+	case c.yieldStep:
+		s.observe(c, 0x9051, 0) // the step after a Gosched accesses nothing
+	case c.pendAll:
+		// A Point writes whatever it names not; a Block only reads.
+		s.unknown(c, c.state != blocked)
+	default:
+		for _, a := range c.pend {
+			s.access(c, a)
+		}
+	}
+}
+
+// twinsOf returns the enabled members of a group (not cur, not the timer)
+// that have a lower-numbered twin enabled: the choices the search skips.
+func (r *run) twinsOf(sc *schedule) uint64 {
+	s := r.sym
+	if s == nil {
+		return 0
+	}
+	s.grow(len(r.threads))
+	var twins uint64
+	cand := sc.enabled
+	if sc.cur >= 0 {
+		cand &^= 1 << sc.cur
+	}
+	if sc.timer >= 0 {
+		cand &^= 1 << sc.timer
+	}
+	for m := cand; m != 0; m &= m - 1 {
+		x := bits.TrailingZeros64(m)
+		if s.group[x] == 0 || twins&(1<<x) != 0 {
+			continue
+		}
+		for n := m &^ (1 << x); n != 0; n &= n - 1 {
+			if y := bits.TrailingZeros64(n); r.twin(x, y) {
+				twins |= 1 << y
+			}
+		}
+	}
+	return twins
+}
+
+// twin reports whether threads x and y are twins (both of one group,
+// with equal histories and wait states).
+func (r *run) twin(x, y int) bool {
+	s, tx, ty := r.sym, r.threads[x], r.threads[y]
+	return s.group[x] != 0 && s.group[y] == s.group[x] && s.hist[y] == s.hist[x] &&
+		ty.state == tx.state && ty.yielded == tx.yielded && ty.timedOut == tx.timedOut && ty.deadline == tx.deadline && (tx.deadline == 0 || ty.armed == tx.armed)
+}
+
+// twinBases maps each twin of sc to the lowest goroutine it is a twin of
+// (the one the search runs in its place).
+func (r *run) twinBases(sc *schedule) map[int]int {
+	bases := map[int]int{}
+	for m := sc.twins; m != 0; m &= m - 1 {
+		y := bits.TrailingZeros64(m)
+		for x := range y {
+			if sc.enabled&(1<<x) != 0 && sc.twins&(1<<x) == 0 && x != sc.cur && x != sc.timer && r.twin(x, y) {
+				bases[y] = x
+				break
+			}
+		}
+	}
+	return bases
+}
+
+// Symmetric declares the goroutines of ths interchangeable: the plain
+// search runs one of each set of twins at a decision (see above).
+func Symmetric(ths ...*Thread) {
+	r := current.Load()
+	if r == nil || r.cur.exiting {
+		return
+	}
+	ts := make([]*thread, 0, len(ths))
+	for _, th := range ths {
+		if th != nil {
+			ts = append(ts, th.t)
+		}
+	}
+	r.declareSymmetric(ts)
+}
+
+// JoinAll waits until every goroutine of ths has returned, in one step:
+// the way to join a group of Symmetric goroutines without telling them
+// apart (joining them one by one would wait for each in turn).
+func JoinAll(ths ...*Thread) {
+	r := current.Load()
+	if r == nil {
+		return
+	}
+	var on []access
+	var ts []*thread
+	for _, th := range ths {
+		if th != nil {
+			on = append(on, access{threadLoc(th.t.id), false})
+			ts = append(ts, th.t)
+		}
+	}
+	if len(ts) == 0 {
+		return
+	}
+	r.block(r.cur, func() bool {
+		for _, t := range ts {
+			if t.state != finished {
+				return false
+			}
+		}
+		return true
+	}, 0, "JoinAll", on)
+	if w := weakRun(); w != nil {
+		for _, t := range ts {
+			w.mem.m.Join(w.thread(), weak.Thread(t.id))
+		}
+	}
+}
