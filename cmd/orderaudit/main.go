@@ -58,7 +58,7 @@ var scenarios = map[string]string{
 // runtimeScenarios reach impl/idle and impl/sched: the runtime scenarios of
 // the weak layer, the pairs of impl/sched (the drains and the extra slots
 // among them), and extra-retire-local.
-const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|IdlePair|CloseStatePair|IdleAtClosePair|PacingPair|DrainPair|ExtraSlotsPair|ExtraRetireAgainstLocalSpawn$)`
+const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|IdlePair|CloseStatePair|IdleAtClosePair|Pacing(Pair|Retiring)$|DrainPair|ExtraSlotsPair|ExtraRetireAgainstLocalSpawn$)`
 
 // Variant is one weakening of one operation and what the scenarios said.
 type Variant struct {

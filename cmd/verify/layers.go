@@ -53,7 +53,7 @@ var longEnv = []string{"WSCHED_LONG=1"}
 // the idle protocol's Dekker pairs, the pairs of impl/sched played alone
 // (monitor/pair-*, retire/pair-*, turn/pair, timer/pair, slot/pair,
 // shutdown/pair-close-state, -extra, shutdown/idle-at-close-*,
-// monitor/pacing-grid, drain/pair-*, extra/slots-max1 at 1 preemption), fairness/yield-behind-ring and
+// monitor/pacing-grid, monitor/pacing-retiring, drain/pair-*, extra/slots-max1, extra/slots-shutdown), fairness/yield-behind-ring and
 // fairness/busy-worker-yields (a yield between polls), the
 // futex parker (park/futex*), the fork-join pool's pairs
 // (forkjoin/pair-*, pair-goexit on a pool New started) (30 s on two cores) and the linearizability clients
@@ -66,7 +66,7 @@ var longEnv = []string{"WSCHED_LONG=1"}
 // monitor's two whole-runtime ones (protocol/monitor-idle*) take minutes
 // (docs/explore.md has the counts). WSCHED_EXPLORE_WEAK=1
 // runs any of them by hand.
-const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|IdleAtClosePair|PacingPair|DrainPair|ExtraSlotsPair|YieldGoesBehindTheRing$|BusyWorkerYieldsEachTick$|Futex|ForkJoinPair|Lin)"
+const weakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|IdleAtClosePair|Pacing(Pair|Retiring)$|DrainPair|ExtraSlotsPair|YieldGoesBehindTheRing$|BusyWorkerYieldsEachTick$|Futex|ForkJoinPair|Lin)"
 
 // ModelPackages are the packages of the model layer: the weak memory
 // model, its RC11 oracle and the public litmus runner. The ordered
