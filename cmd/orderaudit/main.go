@@ -41,7 +41,7 @@ import (
 )
 
 // scenarios says which weak-mode scenarios reach the operations of each
-// package of impl/: the weak layer's (cmd/verify's weakScenarios), split
+// package of impl/: the weak layer's (scenarioset.WeakScenarios), split
 // by package, with extra-retire-local added for the task's final state.
 // They run in the packages internal/scenarioset lists as reaching the
 // package (scenarioset.Reaching).
