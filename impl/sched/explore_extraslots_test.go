@@ -150,7 +150,8 @@ func goParkedUntilShutdown(rt *Runtime, w *worker) *explore.Thread {
 // TestExploreExtraSlots, not this): exhaustive at 3 with the reduced
 // search (18,125 schedules, under 2 s of CPU; 903 traces, and 400,000
 // schedules of the plain search find no other); in the weak mode 23,487
-// schedules at 2, 24 s of CPU.
+// schedules at 2 (24 s of CPU) and 144,047 at 3 (4 min 53 s on a loaded
+// machine), several times the weak layer's whole budget.
 func TestExploreExtraStartRetireShutdown(t *testing.T) {
 	explore.Check(t, "extra/start-retire-shutdown", explore.Options{Preemptions: 3, Reduce: true, MaxSchedules: 400_000}, func() {
 		rt := newBareRuntime(Config{Workers: 1, LongPoll: time.Second, ParkTimeout: 0, ExtraWorkers: 1})
