@@ -41,7 +41,7 @@ import (
 )
 
 // scenarios says which weak-mode scenarios reach the operations of each
-// package of impl/: the weak layer's (cmd/verify's weakScenarios), split
+// package of impl/: the weak layer's (scenarioset.WeakScenarios), split
 // by package, with extra-retire-local added for the task's final state.
 // They run in the packages internal/scenarioset lists as reaching the
 // package (scenarioset.Reaching).
@@ -58,7 +58,7 @@ var scenarios = map[string]string{
 // runtimeScenarios reach impl/idle and impl/sched: the runtime scenarios of
 // the weak layer, the pairs of impl/sched (the drains and the extra slots
 // among them), and extra-retire-local.
-const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|IdlePair|CloseStatePair|IdleAtClosePair|PacingPair|DrainPair|ExtraSlotsPair|ExtraRetireAgainstLocalSpawn$)`
+const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|IdlePair|CloseStatePair|IdleAtClosePair|Pacing(Pair|Retiring)$|DrainPair|ExtraSlotsPair|ExtraRetireAgainstLocalSpawn$)`
 
 // Variant is one weakening of one operation and what the scenarios said.
 type Variant struct {

@@ -18,3 +18,15 @@ func newBareRuntime(cfg Config) *Runtime {
 	}
 	return rt
 }
+
+// awaitExits waits, in a scenario on a bare runtime whose worker 0 is
+// parked for good (beginPark, no goroutine), until the monitor and every
+// extra worker have exited: the last of them takes live down to 1 (worker
+// 0 alone) and so unparks the monitor's parker (exited), which nothing
+// else here unparks. No Shutdown: a pair of the extra workers' own
+// protocols waits for their exits without Shutdown's store of closed and
+// look at every worker, which would race with each of their steps
+// (TestExploreExtraSlotsPairShutdown has that race alone).
+func awaitExits(rt *Runtime) {
+	rt.mon.parker.Park(0)
+}
