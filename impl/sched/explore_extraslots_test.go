@@ -38,11 +38,10 @@ import (
 // look at every worker's state raced with every step of the two extra
 // workers, which made the pair 18,125 schedules at 3 preemptions in the
 // reduced search, and 23,487 at 2 in the weak mode (24 s of CPU). The races
-// it had are in three pairs now, each exhaustive at 3 in both modes but
-// the last: the start against the retirement (this one), Shutdown
-// against a retiring extra worker (TestExploreExtraSlotsPairShutdown)
-// and Shutdown against the monitor's start of one
-// (TestExploreCloseStatePairExtra, at 2 in the weak mode); the three
+// it had are in three pairs now, each exhaustive at 3 in both modes: the
+// start against the retirement (this one), Shutdown against a retiring
+// extra worker (TestExploreExtraSlotsPairShutdown) and Shutdown against
+// the monitor's start of one (TestExploreCloseStatePairExtra); the three
 // together stay in the plain layer (TestExploreExtraStartRetireShutdown).
 func extraSlots(max int) {
 	rt := newBareRuntime(Config{Workers: 1, LongPoll: time.Second, ParkTimeout: 0, ExtraWorkers: max})
