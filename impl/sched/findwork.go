@@ -1,5 +1,7 @@
 package sched
 
+import "github.com/wsched/wsched/internal/tlatrace"
+
 // findWork returns the next task to poll, or nil if this worker found none
 // anywhere. The order:
 //
@@ -70,6 +72,9 @@ func (w *worker) globalTurn() bool {
 func (w *worker) popLocal() *task {
 	if w.lifoPolls < maxLIFOPollsPerTick {
 		if t := w.lifo.Take(); t != nil {
+			if tlatrace.On { // TLA+ trace (Stranding): a take of the slot
+				tlatrace.Strand("STake", w.index, t, int64(w.index), 0, true)
+			}
 			w.lifoPolls++
 			w.pc.lifoPolls++
 			return t
@@ -79,8 +84,15 @@ func (w *worker) popLocal() *task {
 		// the FIFO order (and stealers) see it.
 		w.pushRing(t)
 		w.rt.notifyLocal()
+		if tlatrace.On { // TLA+ trace (Stranding): no step has the flush
+			tlatrace.Strand("SFlush", w.index, t, -1, 0, true)
+		}
 	}
-	return w.ring.Pop()
+	t := w.ring.Pop()
+	if tlatrace.On && t != nil { // TLA+ trace (Stranding): a take of the ring
+		tlatrace.Strand("STake", w.index, t, int64(w.index), 1, true)
+	}
+	return t
 }
 
 // pollGlobal takes a batch from the global queue: the first task is
@@ -103,6 +115,12 @@ func (w *worker) pollGlobal() *task {
 	k := g.PopBatch(w.scratch[:n])
 	if k == 0 {
 		return nil
+	}
+	if tlatrace.On { // TLA+ trace (Stranding): a take of the global queue, its rest (SRest) to the ring
+		tlatrace.Strand("STake", w.index, w.scratch[0], -1, 2, true)
+		for _, t := range w.scratch[1:k] {
+			tlatrace.Strand("SRest", w.index, t, -1, 0, true)
+		}
 	}
 	w.m.globalBatches.Add(1)       // counter; relaxed
 	w.m.globalPolls.Add(uint64(k)) // counter; relaxed
@@ -193,6 +211,9 @@ func (w *worker) stealStuck() *task {
 // stealRing takes half of v's ring into this worker's.
 func (w *worker) stealRing(v *worker) *task {
 	t, k := v.ring.StealInto(w.ring)
+	if tlatrace.On && t != nil { // TLA+ trace (Stranding): a steal of v's ring (k tasks: the spec's takes one)
+		tlatrace.Strand("STake", w.index, t, int64(v.index), uint32(k), false)
+	}
 	if t != nil {
 		w.m.steals.Add(1)              // counter; relaxed
 		w.m.tasksStolen.Add(uint64(k)) // counter; relaxed
@@ -208,6 +229,9 @@ func (w *worker) stealSlot(v *worker) *task {
 		return nil
 	}
 	t := v.lifo.Steal()
+	if tlatrace.On && t != nil { // TLA+ trace (Stranding): a steal of v's slot
+		tlatrace.Strand("STake", w.index, t, int64(v.index), 0, false)
+	}
 	if t != nil {
 		w.m.steals.Add(1)      // counter; relaxed
 		w.m.tasksStolen.Add(1) // counter; relaxed

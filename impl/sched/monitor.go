@@ -226,6 +226,9 @@ func (m *monitor) check(w *worker, now int64) bool {
 	if !w.stuck.LoadSeqCst() {
 		m.stuckCount.AddSeqCst(1)
 		w.stuck.StoreSeqCst(true)
+		if tlatrace.On { // TLA+ trace (Stranding): MonFlag
+			tlatrace.Strand("SFlag", w.index, nil, -1, 0, true)
+		}
 	}
 	return true
 }
@@ -238,6 +241,9 @@ func (m *monitor) unflag(w *worker) {
 	// count, and clearing one publishes nothing.
 	if w.stuck.LoadRelaxed() {
 		w.stuck.StoreRelaxed(false) // clears the flag; publishes nothing
+		if tlatrace.On {            // TLA+ trace (Stranding): MonUnflag
+			tlatrace.Strand("SUnflag", w.index, nil, -1, 0, true)
+		}
 		m.stuckCount.AddRelaxed(-1) // the count thieves read first; only the monitor writes it
 	}
 }
@@ -261,6 +267,9 @@ func (m *monitor) help(now int64, stuck int, healthy bool, pacing *extraPacing) 
 		return // a searcher will take it, or re-check it when it parks
 	}
 	if i := rt.idle.ClaimParked(); i >= 0 {
+		if tlatrace.On { // TLA+ trace (Stranding): MonWake
+			tlatrace.Strand("SMonWake", i, nil, -1, 0, true)
+		}
 		m.woken.Add(1) // counter; relaxed
 		rt.workers[i].parker.Unpark()
 		return

@@ -311,6 +311,9 @@ func (w *worker) execute(t *task) {
 			w.pollUnwound = false // a panic(nil) that recover stopped: the goroutine goes on
 			w.rt.panicked.Add(1)  // counter; relaxed
 		}
+		if tlatrace.On { // TLA+ trace (Stranding): EndPoll, ready
+			tlatrace.Strand("SEnd", w.index, t, -1, 0, true)
+		}
 		t.finish(err)
 		return
 	}
@@ -318,11 +321,19 @@ func (w *worker) execute(t *task) {
 		if w.pollYielded {
 			// Yield: behind everything else this worker has.
 			w.pushYield(t)
+			if tlatrace.On { // TLA+ trace (Stranding): no step has a yield
+				tlatrace.Strand("SEnd", w.index, t, -1, 2, false)
+			}
 			return
 		}
 		// Woken during its own poll: back of the ring.
 		w.pushRing(t)
+		if tlatrace.On { // TLA+ trace (Stranding): EndPoll, pending, to the ring
+			tlatrace.Strand("SEnd", w.index, t, -1, 1, false)
+		}
 		w.rt.notifyLocal()
+	} else if tlatrace.On { // TLA+ trace (Stranding): EndPoll, pending, waiting for a wake
+		tlatrace.Strand("SEnd", w.index, t, -1, 0, false)
 	}
 }
 
@@ -443,7 +454,11 @@ func (w *worker) pushRing(t *task) {
 // notifies). Should the poll not return, the monitor flags the worker as
 // stuck, and the task can be stolen then (docs/scheduler.md, "Stranding").
 func (w *worker) pushLIFO(t *task) {
-	if prev := w.lifo.Put(t); prev != nil {
+	prev := w.lifo.Put(t)
+	if tlatrace.On { // TLA+ trace (Stranding): WakeP into the slot (a displaced task: no step has it)
+		tlatrace.Strand("SLifo", w.index, t, -1, 0, prev == nil)
+	}
+	if prev != nil {
 		w.pushRing(prev)
 		w.rt.notifyLocal()
 	}
@@ -481,6 +496,9 @@ func (w *worker) goLocal(f func()) error {
 func (w *worker) pushLocal(t *task) {
 	w.pc.spawned++
 	w.pushRing(t)
+	if tlatrace.On { // TLA+ trace (Stranding): WakeP, Shape "spawn": into the ring
+		tlatrace.Strand("SRing", w.index, t, -1, 0, true)
+	}
 	w.rt.notifyLocal()
 }
 

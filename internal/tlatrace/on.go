@@ -174,3 +174,22 @@ func Cancelling(on bool) {
 	}
 	unlock()
 }
+
+// StrandProc is the Proc of Stranding's records: no other protocol's
+// log reads them (they take only records whose Proc is theirs).
+const StrandProc = "stranding"
+
+// Strand records an action of Stranding (tla/Stranding.tla at the code's
+// grain) that the calling goroutine has just taken: a task's move into a
+// place or out of one, the end of a poll, a step of the monitor. worker
+// is the worker acting or acted on (the code's index), task the task
+// record, x a victim worker's index (-1 for none), n and ok what the
+// action says besides (tla/trace/strand.go reads them). impl/sched calls
+// it right after the atomic operation that makes the move visible to
+// other goroutines, with no scheduling point of the explorer in between,
+// or, for a take, after the operation that took the task (nobody else
+// can take it then); the order is faithful under the explorer only (a
+// plain build does not hold the trace lock across the operation).
+func Strand(action string, worker int, task any, x int64, n uint32, ok bool) {
+	Note(Event{Action: action, Proc: StrandProc, Worker: worker, Task: task, X: x, N: n, OK: ok, G: goid.Current()})
+}
