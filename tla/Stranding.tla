@@ -108,9 +108,12 @@ VARIABLES
     loc,    \* [Tasks -> Places]: every task is in exactly one place
     ws,     \* [All -> {"parked", "looking", "polling", "retired"}]
     stuck,  \* [All -> BOOLEAN], the monitor's flags
-    runs    \* [Tasks -> Nat], polls begun, for the exactly-once invariant
+    runs,   \* [Tasks -> Nat], polls begun, for the exactly-once invariant
+    monSaw, \* the loose monitor saw a task wait with a worker flagged (LooseMonitor)
+    flagPoll \* [All -> BOOLEAN], flagged inside its current poll (LooseMonitor)
 
-vars == <<loc, ws, stuck, runs>>
+aux == <<monSaw, flagPoll>>   \* only LooseMonitor's steps change them
+vars == <<loc, ws, stuck, runs, monSaw, flagPoll>>
 
 Busy(w) == BusyOther /\ w = N    \* the worker that always has work of its own
 
@@ -129,6 +132,8 @@ Init ==
                            ELSE IF w \in X THEN "retired" ELSE "parked"]
     /\ stuck = [w \in All |-> FALSE]
     /\ runs = [t \in Tasks |-> 0]
+    /\ monSaw = FALSE
+    /\ flagPoll = [w \in All |-> FALSE]
 
 At(kind, w) == {t \in Tasks : loc[t] = Place(kind, w)}
 InGlobal == {t \in Tasks : loc[t] = Global}
@@ -191,7 +196,7 @@ Look(w) ==
     /\ ~Busy(w)
     /\ \/ FindWork(w)
        \/ NothingFor(w) /\ ws' = [ws EXCEPT ![w] = "parked"] /\ UNCHANGED <<loc, runs>>
-    /\ UNCHANGED stuck
+    /\ UNCHANGED <<stuck, aux>>
 
 \* The busy worker runs its own tasks (steps of no interest here) and takes
 \* what it has queued (its ring is FIFO behind its own work); at its
@@ -205,7 +210,7 @@ BusyLook(w) ==
        \/ /\ InGlobal = {}
           /\ FairnessSteal
           /\ \E t \in FromStuck(w) : StartPoll(w, t, loc)
-    /\ UNCHANGED stuck
+    /\ UNCHANGED <<stuck, aux>>
 
 \* An extra worker: the ordinary findWork; nothing: it retires (its
 \* goroutine ends and its slot is free again).
@@ -213,7 +218,7 @@ ExtraLook(x) ==
     /\ ws[x] = "looking"
     /\ \/ FindWork(x)
        \/ NothingFor(x) /\ ws' = [ws EXCEPT ![x] = "retired"] /\ UNCHANGED <<loc, runs>>
-    /\ UNCHANGED stuck
+    /\ UNCHANGED <<stuck, aux>>
 
 \* P has had its effect: it is done, or (EffectInPoll) its poll that does
 \* it has begun.
@@ -233,14 +238,15 @@ EndPoll(w) ==
              /\ \/ loc' = [loc EXCEPT ![t] = Done]
                 \/ loc' = [loc EXCEPT ![t] = Place("ring", w)]
     /\ ws' = [ws EXCEPT ![w] = "looking"]
-    /\ UNCHANGED <<stuck, runs>>
+    /\ flagPoll' = [flagPoll EXCEPT ![w] = FALSE]
+    /\ UNCHANGED <<stuck, runs, monSaw>>
 
 \* A task comes from outside into the global queue (Arrivals).
 Arrive(t) ==
     /\ Arrivals
     /\ loc[t] = Outside
     /\ loc' = [loc EXCEPT ![t] = Global]
-    /\ UNCHANGED <<ws, stuck, runs>>
+    /\ UNCHANGED <<ws, stuck, runs, aux>>
 
 \* A blocker's poll on w wakes P (WakeApart): P waiting nowhere goes to
 \* w's slot (Shape "spawn": w's ring); P being polled (Repolls) is marked
@@ -252,7 +258,7 @@ WakeP(w) ==
     /\ \/ loc["P"] = Nowhere /\ loc' = [loc EXCEPT !["P"] = Place(WakeKind, w)]
        \/ PFirstPending /\ runs["P"] = 1 /\ loc["P"].k = "run"
           /\ loc' = [loc EXCEPT !["P"] = Place("runw", loc["P"].w)]
-    /\ UNCHANGED <<ws, stuck, runs>>
+    /\ UNCHANGED <<ws, stuck, runs, aux>>
 
 \* A task waits where a woken or extra worker takes from.
 Waiting == \/ InGlobal # {}
@@ -266,31 +272,42 @@ NotifyWake(w) ==
     /\ ws[w] = "parked"
     /\ InGlobal # {} \/ \E v \in All : At("ring", v) # {}
     /\ ws' = [ws EXCEPT ![w] = "looking"]
-    /\ UNCHANGED <<loc, stuck, runs>>
+    /\ UNCHANGED <<loc, stuck, runs, aux>>
 
 \* The monitor's steps one by one (LooseMonitor).
 MonFlag(v) ==
     /\ LooseMonitor /\ Monitor
     /\ ws[v] \in {"looking", "polling"} /\ ~stuck[v]
     /\ stuck' = [stuck EXCEPT ![v] = TRUE]
-    /\ UNCHANGED <<loc, ws, runs>>
+    /\ flagPoll' = [flagPoll EXCEPT ![v] = ws[v] = "polling"]
+    /\ UNCHANGED <<loc, ws, runs, monSaw>>
 \* The code unflags a worker whose tick count moved: it is not inside the
 \* poll it was flagged in.
 MonUnflag(v) ==
-    /\ LooseMonitor /\ stuck[v] /\ ws[v] # "polling"
+    /\ LooseMonitor /\ stuck[v] /\ ~(ws[v] = "polling" /\ flagPoll[v])
     /\ stuck' = [stuck EXCEPT ![v] = FALSE]
-    /\ UNCHANGED <<loc, ws, runs>>
+    /\ UNCHANGED <<loc, ws, runs, aux>>
+\* The monitor sees a task wait while a worker is flagged (help's
+\* workAvailable); it wakes or starts a worker for it in a later step of
+\* its own, by which time the task may have been taken.
+MonSee ==
+    /\ LooseMonitor /\ Monitor
+    /\ (\E u \in All : stuck[u]) /\ Waiting
+    /\ monSaw' = TRUE
+    /\ UNCHANGED <<loc, ws, stuck, runs, flagPoll>>
 MonWake(v) ==
     /\ LooseMonitor /\ Monitor
-    /\ ws[v] = "parked" /\ (\E u \in All : stuck[u]) /\ Waiting
+    /\ ws[v] = "parked" /\ (\E u \in All : stuck[u]) /\ monSaw
     /\ ws' = [ws EXCEPT ![v] = "looking"]
-    /\ UNCHANGED <<loc, stuck, runs>>
+    /\ monSaw' = FALSE
+    /\ UNCHANGED <<loc, stuck, runs, flagPoll>>
 MonExtra(x) ==
     /\ LooseMonitor /\ Monitor
-    /\ ws[x] = "retired" /\ (\E u \in All : stuck[u]) /\ Waiting
+    /\ ws[x] = "retired" /\ (\E u \in All : stuck[u]) /\ monSaw
     /\ \A v \in W : ws[v] # "parked"
     /\ ws' = [ws EXCEPT ![x] = "looking"]
-    /\ UNCHANGED <<loc, stuck, runs>>
+    /\ monSaw' = FALSE
+    /\ UNCHANGED <<loc, stuck, runs, flagPoll>>
 
 \* The monitor's look (watch, check, help): every worker inside a poll is
 \* flagged stuck (abstracted: in Go, inside the same tick for LongPoll),
@@ -322,13 +339,16 @@ MonitorLook ==
                              THEN [ws EXCEPT ![lowest(free)] = "looking"]
                              ELSE ws
                    ELSE ws
-    /\ UNCHANGED <<loc, runs>>
+    \* its flags are of workers inside their current polls
+    /\ flagPoll' = IF LooseMonitor THEN [v \in All |-> ws[v] = "polling"] ELSE flagPoll
+    /\ UNCHANGED <<loc, runs, monSaw>>
 
 Next ==
     \/ \E w \in W : Look(w) \/ BusyLook(w) \/ EndPoll(w) \/ WakeP(w) \/ NotifyWake(w) \/ MonWake(w)
     \/ \E x \in X : ExtraLook(x) \/ EndPoll(x) \/ WakeP(x) \/ MonExtra(x)
     \/ \E t \in Tasks : Arrive(t)
     \/ \E v \in All : MonFlag(v) \/ MonUnflag(v)
+    \/ MonSee
     \/ MonitorLook
 
 (***************************************************************************)
@@ -377,6 +397,8 @@ TypeOK ==
     /\ ws \in [All -> {"parked", "looking", "polling", "retired"}]
     /\ stuck \in [All -> BOOLEAN]
     /\ runs \in [Tasks -> Nat]
+    /\ monSaw \in BOOLEAN
+    /\ flagPoll \in [All -> BOOLEAN]
 
 \* Each task is polled at most once: a task taken by two workers, or taken
 \* from two places, would be polled twice.

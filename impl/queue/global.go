@@ -3,6 +3,7 @@ package queue
 import (
 	"github.com/wsched/wsched/explore/atomic"
 	"github.com/wsched/wsched/explore/sync"
+	"github.com/wsched/wsched/internal/tlatrace"
 )
 
 // minGlobalCap is the smallest backing array Global keeps once it has
@@ -47,6 +48,9 @@ func (g *Global[T]) Push(t *T) {
 	g.buf[(g.head+g.n)&(len(g.buf)-1)] = t
 	g.n++
 	g.length.StoreRelaxed(int64(g.n)) // written under the lock; readers only want a snapshot
+	if tlatrace.On {                  // TLA+ trace (Stranding): Arrive, where Len's readers (the monitor's look) see it
+		tlatrace.Strand("SArrive", -1, t, -1, 0, true)
+	}
 	g.mu.Unlock()
 }
 

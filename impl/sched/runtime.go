@@ -10,7 +10,6 @@ import (
 	"github.com/wsched/wsched/impl/internal/chaos"
 	"github.com/wsched/wsched/impl/park"
 	"github.com/wsched/wsched/impl/queue"
-	"github.com/wsched/wsched/internal/tlatrace"
 )
 
 // Runtime is a work-stealing scheduler: a fixed set of workers, each with a
@@ -160,10 +159,7 @@ func (rt *Runtime) spawnRemote(t Task) (*JoinHandle, error) {
 // global queue and notifies. Called between enterRemote and exitRemote.
 func (rt *Runtime) pushRemote(t *task) {
 	rt.spawned.Add(1) // counter; relaxed
-	rt.global.Push(t)
-	if tlatrace.On { // TLA+ trace (Stranding): Arrive
-		tlatrace.Strand("SArrive", -1, t, -1, 0, true)
-	}
+	rt.global.Push(t) // TLA+ trace (Stranding): Arrive, recorded inside
 	chaos.Point()
 	rt.notify()
 }

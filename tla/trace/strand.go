@@ -1,0 +1,167 @@
+//go:build tlatrace
+
+package trace
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wsched/wsched/internal/tlatrace"
+)
+
+// StrandModel is the configuration of Stranding at the code's grain
+// (StrandCode*.cfg) a log of impl/sched is checked against: the shape of
+// the hazard, the workers, and the names of the run's tasks.
+type StrandModel struct {
+	Shape    string // "batch", "lifo" or "spawn"
+	N        int    // regular workers (1..3)
+	ExtraMax int    // extra worker slots
+	// Names are the spec's names of the run's tasks in the order they
+	// first appear in its log ("B1".."B4", "P").
+	Names []string
+}
+
+// StrandGrain is the spec's switches for the code's grain, all on.
+var StrandGrain = []string{"Arrivals", "NotifyWakes", "WakeApart", "Repolls", "EffectInPoll", "AnyOrder", "PartialBatch", "LooseMonitor"}
+
+// Constants is the CONSTANTS section: the design as implemented (the
+// monitor, the slot stealable once flagged, no private buffer) at the
+// code's grain.
+func (m StrandModel) Constants() string {
+	k := 0
+	for _, n := range m.Names {
+		if strings.HasPrefix(n, "B") {
+			k++
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "CONSTANTS\n    N = %d\n    ExtraMax = %d\n    K = %d\n    Shape = %q\n", m.N, m.ExtraMax, k, m.Shape)
+	b.WriteString("    PrivateBuffer = FALSE\n    SlotStealable = TRUE\n    Monitor = TRUE\n    BusyOther = FALSE\n    FairnessSteal = TRUE\n")
+	for _, s := range StrandGrain {
+		fmt.Fprintf(&b, "    %s = TRUE\n", s)
+	}
+	return b.String()
+}
+
+// StrandInvariants are Stranding's invariants checked along every log.
+var StrandInvariants = []string{"TypeOK", "AtMostOnce", "OnePollPerWorker", "PlacesAgree"}
+
+// StrandBatch is a batch of logs for TraceStranding, the spec mutated by
+// mutate when set (then with no invariants: a mutant's may fail).
+func (m StrandModel) StrandBatch(logs []string, mutate func(string) (string, error)) Batch {
+	b := Batch{Spec: "Stranding", Constants: m.Constants(), Logs: logs, Post: "TraceAccepted", Mutate: mutate}
+	if mutate == nil {
+		b.Invariants = StrandInvariants
+	}
+	return b
+}
+
+// StrandLog is evs as a TLA+ sequence of the records TraceStranding
+// reads (internal/tlatrace.Strand's; the other protocols' are skipped).
+// Workers are numbered 1..N+ExtraMax (the code's index + 1), tasks named
+// by m.Names in the order they first appear. It fails on what Stranding
+// has no step for: more tasks than named, a worker outside the model, a
+// steal of more than one task, a displaced slot task, a flush of the slot,
+// a yield, an extra worker's hand-off.
+func (m StrandModel) StrandLog(evs []tlatrace.Event) (string, error) {
+	names := map[any]string{}
+	name := func(j int, t any) (string, error) {
+		if s, ok := names[t]; ok {
+			return s, nil
+		}
+		if len(names) == len(m.Names) {
+			return "", fmt.Errorf("record %d: a task past the model's %d (%v)", j+1, len(m.Names), m.Names)
+		}
+		s := m.Names[len(names)]
+		names[t] = s
+		return s, nil
+	}
+	all := m.N + m.ExtraMax
+	place := func(kind string, w int) string { return fmt.Sprintf("[k |-> %q, w |-> %d]", kind, w) }
+	var recs []string
+	for j := 0; j < len(evs); j++ {
+		e := evs[j]
+		if e.Proc != tlatrace.StrandProc {
+			continue
+		}
+		w := e.Worker + 1
+		if e.Action != "SArrive" && (w < 1 || w > all) {
+			return "", fmt.Errorf("record %d (%s): worker %d outside the model's %d", j+1, e.Action, e.Worker, all)
+		}
+		var t string
+		if e.Task != nil && e.Action != "SArrive" {
+			var err error
+			if t, err = name(j, e.Task); err != nil {
+				return "", err
+			}
+		}
+		var r string
+		switch e.Action {
+		case "SArrive":
+			if _, seen := names[e.Task]; seen {
+				return "", fmt.Errorf("record %d: %s pushed to the global queue again (a remote wake, a timer); Stranding has no step for it", j+1, names[e.Task])
+			}
+			var err error
+			if t, err = name(j, e.Task); err != nil {
+				return "", err
+			}
+			r = fmt.Sprintf("[a |-> \"Arrive\", w |-> 0, t |-> %q]", t)
+		case "STake":
+			var from string
+			var rest []string
+			switch {
+			case e.OK && e.N == 0:
+				from = place("lifo", w)
+			case e.OK && e.N == 1:
+				from = place("ring", w)
+			case e.OK && e.N == 2:
+				from = place("global", 0)
+				for j+1 < len(evs) && evs[j+1].Proc == tlatrace.StrandProc && evs[j+1].Action == "SRest" {
+					j++
+					s, err := name(j, evs[j].Task)
+					if err != nil {
+						return "", err
+					}
+					rest = append(rest, fmt.Sprintf("%q", s))
+				}
+			case e.N == 0:
+				from = place("lifo", int(e.X)+1)
+			case e.N == 1:
+				from = place("ring", int(e.X)+1)
+			default:
+				return "", fmt.Errorf("record %d: a steal of %d tasks; Stranding's steal takes one", j+1, e.N)
+			}
+			r = fmt.Sprintf("[a |-> \"Take\", w |-> %d, t |-> %q, from |-> %s, rest |-> {%s}]", w, t, from, strings.Join(rest, ", "))
+		case "SEnd":
+			to := place("done", 0)
+			switch {
+			case e.OK:
+			case e.N == 0:
+				to = place("nowhere", 0)
+			case e.N == 1:
+				to = place("ring", w)
+			default:
+				return "", fmt.Errorf("record %d: a poll of %s yielded; Stranding has no yield", j+1, t)
+			}
+			r = fmt.Sprintf("[a |-> \"End\", w |-> %d, t |-> %q, ok |-> %s, to |-> %s]", w, t, tlaBool(e.OK), to)
+		case "SLifo", "SRing":
+			if !e.OK {
+				return "", fmt.Errorf("record %d: a wake into worker %d's slot displaced a task; Stranding has no such step", j+1, e.Worker)
+			}
+			kind := "lifo"
+			if e.Action == "SRing" {
+				kind = "ring"
+			}
+			r = fmt.Sprintf("[a |-> \"Wake\", w |-> %d, t |-> %q, to |-> %s]", w, t, place(kind, w))
+		case "SFlag", "SUnflag", "SMonWake", "SExtra":
+			a := map[string]string{"SFlag": "Flag", "SUnflag": "Unflag", "SMonWake": "MonWake", "SExtra": "Extra"}[e.Action]
+			r = fmt.Sprintf("[a |-> %q, w |-> %d]", a, w)
+		case "SRest":
+			return "", fmt.Errorf("record %d: a batch's rest with no take before it", j+1)
+		default:
+			return "", fmt.Errorf("record %d: %s: Stranding has no step for it", j+1, e.Action)
+		}
+		recs = append(recs, r)
+	}
+	return "<<" + strings.Join(recs, ",\n") + ">>", nil
+}
