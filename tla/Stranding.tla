@@ -40,9 +40,9 @@
 (*   Arrivals      the tasks come from outside one by one (Arrive), while *)
 (*                 every regular worker starts looking: Init's hazard is  *)
 (*                 one of the states this reaches                          *)
-(*   NotifyWakes   a parked worker is woken when a task waits in the      *)
-(*                 global queue or a ring (the idle protocol's notify;    *)
-(*                 IdleProtocol.tla checks how)                            *)
+(*   NotifyWakes   a notify wakes a parked worker, at any time, and      *)
+(*                 surely while a task waits in the global queue or a    *)
+(*                 ring (the idle protocol; IdleProtocol.tla checks how)  *)
 (*   WakeApart     a blocker wakes P in a step of its own during its poll *)
 (*                 (Shape "spawn": it spawns P into its ring)              *)
 (*   Repolls       P (Shape "lifo") comes from outside and its first poll *)
@@ -265,12 +265,17 @@ Waiting == \/ InGlobal # {}
            \/ \E v \in All : At("ring", v) # {}
                              \/ (SlotStealable /\ stuck[v] /\ At("lifo", v) # {})
 
-\* The idle protocol's notify (NotifyWakes): a task waits in the global
-\* queue or a ring, and a parked worker is woken to look for it.
+\* A task waits in a shared queue (what a push there announces).
+SharedWaiting == InGlobal # {} \/ \E v \in All : At("ring", v) # {}
+
+\* The idle protocol's notify (NotifyWakes): a parked worker is woken to
+\* look for work. Any time: a notifier's claim comes after its push, when
+\* the task may be gone, and Rule 2's notify (the last searcher found
+\* work) announces nothing in particular. Only a wake while a task waits
+\* in a shared queue is fair (Fairness): the idle protocol's guarantee.
 NotifyWake(w) ==
     /\ NotifyWakes
     /\ ws[w] = "parked"
-    /\ InGlobal # {} \/ \E v \in All : At("ring", v) # {}
     /\ ws' = [ws EXCEPT ![w] = "looking"]
     /\ UNCHANGED <<loc, stuck, runs, aux>>
 
@@ -377,7 +382,7 @@ Next ==
 (***************************************************************************)
 \* The code's grain adds: a task from outside arrives, a blocker's wake
 \* happens (it is in its poll), a notify wakes somebody while a task waits
-\* in a shared queue. The loose monitor's steps are not fair: its fair
+\* in a shared queue (SharedWaiting). The loose monitor's steps are not fair: its fair
 \* look is MonitorLook.
 Fairness ==
     /\ \A w \in W : WF_vars(Look(w)) /\ WF_vars(BusyLook(w)) /\ WF_vars(EndPoll(w))
@@ -385,7 +390,7 @@ Fairness ==
     /\ WF_vars(MonitorLook)
     /\ \A t \in Tasks : WF_vars(Arrive(t))
     /\ \A v \in All : WF_vars(WakeP(v))
-    /\ WF_vars(\E w \in W : NotifyWake(w))
+    /\ WF_vars(\E w \in W : NotifyWake(w) /\ SharedWaiting)
 
 Spec == Init /\ [][Next]_vars /\ Fairness
 

@@ -14,14 +14,15 @@
 (* help, extras.start).  tla/trace gives TLC a batch of logs as Logs.     *)
 (*                                                                         *)
 (* Observed: every task's place and every poll (loc, runs), the monitor's *)
-(* flags and its help.  Left free: when a worker parks, an extra worker   *)
-(* retires, the idle protocol's notify wakes a parked worker, and the    *)
-(* wake of P during its own poll (the code's task state machine takes it *)
-(* in a CAS that is no move of P), and the monitor's sight of a waiting   *)
-(* task (help's workAvailable: MonSee): Silent steps, any number between *)
-(* two records, each under its guard in the spec (a park only when      *)
-(* nothing is there for the worker, a notify only while a task waits in  *)
-(* a shared queue).  A log is accepted iff SOME behaviour matches all its records *)
+(* flags and its help, and a notifier's claim of a parked worker         *)
+(* (impl/idle's NFetchAnd: Notify).  Left free: when a worker parks or   *)
+(* an extra worker retires, the wake of P during its own poll (the code's *)
+(* task state machine takes it in a CAS that moves no task), and the     *)
+(* monitor's sight of a waiting task (help's workAvailable: MonSee):     *)
+(* Silent steps, any number between two records, each under its guard   *)
+(* in the spec (a park only when nothing is there for the worker).  No   *)
+(* parked worker wakes by itself: the scenarios set no park timeout.  A  *)
+(* log is accepted iff SOME behaviour matches all its records            *)
 (* (TLC's register 1 says how far each log got; the POSTCONDITION fails  *)
 (* when one did not get to its end).                                       *)
 (*                                                                         *)
@@ -69,12 +70,12 @@ Logged(e) == LET w == e.w IN
     \/ e.a = "Flag"    /\ w \in All /\ MonFlag(w)
     \/ e.a = "Unflag"  /\ w \in All /\ MonUnflag(w)
     \/ e.a = "MonWake" /\ w \in W /\ MonWake(w)
+    \/ e.a = "Notify"  /\ w \in W /\ NotifyWake(w)
     \/ e.a = "Extra"   /\ w \in X /\ MonExtra(w)
 
 \* The spec's steps the log does not record (see the head comment).
 Silent == \/ \E w \in All :
               \/ LookOf(w) /\ ws'[w] \in {"parked", "retired"}
-              \/ w \in W /\ NotifyWake(w)
               \/ WakeP(w) /\ loc'["P"].k = "runw"
           \/ MonSee
 

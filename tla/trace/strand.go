@@ -56,8 +56,20 @@ func (m StrandModel) StrandBatch(logs []string, mutate func(string) (string, err
 	return b
 }
 
+// monitorClaim reports whether the claim evs[j] is the monitor's: the
+// next Stranding record of its goroutine is an SMonWake.
+func monitorClaim(evs []tlatrace.Event, j int) bool {
+	for _, e := range evs[j+1:] {
+		if e.G == evs[j].G && e.Proc == tlatrace.StrandProc {
+			return e.Action == "SMonWake"
+		}
+	}
+	return false
+}
+
 // StrandLog is evs as a TLA+ sequence of the records TraceStranding
-// reads (internal/tlatrace.Strand's; the other protocols' are skipped).
+// reads (internal/tlatrace.Strand's, and impl/idle's claims of a parked
+// worker by a notifier: NFetchAnd; the other records are skipped).
 // Workers are numbered 1..N+ExtraMax (the code's index + 1), tasks named
 // by m.Names in the order they first appear. It fails on what Stranding
 // has no step for: more tasks than named, a worker outside the model, a
@@ -81,6 +93,12 @@ func (m StrandModel) StrandLog(evs []tlatrace.Event) (string, error) {
 	var recs []string
 	for j := 0; j < len(evs); j++ {
 		e := evs[j]
+		if e.Action == "NFetchAnd" && e.OK && !monitorClaim(evs, j) {
+			// impl/idle's claim of a parked worker by a notifier (the
+			// monitor's claim is its SMonWake, which follows it).
+			recs = append(recs, fmt.Sprintf("[a |-> \"Notify\", w |-> %d]", e.Worker+1))
+			continue
+		}
 		if e.Proc != tlatrace.StrandProc {
 			continue
 		}
