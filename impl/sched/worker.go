@@ -319,11 +319,11 @@ func (w *worker) execute(t *task) {
 	}
 	if t.transitionAfterPending(w.pollYielded) {
 		if w.pollYielded {
-			// Yield: behind everything else this worker has.
-			w.pushYield(t)
 			if tlatrace.On { // TLA+ trace (Stranding): no step has a yield
 				tlatrace.Strand("SEnd", w.index, t, -1, 2, false)
 			}
+			// Yield: behind everything else this worker has.
+			w.pushYield(t)
 			return
 		}
 		// Woken during its own poll: back of the ring.
