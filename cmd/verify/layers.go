@@ -317,11 +317,11 @@ func layers(tlaJar string) []layer {
 			// "Trace validation"). One TLC run per batch.
 			cmds: [][]string{
 				{"go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Ring|Idle|Monitor|Stranding)", "./tla/trace", "./impl/sched"},
-				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Ring|Idle|Monitor)", "./tla/trace"},
+				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Ring|Idle|Monitor|Stranding)", "./tla/trace"},
 			},
 			long: [][]string{
 				{"WSCHED_TRACE_STRIDE=1", "go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTrace(Ring|Idle|Monitor|Stranding)", "./tla/trace", "./impl/sched"},
-				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTrace(Ring|Idle|Monitor)", "./tla/trace"},
+				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTrace(Ring|Idle|Monitor|Stranding)", "./tla/trace"},
 			},
 			skipWhen: func() string {
 				if tlaJar == "" {

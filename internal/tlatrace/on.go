@@ -193,3 +193,9 @@ const StrandProc = "stranding"
 func Strand(action string, worker int, task any, x int64, n uint32, ok bool) {
 	Note(Event{Action: action, Proc: StrandProc, Worker: worker, Task: task, X: x, N: n, OK: ok, G: goid.Current()})
 }
+
+// StrandDone is Strand for an operation that held the trace lock since
+// Lock (its record is then ordered with it in a plain build too).
+func StrandDone(action string, worker int, task any, x int64, n uint32, ok bool) {
+	Done(Event{Action: action, Proc: StrandProc, Worker: worker, Task: task, X: x, N: n, OK: ok, G: goid.Current()})
+}

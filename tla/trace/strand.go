@@ -21,6 +21,16 @@ type StrandModel struct {
 	Names []string
 }
 
+// The models of the traced scenarios, by shape: stranding/batch-mate (a
+// blocker from outside, then P), stranding/lifo-slot (P from outside,
+// pending, then a blocker that wakes it into its slot), and
+// stranding/extra-worker (one worker; a blocker that spawns P).
+var (
+	strandBatch = StrandModel{Shape: "batch", N: 2, ExtraMax: 1, Names: []string{"B1", "P"}}
+	strandLIFO  = StrandModel{Shape: "lifo", N: 2, ExtraMax: 1, Names: []string{"P", "B1"}}
+	strandSpawn = StrandModel{Shape: "spawn", N: 1, ExtraMax: 1, Names: []string{"B1", "P"}}
+)
+
 // StrandGrain is the spec's switches for the code's grain, all on.
 var StrandGrain = []string{"Arrivals", "NotifyWakes", "WakeApart", "Repolls", "EffectInPoll", "AnyOrder", "PartialBatch", "LooseMonitor"}
 
@@ -54,6 +64,65 @@ func (m StrandModel) StrandBatch(logs []string, mutate func(string) (string, err
 		b.Invariants = StrandInvariants
 	}
 	return b
+}
+
+// placesTask reports whether e puts its task where a worker takes it
+// from: a blocker's wake or spawn, a poll's requeue, a batch's rest.
+func placesTask(e tlatrace.Event) bool {
+	switch e.Action {
+	case "SArrive", "SLifo", "SRing", "SRest":
+		return true
+	case "SEnd":
+		return !e.OK && e.N == 1
+	}
+	return false
+}
+
+// PushesBeforeTakes moves the record of a push into a slot or a ring
+// (SLifo, SRing, a requeue's SEnd) that comes after a take of its task
+// to just before that take, and says how many it moved. The take read
+// the pushed task, so the push came first; in a plain build its record,
+// appended after the push without the trace lock held across it (the
+// ring's own records take that lock inside Ring.Push), can fall behind
+// the thief's. Moving it later than it happened is sound for the trace:
+// the records it passes do not depend on the task's absence (parks, the
+// monitor's sight of a task and notifies are free or unguarded by it).
+// Under the explorer no record comes between a push and its record, and
+// nothing moves.
+func PushesBeforeTakes(evs []tlatrace.Event) ([]tlatrace.Event, int) {
+	placed := map[any]bool{}
+	moved := map[int]bool{}
+	out := make([]tlatrace.Event, 0, len(evs))
+	n := 0
+	for i, e := range evs {
+		if moved[i] {
+			continue
+		}
+		if e.Proc == tlatrace.StrandProc && e.Action == "STake" && !placed[e.Task] {
+			for j := i + 1; j < len(evs); j++ {
+				f := evs[j]
+				if f.Proc == tlatrace.StrandProc && f.Task == e.Task && !moved[j] {
+					if placesTask(f) && f.Action != "SArrive" && f.Action != "SRest" {
+						out = append(out, f)
+						moved[j] = true
+						placed[e.Task] = true
+						n++
+					}
+					break
+				}
+			}
+		}
+		if e.Proc == tlatrace.StrandProc && e.Task != nil {
+			switch {
+			case placesTask(e):
+				placed[e.Task] = true
+			case e.Action == "STake", e.Action == "SEnd":
+				placed[e.Task] = false
+			}
+		}
+		out = append(out, e)
+	}
+	return out, n
 }
 
 // monitorClaim reports whether the claim evs[j] is the monitor's: the
@@ -90,6 +159,7 @@ func (m StrandModel) StrandLog(evs []tlatrace.Event) (string, error) {
 	}
 	all := m.N + m.ExtraMax
 	place := func(kind string, w int) string { return fmt.Sprintf("[k |-> %q, w |-> %d]", kind, w) }
+	evs, _ = PushesBeforeTakes(evs)
 	var recs []string
 	for j := 0; j < len(evs); j++ {
 		e := evs[j]

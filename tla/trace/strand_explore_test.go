@@ -127,12 +127,6 @@ func extraWorker(m StrandModel, logs *distinct) {
 	stopStrand(rt, m, logs)
 }
 
-var (
-	strandBatch = StrandModel{Shape: "batch", N: 2, ExtraMax: 1, Names: []string{"B1", "P"}}
-	strandLIFO  = StrandModel{Shape: "lifo", N: 2, ExtraMax: 1, Names: []string{"P", "B1"}}
-	strandSpawn = StrandModel{Shape: "spawn", N: 1, ExtraMax: 1, Names: []string{"B1", "P"}}
-)
-
 // strandScenarios: every schedule at bound 1 of batch-mate and lifo-slot
 // (6,840 and 103,362 schedules); of the two larger searches, lifo-slot-
 // after-idle at bound 1 (182,232) and extra-worker at bound 2 (375,238),
