@@ -56,6 +56,9 @@
 (*                 code looks at its queues one after another, not at    *)
 (*                 once, and serves the global queue first at its turn    *)
 (*   PartialBatch  a take of the global queue leaves part of it there    *)
+(*   RestApart     a global batch's rest is in its worker's hands, seen   *)
+(*                 by nobody, until it pushes each into its ring         *)
+(*                 (PushRest), before the poll returns                    *)
 (*   LooseMonitor  the monitor's steps one by one: flag a worker that is  *)
 (*                 not resting (the code flags by elapsed time), unflag, *)
 (*                 wake a parked worker or start an extra one while one  *)
@@ -82,6 +85,7 @@ EffectInPoll == FALSE
 AnyOrder == FALSE
 PartialBatch == FALSE
 LooseMonitor == FALSE
+RestApart == FALSE
 
 W == 1..N                       \* regular workers
 X == N+1..N+ExtraMax            \* extra worker slots
@@ -98,7 +102,7 @@ Done == Place("done", 0)
 Outside == Place("outside", 0)  \* not spawned yet (Arrivals)
 \* "runw": being polled, and woken during the poll (Repolls)
 Places == {Nowhere, Global, Done, Outside}
-          \cup {Place(kind, w) : kind \in {"ring", "buf", "lifo", "run", "runw"}, w \in All}
+          \cup {Place(kind, w) : kind \in {"ring", "buf", "lifo", "run", "runw", "hand"}, w \in All}
 
 \* P's polls: two when its first returns pending (Repolls, Shape "lifo").
 PFirstPending == Repolls /\ Shape = "lifo"
@@ -170,7 +174,7 @@ StartPoll(w, t, loc1) ==
 \* With PartialBatch the batch is any part of the queue (rest: what of it
 \* goes along with t).
 PollGlobal(w, t) ==
-    LET kind == IF PrivateBuffer THEN "buf" ELSE "ring"
+    LET kind == IF PrivateBuffer THEN "buf" ELSE IF RestApart THEN "hand" ELSE "ring"
         take(rest) == StartPoll(w, t, [u \in Tasks |-> IF u \in rest THEN Place(kind, w) ELSE loc[u]])
     IN IF PartialBatch THEN \E rest \in SUBSET (InGlobal \ {t}) : take(rest)
        ELSE take(InGlobal \ {t})
@@ -230,6 +234,7 @@ PRan == \/ loc["P"] = Done
 \* during the poll (runw), returns ready or goes to the back of the ring.
 EndPoll(w) ==
     /\ ws[w] = "polling"
+    /\ At("hand", w) = {}   \* the rest of its batch went to the ring before the poll
     /\ \E t \in Tasks :
           \/ /\ loc[t] = Place("run", w)
              /\ t = "P" \/ PRan
@@ -240,6 +245,13 @@ EndPoll(w) ==
     /\ ws' = [ws EXCEPT ![w] = "looking"]
     /\ flagPoll' = [flagPoll EXCEPT ![w] = FALSE]
     /\ UNCHANGED <<stuck, runs, monSaw>>
+
+\* w pushes one task of its batch's rest from its hands into its ring
+\* (RestApart).
+PushRest(w) ==
+    /\ RestApart
+    /\ \E t \in At("hand", w) : loc' = [loc EXCEPT ![t] = Place("ring", w)]
+    /\ UNCHANGED <<ws, stuck, runs, aux>>
 
 \* A task comes from outside into the global queue (Arrivals).
 Arrive(t) ==
@@ -352,6 +364,7 @@ Next ==
     \/ \E w \in W : Look(w) \/ BusyLook(w) \/ EndPoll(w) \/ WakeP(w) \/ NotifyWake(w) \/ MonWake(w)
     \/ \E x \in X : ExtraLook(x) \/ EndPoll(x) \/ WakeP(x) \/ MonExtra(x)
     \/ \E t \in Tasks : Arrive(t)
+    \/ \E v \in All : PushRest(v)
     \/ \E v \in All : MonFlag(v) \/ MonUnflag(v)
     \/ MonSee
     \/ MonitorLook
@@ -389,7 +402,7 @@ Fairness ==
     /\ \A x \in X : WF_vars(ExtraLook(x)) /\ WF_vars(EndPoll(x))
     /\ WF_vars(MonitorLook)
     /\ \A t \in Tasks : WF_vars(Arrive(t))
-    /\ \A v \in All : WF_vars(WakeP(v))
+    /\ \A v \in All : WF_vars(WakeP(v)) /\ WF_vars(PushRest(v))
     /\ WF_vars(\E w \in W : NotifyWake(w) /\ SharedWaiting)
 
 Spec == Init /\ [][Next]_vars /\ Fairness

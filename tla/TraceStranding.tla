@@ -29,7 +29,8 @@
 (* Record fields: a (action), w (the worker, the code's index + 1), t (a  *)
 (* task: "B1".."B4" or "P"), from (Take: the place the task was taken    *)
 (* from), rest (Take from the global queue: the batch's other tasks),     *)
-(* ok (End: ready), to (End pending, Wake: where the task goes).          *)
+(* ok (End: ready), to (End pending, Wake: where the task goes).  Rest:   *)
+(* the worker pushed a task of its batch's rest into its ring.            *)
 (***************************************************************************)
 EXTENDS Stranding, TLC, Sequences
 
@@ -67,6 +68,7 @@ Logged(e) == LET w == e.w IN
     \/ e.a = "End"     /\ w \in All /\ EndPoll(w) /\ loc[e.t] \in {Place("run", w), Place("runw", w)}
                        /\ loc'[e.t] = IF e.ok THEN Done ELSE e.to
     \/ e.a = "Wake"    /\ w \in All /\ WakeP(w) /\ e.t = "P" /\ loc'["P"] = e.to
+    \/ e.a = "Rest"    /\ w \in All /\ PushRest(w) /\ loc'[e.t] = Place("ring", w)
     \/ e.a = "Flag"    /\ w \in All /\ MonFlag(w)
     \/ e.a = "Unflag"  /\ w \in All /\ MonUnflag(w)
     \/ e.a = "MonWake" /\ w \in W /\ MonWake(w)

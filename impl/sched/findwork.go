@@ -116,10 +116,10 @@ func (w *worker) pollGlobal() *task {
 	if k == 0 {
 		return nil
 	}
-	if tlatrace.On { // TLA+ trace (Stranding): a take of the global queue, its rest (SRest) to the ring
+	if tlatrace.On { // TLA+ trace (Stranding): a take of the global queue, its rest (SHand) in this worker's hands
 		tlatrace.Strand("STake", w.index, w.scratch[0], -1, 2, true)
 		for _, t := range w.scratch[1:k] {
-			tlatrace.Strand("SRest", w.index, t, -1, 0, true)
+			tlatrace.Strand("SHand", w.index, t, -1, 0, true)
 		}
 	}
 	w.m.globalBatches.Add(1)       // counter; relaxed
@@ -129,6 +129,9 @@ func (w *worker) pollGlobal() *task {
 	if k > 1 {
 		for _, t := range w.scratch[1:k] {
 			w.pushRing(t)
+			if tlatrace.On { // TLA+ trace (Stranding): PushRest
+				tlatrace.Strand("SRest", w.index, t, -1, 0, true)
+			}
 		}
 		if k-1 > quietBatch {
 			w.rt.notifyLocal()
@@ -223,14 +226,24 @@ func (w *worker) stealRing(v *worker) *task {
 
 // stealSlot takes v's LIFO slot if the monitor flagged v as stuck.
 func (w *worker) stealSlot(v *worker) *task {
+	if tlatrace.On { // TLA+ trace (Stranding): the flag's load and the steal under the trace lock, against unflag's (docs/tla.md)
+		tlatrace.Lock()
+	}
 	// Observes the monitor's flag; relaxed would do (the slot's own
 	// exchange settles who takes the task).
 	if v == w || !v.stuck.LoadRelaxed() {
+		if tlatrace.On {
+			tlatrace.Unlock()
+		}
 		return nil
 	}
 	t := v.lifo.Steal()
-	if tlatrace.On && t != nil { // TLA+ trace (Stranding): a steal of v's slot
-		tlatrace.Strand("STake", w.index, t, int64(v.index), 0, false)
+	if tlatrace.On { // TLA+ trace (Stranding): a steal of v's slot
+		if t != nil {
+			tlatrace.StrandDone("STake", w.index, t, int64(v.index), 0, false)
+		} else {
+			tlatrace.Unlock()
+		}
 	}
 	if t != nil {
 		w.m.steals.Add(1)      // counter; relaxed

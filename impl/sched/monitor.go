@@ -225,9 +225,12 @@ func (m *monitor) check(w *worker, now int64) bool {
 	// wakes sees them.
 	if !w.stuck.LoadSeqCst() {
 		m.stuckCount.AddSeqCst(1)
+		if tlatrace.On { // TLA+ trace (Stranding): MonFlag, under the trace lock (a thief may act on the flag at once)
+			tlatrace.Lock()
+		}
 		w.stuck.StoreSeqCst(true)
-		if tlatrace.On { // TLA+ trace (Stranding): MonFlag
-			tlatrace.Strand("SFlag", w.index, nil, -1, 0, true)
+		if tlatrace.On {
+			tlatrace.StrandDone("SFlag", w.index, nil, -1, 0, true)
 		}
 	}
 	return true
@@ -240,9 +243,12 @@ func (m *monitor) unflag(w *worker) {
 	// Relaxed, all three: only the monitor writes the flags and the
 	// count, and clearing one publishes nothing.
 	if w.stuck.LoadRelaxed() {
+		if tlatrace.On { // TLA+ trace (Stranding): MonUnflag, under the trace lock (stealSlot)
+			tlatrace.Lock()
+		}
 		w.stuck.StoreRelaxed(false) // clears the flag; publishes nothing
-		if tlatrace.On {            // TLA+ trace (Stranding): MonUnflag
-			tlatrace.Strand("SUnflag", w.index, nil, -1, 0, true)
+		if tlatrace.On {
+			tlatrace.StrandDone("SUnflag", w.index, nil, -1, 0, true)
 		}
 		m.stuckCount.AddRelaxed(-1) // the count thieves read first; only the monitor writes it
 	}

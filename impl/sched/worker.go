@@ -317,7 +317,13 @@ func (w *worker) execute(t *task) {
 		t.finish(err)
 		return
 	}
+	if tlatrace.On { // TLA+ trace (Stranding): the pending poll's end is ordered with a waker's push
+		tlatrace.Lock()
+	}
 	if t.transitionAfterPending(w.pollYielded) {
+		if tlatrace.On {
+			tlatrace.Unlock()
+		}
 		if w.pollYielded {
 			if tlatrace.On { // TLA+ trace (Stranding): no step has a yield
 				tlatrace.Strand("SEnd", w.index, t, -1, 2, false)
@@ -333,7 +339,7 @@ func (w *worker) execute(t *task) {
 		}
 		w.rt.notifyLocal()
 	} else if tlatrace.On { // TLA+ trace (Stranding): EndPoll, pending, waiting for a wake
-		tlatrace.Strand("SEnd", w.index, t, -1, 0, false)
+		tlatrace.StrandDone("SEnd", w.index, t, -1, 0, false)
 	}
 }
 
@@ -454,9 +460,12 @@ func (w *worker) pushRing(t *task) {
 // notifies). Should the poll not return, the monitor flags the worker as
 // stuck, and the task can be stolen then (docs/scheduler.md, "Stranding").
 func (w *worker) pushLIFO(t *task) {
+	if tlatrace.On { // TLA+ trace (Stranding): WakeP into the slot, under the trace lock (the monitor's look may see it at once)
+		tlatrace.Lock()
+	}
 	prev := w.lifo.Put(t)
-	if tlatrace.On { // TLA+ trace (Stranding): WakeP into the slot (a displaced task: no step has it)
-		tlatrace.Strand("SLifo", w.index, t, -1, 0, prev == nil)
+	if tlatrace.On { // a displaced task: no step has it
+		tlatrace.StrandDone("SLifo", w.index, t, -1, 0, prev == nil)
 	}
 	if prev != nil {
 		w.pushRing(prev)

@@ -22,6 +22,7 @@ type Event struct {
 
 // Lock, Done, Note, StealBegin, Room, SetTask, Bind, Idle, Cancelling and
 // Strand do nothing without the tag; impl/ calls them only inside `if On`.
+func Unlock()                                                                    {}
 func Lock()                                                                      {}
 func Done(Event)                                                                 {}
 func Note(Event)                                                                 {}

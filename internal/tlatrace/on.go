@@ -82,6 +82,10 @@ func Stop() []Event {
 // after it releases it.
 func Lock() { lock() }
 
+// Unlock releases Lock when the operation turned out to be no action to
+// record.
+func Unlock() { unlock() }
+
 // Done records e, the action whose operation followed Lock, and releases
 // the lock. A record without Proc belongs to the goroutine's StealInto in
 // progress.

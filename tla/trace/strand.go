@@ -32,7 +32,7 @@ var (
 )
 
 // StrandGrain is the spec's switches for the code's grain, all on.
-var StrandGrain = []string{"Arrivals", "NotifyWakes", "WakeApart", "Repolls", "EffectInPoll", "AnyOrder", "PartialBatch", "LooseMonitor"}
+var StrandGrain = []string{"Arrivals", "NotifyWakes", "WakeApart", "Repolls", "EffectInPoll", "AnyOrder", "PartialBatch", "LooseMonitor", "RestApart"}
 
 // Constants is the CONSTANTS section: the design as implemented (the
 // monitor, the slot stealable once flagged, no private buffer) at the
@@ -71,7 +71,7 @@ func (m StrandModel) StrandBatch(logs []string, mutate func(string) (string, err
 func placesTask(e tlatrace.Event) bool {
 	switch e.Action {
 	case "SArrive", "SLifo", "SRing", "SRest":
-		return true
+		return true // SRest: a batch's rest pushed into the ring
 	case "SEnd":
 		return !e.OK && e.N == 1
 	}
@@ -79,8 +79,9 @@ func placesTask(e tlatrace.Event) bool {
 }
 
 // PushesBeforeTakes moves the record of a push into a slot or a ring
-// (SLifo, SRing, a requeue's SEnd) that comes after a take of its task
-// to just before that take, and says how many it moved. The take read
+// (SLifo, SRing, SRest, a requeue's SEnd) that comes after a take of its
+// task to just before that take, and says how many it moved. (The
+// taker's own records of the task, its poll's end, may come between.) The take read
 // the pushed task, so the push came first; in a plain build its record,
 // appended after the push without the trace lock held across it (the
 // ring's own records take that lock inside Ring.Push), can fall behind
@@ -101,26 +102,75 @@ func PushesBeforeTakes(evs []tlatrace.Event) ([]tlatrace.Event, int) {
 		if e.Proc == tlatrace.StrandProc && e.Action == "STake" && !placed[e.Task] {
 			for j := i + 1; j < len(evs); j++ {
 				f := evs[j]
-				if f.Proc == tlatrace.StrandProc && f.Task == e.Task && !moved[j] {
-					if placesTask(f) && f.Action != "SArrive" && f.Action != "SRest" {
-						out = append(out, f)
-						moved[j] = true
-						placed[e.Task] = true
-						n++
-					}
+				if f.Proc != tlatrace.StrandProc || f.Task != e.Task || moved[j] {
+					continue
+				}
+				if placesTask(f) && f.Action != "SArrive" {
+					out = append(out, f)
+					moved[j] = true
+					placed[e.Task] = true
+					n++
 					break
 				}
+				if f.Action == "STake" {
+					break // the task's next take: no push of it before
+				}
+				// the taker's own records of the task (its poll's end)
+				// may come before the push's: go on looking
 			}
 		}
 		if e.Proc == tlatrace.StrandProc && e.Task != nil {
 			switch {
 			case placesTask(e):
 				placed[e.Task] = true
-			case e.Action == "STake", e.Action == "SEnd":
+			case e.Action == "STake", e.Action == "SEnd", e.Action == "SHand":
 				placed[e.Task] = false
 			}
 		}
 		out = append(out, e)
+	}
+	return out, n
+}
+
+// PushesBeforeHelp moves the record of a ring push (SRing, SRest, a
+// requeue's SEnd) before a help of the monitor (its claim, SExtra) that
+// comes before it when the pusher recorded nothing between the two: the
+// push may have come before the monitor's look at the queues (its record
+// follows the push without the trace lock, Ring.Push taking that lock
+// inside), and the monitor helps only for a task it saw. The order of the
+// two is not observed in a plain build; the trace takes the push first
+// (permissive: a help for a task pushed after the look is not caught in
+// stress logs; the explorer's logs have no such gap, and nothing moves).
+func PushesBeforeHelp(evs []tlatrace.Event) ([]tlatrace.Event, int) {
+	out := append([]tlatrace.Event(nil), evs...)
+	n := 0
+	for h := 0; h < len(out); h++ {
+		e := out[h]
+		help := e.Proc == tlatrace.StrandProc && e.Action == "SExtra" || e.Action == "NFetchAnd" && e.OK && monitorClaim(out, h)
+		if !help {
+			continue
+		}
+		for p := h + 1; p < len(out); p++ {
+			f := out[p]
+			ring := f.Action == "SRing" || f.Action == "SRest" || (f.Action == "SEnd" && !f.OK && f.N == 1)
+			if f.Proc != tlatrace.StrandProc || !ring {
+				continue
+			}
+			quiet := true // the pusher recorded nothing in between
+			for q := h + 1; q < p; q++ {
+				if out[q].G == f.G {
+					quiet = false
+					break
+				}
+			}
+			if !quiet {
+				continue
+			}
+			copy(out[h+1:p+1], out[h:p])
+			out[h] = f
+			h++
+			n++
+		}
 	}
 	return out, n
 }
@@ -159,14 +209,22 @@ func (m StrandModel) StrandLog(evs []tlatrace.Event) (string, error) {
 	}
 	all := m.N + m.ExtraMax
 	place := func(kind string, w int) string { return fmt.Sprintf("[k |-> %q, w |-> %d]", kind, w) }
+	evs, _ = PushesBeforeHelp(evs)
 	evs, _ = PushesBeforeTakes(evs)
+	restOf := map[int]bool{} // SHand records read with their take
 	var recs []string
 	for j := 0; j < len(evs); j++ {
 		e := evs[j]
-		if e.Action == "NFetchAnd" && e.OK && !monitorClaim(evs, j) {
-			// impl/idle's claim of a parked worker by a notifier (the
-			// monitor's claim is its SMonWake, which follows it).
-			recs = append(recs, fmt.Sprintf("[a |-> \"Notify\", w |-> %d]", e.Worker+1))
+		if e.Action == "NFetchAnd" && e.OK {
+			// impl/idle's claim of a parked worker, recorded under the
+			// trace lock: a notifier's (Notify) or the monitor's (MonWake:
+			// its SMonWake follows, unlocked, and the claimed worker may
+			// run before it, so the claim stands for it).
+			a := "Notify"
+			if monitorClaim(evs, j) {
+				a = "MonWake"
+			}
+			recs = append(recs, fmt.Sprintf("[a |-> %q, w |-> %d]", a, e.Worker+1))
 			continue
 		}
 		if e.Proc != tlatrace.StrandProc {
@@ -204,13 +262,24 @@ func (m StrandModel) StrandLog(evs []tlatrace.Event) (string, error) {
 				from = place("ring", w)
 			case e.OK && e.N == 2:
 				from = place("global", 0)
-				for j+1 < len(evs) && evs[j+1].Proc == tlatrace.StrandProc && evs[j+1].Action == "SRest" {
-					j++
-					s, err := name(j, evs[j].Task)
+				// The batch's rest (to the worker's hands): the SHand
+				// records of the same goroutine that follow (in a
+				// plain build another goroutine's records may come
+				// between).
+				for k := j + 1; k < len(evs); k++ {
+					f := evs[k]
+					if f.G != e.G || f.Proc != tlatrace.StrandProc {
+						continue
+					}
+					if f.Action != "SHand" {
+						break
+					}
+					s, err := name(k, f.Task)
 					if err != nil {
 						return "", err
 					}
 					rest = append(rest, fmt.Sprintf("%q", s))
+					restOf[k] = true
 				}
 			case e.N == 0:
 				from = place("lifo", int(e.X)+1)
@@ -241,11 +310,18 @@ func (m StrandModel) StrandLog(evs []tlatrace.Event) (string, error) {
 				kind = "ring"
 			}
 			r = fmt.Sprintf("[a |-> \"Wake\", w |-> %d, t |-> %q, to |-> %s]", w, t, place(kind, w))
-		case "SFlag", "SUnflag", "SMonWake", "SExtra":
-			a := map[string]string{"SFlag": "Flag", "SUnflag": "Unflag", "SMonWake": "MonWake", "SExtra": "Extra"}[e.Action]
+		case "SMonWake":
+			continue // its claim (NFetchAnd) stands for it
+		case "SFlag", "SUnflag", "SExtra":
+			a := map[string]string{"SFlag": "Flag", "SUnflag": "Unflag", "SExtra": "Extra"}[e.Action]
 			r = fmt.Sprintf("[a |-> %q, w |-> %d]", a, w)
+		case "SHand":
+			if !restOf[j] {
+				return "", fmt.Errorf("record %d: a batch's rest with no take before it", j+1)
+			}
+			continue
 		case "SRest":
-			return "", fmt.Errorf("record %d: a batch's rest with no take before it", j+1)
+			r = fmt.Sprintf("[a |-> \"Rest\", w |-> %d, t |-> %q]", w, t)
 		default:
 			return "", fmt.Errorf("record %d: %s: Stranding has no step for it", j+1, e.Action)
 		}

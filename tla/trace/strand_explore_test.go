@@ -210,7 +210,7 @@ var strandSpecMutants = []struct {
 	times                       int // how many times old occurs (0: once); each is replaced
 }{
 	{name: "PrivateRest", what: "the rest of a global batch goes to a private buffer (the old design), not the ring", shape: "batch",
-		old: `LET kind == IF PrivateBuffer THEN "buf" ELSE "ring"`, new: `LET kind == "buf"`},
+		old: `LET kind == IF PrivateBuffer THEN "buf" ELSE IF RestApart THEN "hand" ELSE "ring"`, new: `LET kind == "buf"`},
 	{name: "OnlyMonitorWakes", what: "a parked worker is woken only by the monitor, never by a notify (the design scenario's reading)", shape: "batch",
 		old: "    /\\ NotifyWakes\n    /\\ ws[w] = \"parked\"", new: "    /\\ NotifyWakes /\\ FALSE\n    /\\ ws[w] = \"parked\""},
 	{name: "SlotNeverStolen", what: "thieves never take a LIFO slot, flagged or not", shape: "lifo",
