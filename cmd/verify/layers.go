@@ -290,20 +290,21 @@ func layers(tlaJar string) []layer {
 			title: "TLA+ trace validation: logs of the code checked against the specs by TLC",
 			// -tags tlatrace makes impl/queue's Ring log ThreePhaseSteal's
 			// actions, impl/idle IdleProtocol's and impl/sched's monitor
-			// MonitorIdle's (internal/tlatrace); tla/trace has TLC check
-			// the logs of the explorer's ring, remote-spawn and monitor
-			// scenarios (every distinct log of the pair scenarios, every
-			// 10th of the larger ring ones; -long: all), of stress runs,
+			// MonitorIdle's and Stranding's (internal/tlatrace); tla/trace
+			// has TLC check the logs of the explorer's ring, remote-spawn,
+			// monitor and stranding scenarios (every distinct log of the
+			// pair scenarios, every 10th of the larger ring ones, a quarter
+			// of the two larger stranding searches; -long: all), of stress runs,
 			// and that the specs' mutants reject them; impl/sched's
 			// monitor pairs are traced in their own package (docs/tla.md,
 			// "Trace validation"). One TLC run per batch.
 			cmds: [][]string{
-				{"go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Ring|Idle|Monitor)", "./tla/trace", "./impl/sched"},
-				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Ring|Idle|Monitor)", "./tla/trace"},
+				{"go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Ring|Idle|Monitor|Stranding)", "./tla/trace", "./impl/sched"},
+				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Ring|Idle|Monitor|Stranding)", "./tla/trace"},
 			},
 			long: [][]string{
-				{"WSCHED_TRACE_STRIDE=1", "go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTrace(Ring|Idle|Monitor)", "./tla/trace", "./impl/sched"},
-				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTrace(Ring|Idle|Monitor)", "./tla/trace"},
+				{"WSCHED_TRACE_STRIDE=1", "go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTrace(Ring|Idle|Monitor|Stranding)", "./tla/trace", "./impl/sched"},
+				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTrace(Ring|Idle|Monitor|Stranding)", "./tla/trace"},
 			},
 			skipWhen: func() string {
 				if tlaJar == "" {

@@ -3,6 +3,7 @@ package queue
 import (
 	"github.com/wsched/wsched/explore/atomic"
 	"github.com/wsched/wsched/explore/sync"
+	"github.com/wsched/wsched/internal/tlatrace"
 )
 
 // minGlobalCap is the smallest backing array Global keeps once it has
@@ -46,7 +47,13 @@ func (g *Global[T]) Push(t *T) {
 	g.grow(1)
 	g.buf[(g.head+g.n)&(len(g.buf)-1)] = t
 	g.n++
+	if tlatrace.On { // TLA+ trace (Stranding): Arrive, where Len's readers (the monitor's look) see it
+		tlatrace.Lock()
+	}
 	g.length.StoreRelaxed(int64(g.n)) // written under the lock; readers only want a snapshot
+	if tlatrace.On {
+		tlatrace.StrandDone("SArrive", -1, t, -1, 0, true)
+	}
 	g.mu.Unlock()
 }
 

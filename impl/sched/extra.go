@@ -6,6 +6,7 @@ import (
 	"github.com/wsched/wsched/explore/atomic"
 	"github.com/wsched/wsched/explore/sync"
 	"github.com/wsched/wsched/impl/internal/chaos"
+	"github.com/wsched/wsched/internal/tlatrace"
 )
 
 // Extra workers.
@@ -52,6 +53,9 @@ func (x *extraWorkers) start() bool {
 	w := x.ready()
 	if w == nil {
 		return false
+	}
+	if tlatrace.On { // TLA+ trace (Stranding): MonExtra
+		tlatrace.Strand("SExtra", w.index, nil, -1, 0, true)
 	}
 	sync.Go("extra worker", w.index, w.beginExtra)
 	return true
@@ -171,6 +175,9 @@ func (w *worker) handOff() {
 		rt.notify() // Rule 2, as in execute
 	}
 	if w.drain(nil, w.scratch[:], rt.global.PushBatch) {
+		if tlatrace.On { // TLA+ trace (Stranding): no step has the hand-off
+			tlatrace.Strand("SHandOff", w.index, nil, -1, 0, true)
+		}
 		rt.notify()
 	}
 }

@@ -1,5 +1,7 @@
 package sched
 
+import "github.com/wsched/wsched/internal/tlatrace"
+
 // findWork returns the next task to poll, or nil if this worker found none
 // anywhere. The order:
 //
@@ -70,6 +72,9 @@ func (w *worker) globalTurn() bool {
 func (w *worker) popLocal() *task {
 	if w.lifoPolls < maxLIFOPollsPerTick {
 		if t := w.lifo.Take(); t != nil {
+			if tlatrace.On { // TLA+ trace (Stranding): a take of the slot
+				tlatrace.Strand("STake", w.index, t, int64(w.index), 0, true)
+			}
 			w.lifoPolls++
 			w.pc.lifoPolls++
 			return t
@@ -79,8 +84,15 @@ func (w *worker) popLocal() *task {
 		// the FIFO order (and stealers) see it.
 		w.pushRing(t)
 		w.rt.notifyLocal()
+		if tlatrace.On { // TLA+ trace (Stranding): no step has the flush
+			tlatrace.Strand("SFlush", w.index, t, -1, 0, true)
+		}
 	}
-	return w.ring.Pop()
+	t := w.ring.Pop()
+	if tlatrace.On && t != nil { // TLA+ trace (Stranding): a take of the ring
+		tlatrace.Strand("STake", w.index, t, int64(w.index), 1, true)
+	}
+	return t
 }
 
 // pollGlobal takes a batch from the global queue: the first task is
@@ -104,6 +116,12 @@ func (w *worker) pollGlobal() *task {
 	if k == 0 {
 		return nil
 	}
+	if tlatrace.On { // TLA+ trace (Stranding): a take of the global queue, its rest (SHand) in this worker's hands
+		tlatrace.Strand("STake", w.index, w.scratch[0], -1, 2, true)
+		for _, t := range w.scratch[1:k] {
+			tlatrace.Strand("SHand", w.index, t, -1, 0, true)
+		}
+	}
 	w.m.globalBatches.Add(1)       // counter; relaxed
 	w.m.globalPolls.Add(uint64(k)) // counter; relaxed
 	w.warmSink = warmRecords(w.scratch[:k])
@@ -111,6 +129,9 @@ func (w *worker) pollGlobal() *task {
 	if k > 1 {
 		for _, t := range w.scratch[1:k] {
 			w.pushRing(t)
+			if tlatrace.On { // TLA+ trace (Stranding): PushRest
+				tlatrace.Strand("SRest", w.index, t, -1, 0, true)
+			}
 		}
 		if k-1 > quietBatch {
 			w.rt.notifyLocal()
@@ -193,6 +214,9 @@ func (w *worker) stealStuck() *task {
 // stealRing takes half of v's ring into this worker's.
 func (w *worker) stealRing(v *worker) *task {
 	t, k := v.ring.StealInto(w.ring)
+	if tlatrace.On && t != nil { // TLA+ trace (Stranding): a steal of v's ring (k tasks: the spec's takes one)
+		tlatrace.Strand("STake", w.index, t, int64(v.index), uint32(k), false)
+	}
 	if t != nil {
 		w.m.steals.Add(1)              // counter; relaxed
 		w.m.tasksStolen.Add(uint64(k)) // counter; relaxed
@@ -202,12 +226,25 @@ func (w *worker) stealRing(v *worker) *task {
 
 // stealSlot takes v's LIFO slot if the monitor flagged v as stuck.
 func (w *worker) stealSlot(v *worker) *task {
+	if tlatrace.On { // TLA+ trace (Stranding): the flag's load and the steal under the trace lock, against unflag's (docs/tla.md)
+		tlatrace.Lock()
+	}
 	// Observes the monitor's flag; relaxed would do (the slot's own
 	// exchange settles who takes the task).
 	if v == w || !v.stuck.LoadRelaxed() {
+		if tlatrace.On {
+			tlatrace.Unlock()
+		}
 		return nil
 	}
 	t := v.lifo.Steal()
+	if tlatrace.On { // TLA+ trace (Stranding): a steal of v's slot
+		if t != nil {
+			tlatrace.StrandDone("STake", w.index, t, int64(v.index), 0, false)
+		} else {
+			tlatrace.Unlock()
+		}
+	}
 	if t != nil {
 		w.m.steals.Add(1)      // counter; relaxed
 		w.m.tasksStolen.Add(1) // counter; relaxed

@@ -225,7 +225,13 @@ func (m *monitor) check(w *worker, now int64) bool {
 	// wakes sees them.
 	if !w.stuck.LoadSeqCst() {
 		m.stuckCount.AddSeqCst(1)
+		if tlatrace.On { // TLA+ trace (Stranding): MonFlag, under the trace lock (a thief may act on the flag at once)
+			tlatrace.Lock()
+		}
 		w.stuck.StoreSeqCst(true)
+		if tlatrace.On {
+			tlatrace.StrandDone("SFlag", w.index, nil, -1, 0, true)
+		}
 	}
 	return true
 }
@@ -237,7 +243,13 @@ func (m *monitor) unflag(w *worker) {
 	// Relaxed, all three: only the monitor writes the flags and the
 	// count, and clearing one publishes nothing.
 	if w.stuck.LoadRelaxed() {
+		if tlatrace.On { // TLA+ trace (Stranding): MonUnflag, under the trace lock (stealSlot)
+			tlatrace.Lock()
+		}
 		w.stuck.StoreRelaxed(false) // clears the flag; publishes nothing
+		if tlatrace.On {
+			tlatrace.StrandDone("SUnflag", w.index, nil, -1, 0, true)
+		}
 		m.stuckCount.AddRelaxed(-1) // the count thieves read first; only the monitor writes it
 	}
 }
@@ -261,6 +273,9 @@ func (m *monitor) help(now int64, stuck int, healthy bool, pacing *extraPacing) 
 		return // a searcher will take it, or re-check it when it parks
 	}
 	if i := rt.idle.ClaimParked(); i >= 0 {
+		if tlatrace.On { // TLA+ trace (Stranding): MonWake
+			tlatrace.Strand("SMonWake", i, nil, -1, 0, true)
+		}
 		m.woken.Add(1) // counter; relaxed
 		rt.workers[i].parker.Unpark()
 		return

@@ -159,7 +159,7 @@ func (rt *Runtime) spawnRemote(t Task) (*JoinHandle, error) {
 // global queue and notifies. Called between enterRemote and exitRemote.
 func (rt *Runtime) pushRemote(t *task) {
 	rt.spawned.Add(1) // counter; relaxed
-	rt.global.Push(t)
+	rt.global.Push(t) // TLA+ trace (Stranding): Arrive, recorded inside
 	chaos.Point()
 	rt.notify()
 }

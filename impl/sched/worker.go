@@ -311,18 +311,35 @@ func (w *worker) execute(t *task) {
 			w.pollUnwound = false // a panic(nil) that recover stopped: the goroutine goes on
 			w.rt.panicked.Add(1)  // counter; relaxed
 		}
+		if tlatrace.On { // TLA+ trace (Stranding): EndPoll, ready
+			tlatrace.Strand("SEnd", w.index, t, -1, 0, true)
+		}
 		t.finish(err)
 		return
 	}
+	if tlatrace.On { // TLA+ trace (Stranding): the pending poll's end is ordered with a waker's push
+		tlatrace.Lock()
+	}
 	if t.transitionAfterPending(w.pollYielded) {
+		if tlatrace.On {
+			tlatrace.Unlock()
+		}
 		if w.pollYielded {
+			if tlatrace.On { // TLA+ trace (Stranding): no step has a yield
+				tlatrace.Strand("SEnd", w.index, t, -1, 2, false)
+			}
 			// Yield: behind everything else this worker has.
 			w.pushYield(t)
 			return
 		}
 		// Woken during its own poll: back of the ring.
 		w.pushRing(t)
+		if tlatrace.On { // TLA+ trace (Stranding): EndPoll, pending, to the ring
+			tlatrace.Strand("SEnd", w.index, t, -1, 1, false)
+		}
 		w.rt.notifyLocal()
+	} else if tlatrace.On { // TLA+ trace (Stranding): EndPoll, pending, waiting for a wake
+		tlatrace.StrandDone("SEnd", w.index, t, -1, 0, false)
 	}
 }
 
@@ -443,7 +460,14 @@ func (w *worker) pushRing(t *task) {
 // notifies). Should the poll not return, the monitor flags the worker as
 // stuck, and the task can be stolen then (docs/scheduler.md, "Stranding").
 func (w *worker) pushLIFO(t *task) {
-	if prev := w.lifo.Put(t); prev != nil {
+	if tlatrace.On { // TLA+ trace (Stranding): WakeP into the slot, under the trace lock (the monitor's look may see it at once)
+		tlatrace.Lock()
+	}
+	prev := w.lifo.Put(t)
+	if tlatrace.On { // a displaced task: no step has it
+		tlatrace.StrandDone("SLifo", w.index, t, -1, 0, prev == nil)
+	}
+	if prev != nil {
 		w.pushRing(prev)
 		w.rt.notifyLocal()
 	}
@@ -481,6 +505,9 @@ func (w *worker) goLocal(f func()) error {
 func (w *worker) pushLocal(t *task) {
 	w.pc.spawned++
 	w.pushRing(t)
+	if tlatrace.On { // TLA+ trace (Stranding): WakeP, Shape "spawn": into the ring
+		tlatrace.Strand("SRing", w.index, t, -1, 0, true)
+	}
 	w.rt.notifyLocal()
 }
 

@@ -20,14 +20,17 @@ type Event struct {
 	G                 int64
 }
 
-// Lock, Done, Note, StealBegin, Room, SetTask, Bind, Idle and Cancelling do
-// nothing without the tag; impl/ calls them only inside `if On`.
-func Lock()                           {}
-func Done(Event)                      {}
-func Note(Event)                      {}
-func StealBegin(dst, src any)         {}
-func Room(dst any, tail, room uint32) {}
-func SetTask(task any)                {}
-func Bind(worker int)                 {}
-func Idle(Event)                      {}
-func Cancelling(bool)                 {}
+// Lock, Done, Note, StealBegin, Room, SetTask, Bind, Idle, Cancelling and
+// Strand do nothing without the tag; impl/ calls them only inside `if On`.
+func Unlock()                                                                    {}
+func Lock()                                                                      {}
+func Done(Event)                                                                 {}
+func Note(Event)                                                                 {}
+func StealBegin(dst, src any)                                                    {}
+func Room(dst any, tail, room uint32)                                            {}
+func SetTask(task any)                                                           {}
+func Bind(worker int)                                                            {}
+func Idle(Event)                                                                 {}
+func Cancelling(bool)                                                            {}
+func Strand(action string, worker int, task any, x int64, n uint32, ok bool)     {}
+func StrandDone(action string, worker int, task any, x int64, n uint32, ok bool) {}

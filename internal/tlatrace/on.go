@@ -82,6 +82,10 @@ func Stop() []Event {
 // after it releases it.
 func Lock() { lock() }
 
+// Unlock releases Lock when the operation turned out to be no action to
+// record.
+func Unlock() { unlock() }
+
 // Done records e, the action whose operation followed Lock, and releases
 // the lock. A record without Proc belongs to the goroutine's StealInto in
 // progress.
@@ -173,4 +177,29 @@ func Cancelling(on bool) {
 		delete(cancel, goid.Current())
 	}
 	unlock()
+}
+
+// StrandProc is the Proc of Stranding's records: no other protocol's
+// log reads them (they take only records whose Proc is theirs).
+const StrandProc = "stranding"
+
+// Strand records an action of Stranding (tla/Stranding.tla at the code's
+// grain) that the calling goroutine has just taken: a task's move into a
+// place or out of one, the end of a poll, a step of the monitor. worker
+// is the worker acting or acted on (the code's index), task the task
+// record, x a victim worker's index (-1 for none), n and ok what the
+// action says besides (tla/trace/strand.go reads them). impl/sched calls
+// it right after the atomic operation that makes the move visible to
+// other goroutines, with no scheduling point of the explorer in between,
+// or, for a take, after the operation that took the task (nobody else
+// can take it then); the order is faithful under the explorer only (a
+// plain build does not hold the trace lock across the operation).
+func Strand(action string, worker int, task any, x int64, n uint32, ok bool) {
+	Note(Event{Action: action, Proc: StrandProc, Worker: worker, Task: task, X: x, N: n, OK: ok, G: goid.Current()})
+}
+
+// StrandDone is Strand for an operation that held the trace lock since
+// Lock (its record is then ordered with it in a plain build too).
+func StrandDone(action string, worker int, task any, x int64, n uint32, ok bool) {
+	Done(Event{Action: action, Proc: StrandProc, Worker: worker, Task: task, X: x, N: n, OK: ok, G: goid.Current()})
 }

@@ -52,6 +52,9 @@ func (m RingModel) RingLog(evs []tlatrace.Event) (string, error) {
 	var b strings.Builder
 	b.WriteString("<<")
 	for j, e := range evs {
+		if e.Proc == tlatrace.StrandProc {
+			continue // Stranding's record (a push into a global queue)
+		}
 		p, ok := m.Rings[e.Proc]
 		if !ok {
 			return "", fmt.Errorf("record %d (%s): its process is a ring the model does not name", j+1, e.Action)
