@@ -111,6 +111,7 @@ func main() {
 			check(fmt.Errorf("no weak-mode scenarios are listed for impl/%s", pkg))
 		}
 		var covered map[string]bool
+		var reaching map[string][]scenario
 		if *profiles != "" {
 			covered = map[string]bool{}
 			for _, p := range strings.Split(*profiles, ",") {
@@ -120,7 +121,7 @@ func main() {
 			}
 			run = "the weak layer's scenarios (cmd/verify -only weak)"
 		} else {
-			covered = coverage(run, pkgs)
+			covered, reaching = coverageByScenario(run, pkgs)
 		}
 		for _, op := range ops {
 			if !strings.HasPrefix(op.File, "impl/"+pkg+"/") || funcRe != nil && !funcRe.MatchString(op.Func) {
@@ -139,17 +140,31 @@ func main() {
 				entries = append(entries, e)
 				continue
 			}
+			// Only the scenarios that execute the operation's line can
+			// tell its weakening apart: the others run the same program
+			// and explore the same schedules with it weakened.
+			opRun, opPkgs := selection(reaching[fmt.Sprintf("%s:%d", op.File, op.Line)])
+			e.Run = opRun
 			for _, w := range weaker(op) {
-				v := try(op, w, run, pkgs, *limit)
+				v := try(op, w, opRun, opPkgs, *limit)
 				fmt.Printf("%s:%d %s -> %s: %s %s %d\n", op.File, op.Line, method, v.Name, v.Result, v.Scenario, v.Schedule)
 				e.Variants = append(e.Variants, v)
 			}
 			entries = append(entries, e)
+			// Each operation's results are kept as they come: a run of
+			// hours stopped halfway keeps what it found.
+			save(*out, entries, false)
 		}
 	}
+	save(*out, entries, *profiles != "")
+}
+
+// save merges entries into the results file out (earlier results for
+// other operations stay) and writes it.
+func save(out string, entries []Entry, fromProfiles bool) {
 	// Merge with earlier results for other packages.
 	old := map[string]Entry{}
-	if b, err := os.ReadFile(*out); err == nil {
+	if b, err := os.ReadFile(out); err == nil {
 		var prev []Entry
 		if json.Unmarshal(b, &prev) == nil {
 			for _, e := range prev {
@@ -157,7 +172,7 @@ func main() {
 			}
 		}
 	}
-	if *profiles != "" {
+	if fromProfiles {
 		// -profile fills in only the operations the file has as
 		// unreached (or not at all), found by their code and
 		// occurrence in the file: the file's lines may be older than
@@ -198,8 +213,8 @@ func main() {
 	})
 	b, err := json.MarshalIndent(all, "", "  ")
 	check(err)
-	check(os.WriteFile(*out, append(b, '\n'), 0o644))
-	fmt.Printf("wrote %s (%d operations)\n", *out, len(all))
+	check(os.WriteFile(out, append(b, '\n'), 0o644))
+	fmt.Printf("wrote %s (%d operations)\n", out, len(all))
 }
 
 // entryKey identifies an entry when results are merged: two operations
@@ -315,8 +330,9 @@ func try(op orderings.Op, name, run string, pkgs []string, limit time.Duration) 
 	// there, not from the test's text.
 	recs := filepath.Join(dir, "orderaudit-records.jsonl")
 	// -timeout=0: the variant's limit above is the one that counts, not
-	// go test's default of ten minutes.
-	args := append([]string{"test", "-tags", "explore,weak", "-count=1", "-timeout=0", "-run", run}, pkgs...)
+	// go test's default of ten minutes. -failfast: a package stops at its
+	// first failing scenario, the one a failure is picked from.
+	args := append([]string{"test", "-tags", "explore,weak", "-count=1", "-timeout=0", "-failfast", "-run", run}, pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), explore.RecordsEnv+"="+recs)
@@ -389,31 +405,111 @@ func firstLine(s string) string {
 	return ""
 }
 
-// coverage runs the scenarios once, unmutated, with coverage of impl/, and
-// returns the lines they execute ("impl/queue/ring.go:164").
-func coverage(run string, pkgs []string) map[string]bool {
-	prof, err := os.CreateTemp("", "orderaudit-*.cov")
+// scenario is one TestExplore function of one package.
+type scenario struct{ dir, name string }
+
+// coverageByScenario runs each scenario run selects, unmutated, alone,
+// with coverage of impl/, and returns the lines they execute
+// ("impl/queue/ring.go:164") and, per line, the scenarios that execute it.
+// Each package's test binary is built once. A search is deterministic, so
+// a scenario that never executes an operation's line explores the same
+// schedules with the operation weakened: only the scenarios that reach a
+// line are run for its weakenings (selection).
+func coverageByScenario(run string, pkgs []string) (map[string]bool, map[string][]scenario) {
+	key := run + "\x00" + strings.Join(pkgs, ",")
+	if c, ok := coverageMemo[key]; ok {
+		// impl/idle and impl/sched share their scenarios: run them once.
+		return c.covered, c.reaching
+	}
+	covered, reaching := runCoverage(run, pkgs)
+	coverageMemo[key] = coverageRun{covered, reaching}
+	return covered, reaching
+}
+
+type coverageRun struct {
+	covered  map[string]bool
+	reaching map[string][]scenario
+}
+
+var coverageMemo = map[string]coverageRun{}
+
+func runCoverage(run string, pkgs []string) (map[string]bool, map[string][]scenario) {
+	found, err := scenarioset.Find(".")
 	check(err)
-	prof.Close()
-	defer os.Remove(prof.Name())
-	// No time limit: the unmutated scenarios end by their budgets, and
-	// on a loaded machine the run over every scenario passed go test's
-	// default of ten minutes.
-	args := append([]string{"test", "-tags", "explore,weak", "-count=1", "-timeout=0", "-run", run, "-coverpkg=./impl/...", "-coverprofile=" + prof.Name()}, pkgs...)
-	cmd := exec.Command("go", args...)
-	if reduce {
-		// The search the variants run (try): the plain one in the weak
-		// mode runs some of the scenarios for many minutes.
-		cmd.Env = append(os.Environ(), explore.ReduceEnv+"=1")
-	}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		check(fmt.Errorf("the unmutated scenarios fail (%v):\n%s", err, out))
-	}
-	b, err := os.ReadFile(prof.Name())
+	re := regexp.MustCompile(run)
+	tmp, err := os.MkdirTemp("", "orderaudit-cover-")
+	check(err)
+	defer os.RemoveAll(tmp)
+	root, err := os.Getwd()
 	check(err)
 	covered := map[string]bool{}
-	coveredLines(b, covered)
-	return covered
+	reaching := map[string][]scenario{}
+	for i, dir := range pkgs {
+		var names []string
+		for _, name := range found[dir] {
+			if re.MatchString(name) && !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		bin := filepath.Join(tmp, fmt.Sprintf("p%d.test", i))
+		build := exec.Command("go", "test", "-c", "-o", bin, "-tags", "explore,weak", "-coverpkg=./impl/...", dir)
+		if out, err := build.CombinedOutput(); err != nil {
+			check(fmt.Errorf("building %s: %v\n%s", dir, err, out))
+		}
+		for _, name := range names {
+			prof := filepath.Join(tmp, "cover.out")
+			os.Remove(prof)
+			// No time limit: the unmutated scenarios end by their
+			// budgets.
+			cmd := exec.Command(bin, "-test.run", "^"+name+"$", "-test.count=1", "-test.timeout=0", "-test.coverprofile="+prof)
+			cmd.Dir = filepath.Join(root, dir)
+			if reduce {
+				// The search the variants run (try): the plain one in
+				// the weak mode runs some of the scenarios for many
+				// minutes.
+				cmd.Env = append(os.Environ(), explore.ReduceEnv+"=1")
+			}
+			start := time.Now()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				check(fmt.Errorf("the unmutated scenario %s of %s fails (%v):\n%s", name, dir, err, out))
+			}
+			b, err := os.ReadFile(prof)
+			check(err)
+			mine := map[string]bool{}
+			coveredLines(b, mine)
+			for l := range mine {
+				covered[l] = true
+				reaching[l] = append(reaching[l], scenario{dir, name})
+			}
+			fmt.Printf("coverage: %s %s: %d lines of impl/ (%.1fs)\n", dir, name, len(mine), time.Since(start).Seconds())
+		}
+	}
+	return covered, reaching
+}
+
+// selection turns the scenarios that reach an operation into a go test
+// -run pattern and its packages, in the list's order.
+func selection(scs []scenario) (string, []string) {
+	var names, dirs []string
+	for _, sc := range scs {
+		if !slices.Contains(names, sc.name) {
+			names = append(names, sc.name)
+		}
+		if !slices.Contains(dirs, sc.dir) {
+			dirs = append(dirs, sc.dir)
+		}
+	}
+	sort.Strings(names)
+	var ordered []string
+	for _, p := range scenarioset.Packages {
+		if slices.Contains(dirs, p.Dir) {
+			ordered = append(ordered, p.Dir)
+		}
+	}
+	return "^(" + strings.Join(names, "|") + ")$", ordered
 }
 
 // coveredLines adds the lines of impl/ that a block of coverage profile b

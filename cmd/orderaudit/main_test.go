@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/wsched/wsched/explore"
@@ -82,5 +83,27 @@ func TestFirstFailureFromTheRecordsFile(t *testing.T) {
 	}
 	if got := firstFailure(read[1:2], nil); got != nil {
 		t.Errorf("first failure of passing records: %+v", got)
+	}
+}
+
+// A variant runs only the scenarios that reach its operation: their names
+// once each, in a pattern that matches them whole, and their packages in
+// the list's order (the order a failure is picked from).
+func TestSelectionRunsTheReachingScenarios(t *testing.T) {
+	run, pkgs := selection([]scenario{
+		{"./impl/sched", "TestExploreTurnPair"},
+		{"./explore/scenarios", "TestExploreRule2WakesForBatchMate"},
+		{"./impl/sched", "TestExploreTurnPair"},
+		{"./impl/park", "TestExploreFutexPair"},
+	})
+	if want := "^(TestExploreFutexPair|TestExploreRule2WakesForBatchMate|TestExploreTurnPair)$"; run != want {
+		t.Errorf("run = %q, want %q", run, want)
+	}
+	if want := []string{"./explore/scenarios", "./impl/park", "./impl/sched"}; !slices.Equal(pkgs, want) {
+		t.Errorf("packages = %v, want %v", pkgs, want)
+	}
+	re := regexp.MustCompile(run)
+	if re.MatchString("TestExploreTurnPairX") || !re.MatchString("TestExploreTurnPair") {
+		t.Errorf("%s does not match whole names", run)
 	}
 }
