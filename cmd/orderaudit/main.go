@@ -103,6 +103,10 @@ func main() {
 	}
 	ops, err := orderings.Collect(".")
 	check(err)
+	current = map[string]bool{}
+	for _, op := range ops {
+		current[fmt.Sprintf("%s:%d:%s", op.File, op.Line, op.Code)] = true
+	}
 	var entries []Entry
 	for _, pkg := range strings.Split(*pkgFlag, ",") {
 		run, ok := scenarios[pkg]
@@ -159,6 +163,10 @@ func main() {
 	save(*out, entries, *profiles != "")
 }
 
+// current holds the entry keys (entryKey) of the operations the code has
+// now.
+var current map[string]bool
+
 // save merges entries into the results file out (earlier results for
 // other operations stay) and writes it.
 func save(out string, entries []Entry, fromProfiles bool) {
@@ -200,6 +208,21 @@ func save(out string, entries []Entry, fromProfiles bool) {
 	}
 	for _, e := range entries {
 		old[entryKey(e)] = e
+	}
+	// An entry whose line no longer holds its code, for code that has an
+	// entry at the line where it is now, is the same operation's older
+	// result: the newer one stands (cmd/orderings matches entries to
+	// operations by code and occurrence, so both would shift the match).
+	placed := map[string]bool{}
+	for k, e := range old {
+		if current[k] {
+			placed[e.File+"\x00"+e.Code] = true
+		}
+	}
+	for k, e := range old {
+		if current != nil && !current[k] && placed[e.File+"\x00"+e.Code] {
+			delete(old, k)
+		}
 	}
 	var all []Entry
 	for _, e := range old {
