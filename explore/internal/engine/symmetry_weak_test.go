@@ -1,0 +1,247 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// Symmetry in the weak-memory mode (symmetry.go) against the full search
+// on generated programs of the weak mode's atomics: a goroutine of its
+// own (g0) and two or three members of a Symmetric group running one
+// list of loads, stores, adds and fences with drawn orderings on two
+// integers, the members' lists drawn mostly of loads and fences (a write
+// ends twinship). main may store to the integers first, and may make a
+// seq_cst fence between the members' go statements (then the members
+// start from different views, and are never twins). The outcome is what every load
+// read (the members' in sorted order) and the final values. At bounds 0,
+// 1 and 2 and unbounded, and in the bounded reduced search at 0, 1 and 2,
+// the search that skips twins reaches every outcome the search that does
+// not reaches, and no other.
+
+type symWeakProg struct {
+	g0, member []weakOp
+	k          int
+	pre        []weakOp // main's stores before the members start
+	between    bool     // main makes a seq_cst fence between the members' go statements
+}
+
+func (p symWeakProg) String() string {
+	return fmt.Sprintf("main %v (between %v), g0 %v, %d x %v", p.pre, p.between, p.g0, p.k, p.member)
+}
+
+func genSymWeakProgram(t *rapid.T) symWeakProg {
+	var p symWeakProg
+	val := 0
+	draw := func(label string, member bool) weakOp {
+		kinds := []int{wLoad, wStore, wAdd, wFence}
+		if member {
+			kinds = []int{wLoad, wLoad, wLoad, wFence, wFence, wStore, wAdd}
+		}
+		o := weakOp{kind: rapid.SampledFrom(kinds).Draw(t, label), x: rapid.IntRange(0, 1).Draw(t, label+"x")}
+		switch o.kind {
+		case wLoad:
+			o.o = rapid.SampledFrom([]Ordering{Relaxed, Acquire, SeqCst}).Draw(t, label+"o")
+		case wStore:
+			val++
+			o.val = 10 * val
+			o.o = rapid.SampledFrom([]Ordering{Relaxed, Release, SeqCst}).Draw(t, label+"o")
+		case wAdd:
+			o.o = rapid.SampledFrom([]Ordering{Relaxed, Acquire, Release, AcqRel, SeqCst}).Draw(t, label+"o")
+		case wFence:
+			o.o = rapid.SampledFrom([]Ordering{Acquire, Release, AcqRel, SeqCst}).Draw(t, label+"o")
+		}
+		return o
+	}
+	for i := range rapid.IntRange(0, 1).Draw(t, "pre") {
+		val++
+		p.pre = append(p.pre, weakOp{kind: wStore, x: i, val: 10 * val, o: rapid.SampledFrom([]Ordering{Relaxed, Release}).Draw(t, "pre.o")})
+	}
+	for i := range rapid.IntRange(1, 3).Draw(t, "ops0") {
+		p.g0 = append(p.g0, draw(fmt.Sprintf("g0.%d", i), false))
+	}
+	for i := range rapid.IntRange(1, 3).Draw(t, "opsm") {
+		p.member = append(p.member, draw(fmt.Sprintf("m.%d", i), true))
+	}
+	p.k = rapid.IntRange(2, 3).Draw(t, "members")
+	p.between = rapid.IntRange(0, 5).Draw(t, "between") == 0
+	return p
+}
+
+// body runs the program; out receives each run's outcome.
+func (p symWeakProg) body(out *string) func() {
+	return func() {
+		var xs [2]wloc
+		for _, o := range p.pre {
+			xs[o.x].store(o.val, o.o)
+		}
+		run := func(ops []weakOp, reads *[]int) {
+			for _, o := range ops {
+				switch o.kind {
+				case wLoad:
+					*reads = append(*reads, xs[o.x].load(o.o))
+				case wStore:
+					xs[o.x].store(o.val, o.o)
+				case wAdd:
+					*reads = append(*reads, xs[o.x].add(1, o.o))
+				case wFence:
+					WeakFence(o.o)
+				}
+			}
+		}
+		var r0 []int
+		g0 := Go("g0", func() { run(p.g0, &r0) })
+		reads := make([][]int, p.k)
+		var ms []*Thread
+		for i := range p.k {
+			if i == 1 && p.between {
+				// No scheduling point (a store's would let the first
+				// member run before Symmetric), but an event the second
+				// member's view has and the first's has not.
+				WeakFence(SeqCst)
+			}
+			rs := &reads[i] // written, never read, by the member: not its identity
+			ms = append(ms, Go("m", func() { run(p.member, rs) }))
+		}
+		Symmetric(ms...)
+		g0.Join()
+		JoinAll(ms...)
+		var mr []string
+		for _, r := range reads {
+			mr = append(mr, fmt.Sprint(r))
+		}
+		slices.Sort(mr)
+		*out = fmt.Sprintf("g0 read %v; members read %s; final %d %d", r0, strings.Join(mr, " "), xs[0].v, xs[1].v)
+	}
+}
+
+// reachedOf runs body under opt (the plain or the reduced search) and
+// returns the outcomes its runs reached.
+func reachedOf(opt Options, body func(out *string) func()) (map[string]bool, Result) {
+	opt = opt.WithDefaults()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	weakOn.Store(opt.Weak)
+	defer weakOn.Store(false)
+	got := map[string]bool{}
+	var out string
+	e := &explorer{opt: opt, body: body(&out)}
+	e.onRun = func(r *run) {
+		if !r.tracing && (r.por == nil || !r.por.stopped) {
+			got[out] = true
+		}
+		out = ""
+	}
+	if opt.Reduce {
+		return got, e.reduced()
+	}
+	return got, e.dfs()
+}
+
+// weakOrbits runs every schedule of the plain search of body in the weak
+// mode and returns the outcomes and the orbits of the classes it reached
+// (a class: the trace with the store each read chose, normalFormAs; its
+// orbit: the least over the permutations of the members).
+func weakOrbits(opt Options, p symWeakProg, body func(*string) func()) (map[string]bool, map[string]bool, Result) {
+	weakOn.Store(true)
+	defer weakOn.Store(false)
+	outs, orbits := map[string]bool{}, map[string]bool{}
+	var out string
+	res := everySchedule(opt, body(&out), symProg{k: p.k}.members(), func(s symRun) {
+		outs[out] = true
+		orbits[s.orbit] = true
+		out = ""
+	})
+	return outs, orbits, res
+}
+
+// symWeakPrograms is how many programs the comparison draws in cmd/verify's
+// model layer. An explicit -rapid.checks is obeyed.
+const symWeakPrograms = 40
+
+func TestSymmetryInTheWeakModeOfGeneratedPrograms(t *testing.T) {
+	skipUnderRace(t)
+	fewerPrograms(t, symWeakPrograms, "symmetry in the weak mode")
+	var plain, reduced symTally
+	var twins int64
+	rapid.Check(t, func(t *rapid.T) {
+		p := genSymWeakProgram(t)
+		compare := func(what string, opt Options, tally *symTally) {
+			opt.Weak = true
+			nopt := opt
+			nopt.NoSymmetry = true
+			search := reachedOf
+			var wantOrbits, gotOrbits map[string]bool
+			if !opt.Reduce {
+				// The plain search: the orbits of classes too.
+				search = func(opt Options, body func(*string) func()) (map[string]bool, Result) {
+					got, orbits, res := weakOrbits(opt, p, body)
+					if opt.NoSymmetry {
+						wantOrbits = orbits
+					} else {
+						gotOrbits = orbits
+					}
+					return got, res
+				}
+			}
+			want, wres := search(nopt, p.body)
+			if wres.Failure != nil {
+				t.Fatalf("%v, %s: the full search failed: %v", p, what, wres.Failure.Message)
+			}
+			if !wres.Exhaustive {
+				return // too big for the budget
+			}
+			got, gres := search(opt, p.body)
+			if gres.Failure != nil || !gres.Exhaustive || gres.Schedules > wres.Schedules {
+				t.Fatalf("%v, %s: skipping twins: %d schedules (exhaustive %v, failure %v), the full search %d", p, what, gres.Schedules, gres.Exhaustive, gres.Failure, wres.Schedules)
+			}
+			var missed, extra []string
+			for k := range want {
+				if !got[k] {
+					missed = append(missed, k)
+				}
+			}
+			for k := range got {
+				if !want[k] {
+					extra = append(extra, k)
+				}
+			}
+			if len(missed) > 0 || len(extra) > 0 {
+				slices.Sort(missed)
+				slices.Sort(extra)
+				t.Fatalf("%v, %s: full %d schedules, %d outcomes; skipping twins %d, %d\nmissed: %s\nonly with twins skipped: %s",
+					p, what, wres.Schedules, len(want), gres.Schedules, len(got), strings.Join(missed, "; "), strings.Join(extra, "; "))
+			}
+			for k := range wantOrbits {
+				if !gotOrbits[k] {
+					t.Fatalf("%v, %s: skipping twins missed the orbit of classes %s (full: %d schedules, %d orbits; twins skipped: %d, %d)",
+						p, what, k, wres.Schedules, len(wantOrbits), gres.Schedules, len(gotOrbits))
+				}
+			}
+			if p.between && gres.Twins != 0 {
+				t.Fatalf("%v, %s: members started from different views were twins at %d decisions", p, what, gres.Twins)
+			}
+			twins += gres.Twins
+			tally.searches++
+			tally.full += wres.Schedules
+			tally.sym += gres.Schedules
+			tally.outcomes += len(want)
+		}
+		for b := 0; b <= 2; b++ {
+			compare(fmt.Sprintf("bound %d", b), Options{Preemptions: preemptionsOption(b), MaxSchedules: symBudget}, &plain)
+			compare(fmt.Sprintf("reduced, bound %d", b), Options{Reduce: true, Preemptions: preemptionsOption(b), MaxSchedules: symBudget}, &reduced)
+		}
+		compare("no bound", Options{Preemptions: 64, MaxSchedules: symBudget}, &plain)
+	})
+	t.Logf("weak mode, plain search: %v; bounded reduced search: %v; %d decisions with a twin", &plain, &reduced, twins)
+	if twins == 0 {
+		t.Errorf("no decision had a twin: the comparison compared nothing")
+	}
+	if os.Getenv("WSCHED_EXPLORE_POR_MEASURE") != "" {
+		fmt.Printf("symmetry in the weak mode: plain %v; reduced %v\n", &plain, &reduced)
+	}
+}
