@@ -70,6 +70,8 @@ func (o weakOp) String() string {
 		return fmt.Sprintf("store(x%d=%d,%s)", o.x, o.val, ord)
 	case wAdd:
 		return fmt.Sprintf("add(x%d,%s)", o.x, ord)
+	case wYield:
+		return "yield"
 	}
 	return fmt.Sprintf("fence(%s)", ord)
 }

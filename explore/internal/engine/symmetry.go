@@ -311,6 +311,10 @@ func (r *run) symStep(c *thread) {
 	}
 }
 
+// symCheck, nil but in tests, is shown every pair of twins found
+// (symmetry_weak_test.go checks their views in the memory model).
+var symCheck func(r *run, x, y int)
+
 // twinsOf returns the enabled members of a group (not cur, not the timer)
 // that have a lower-numbered twin enabled: the choices the search skips.
 func (r *run) twinsOf(sc *schedule) uint64 {
@@ -335,6 +339,9 @@ func (r *run) twinsOf(sc *schedule) uint64 {
 		for n := m &^ (1 << x); n != 0; n &= n - 1 {
 			if y := bits.TrailingZeros64(n); r.twin(x, y) {
 				twins |= 1 << y
+				if symCheck != nil {
+					symCheck(r, x, y)
+				}
 			}
 		}
 	}
