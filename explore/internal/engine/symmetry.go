@@ -155,7 +155,7 @@ func (r *run) declareSymmetric(ts []*thread) {
 	}
 	s := r.sym
 	s.grow(len(r.threads))
-	apart := r.mem != nil && !sameStart(ts)
+	apart := r.mem != nil && !r.sameStart(ts)
 	g := 1
 	for _, x := range s.group {
 		g = max(g, x+1)
@@ -177,11 +177,13 @@ func (r *run) declareSymmetric(ts []*thread) {
 
 // sameStart reports whether, in the weak-memory mode, the threads were
 // started by one goroutine with no operation of the memory model between
-// their go statements: their views are then the same (see above).
-func sameStart(ts []*thread) bool {
+// their go statements, and made none of their own yet (as they started,
+// before their first scheduling point: a yield): their views are then
+// the same (see above).
+func (r *run) sameStart(ts []*thread) bool {
 	at := make([]uint32, 0, len(ts))
 	for _, t := range ts {
-		if t.spawner != ts[0].spawner || t.spawner == nil {
+		if t.spawner != ts[0].spawner || t.spawner == nil || r.mem.m.Clock(weak.Thread(t.id)).At(t.id) != 1 {
 			return false
 		}
 		at = append(at, t.goAt)

@@ -138,6 +138,15 @@ func (p symWeakProg) body(out *string) func() {
 	}
 }
 
+// yields reports whether the members yield. Then a class need not have
+// its mirror image, though its outcome does (as with timeouts in
+// symmetry_test.go): a member's step after its yield waits for another
+// goroutine's progress, and the first member's yield, made as it
+// started, was released by main's steps before the second's was.
+func (p symWeakProg) yields() bool {
+	return slices.ContainsFunc(p.member, func(o weakOp) bool { return o.kind == wYield })
+}
+
 // reachedOf runs body under opt (the plain or the reduced search) and
 // returns the outcomes its runs reached.
 func reachedOf(opt Options, body func(out *string) func()) (map[string]bool, Result) {
@@ -165,7 +174,7 @@ func reachedOf(opt Options, body func(out *string) func()) (map[string]bool, Res
 // (a class: the trace with the store each read chose, normalFormAs; its
 // orbit: the least over the permutations of the members).
 func weakOrbits(opt Options, p symWeakProg, body func(*string) func()) (map[string]bool, map[string]bool, Result) {
-	weakOn.Store(true)
+	weakOn.Store(opt.Weak)
 	defer weakOn.Store(false)
 	outs, orbits := map[string]bool{}, map[string]bool{}
 	var out string
@@ -210,8 +219,12 @@ func twinViewsDiffer(r *run, x, y int) string {
 }
 
 // symWeakPrograms is how many programs the comparison draws in cmd/verify's
-// model layer. An explicit -rapid.checks is obeyed.
-const symWeakPrograms = 40
+// model layer (about 4 s of a core), and symWeakBudget bounds each full
+// search compared. An explicit -rapid.checks is obeyed.
+const (
+	symWeakPrograms = 20
+	symWeakBudget   = 1500
+)
 
 func TestSymmetryInTheWeakModeOfGeneratedPrograms(t *testing.T) {
 	skipUnderRace(t)
@@ -274,7 +287,7 @@ func TestSymmetryInTheWeakModeOfGeneratedPrograms(t *testing.T) {
 					p, what, wres.Schedules, len(want), gres.Schedules, len(got), strings.Join(missed, "; "), strings.Join(extra, "; "))
 			}
 			for k := range wantOrbits {
-				if !gotOrbits[k] {
+				if !p.yields() && !gotOrbits[k] {
 					t.Fatalf("%v, %s: skipping twins missed the orbit of classes %s (full: %d schedules, %d orbits; twins skipped: %d, %d)",
 						p, what, k, wres.Schedules, len(wantOrbits), gres.Schedules, len(gotOrbits))
 				}
@@ -292,10 +305,10 @@ func TestSymmetryInTheWeakModeOfGeneratedPrograms(t *testing.T) {
 			tally.outcomes += len(want)
 		}
 		for b := 0; b <= 2; b++ {
-			compare(fmt.Sprintf("bound %d", b), Options{Preemptions: preemptionsOption(b), MaxSchedules: symBudget}, &plain)
-			compare(fmt.Sprintf("reduced, bound %d", b), Options{Reduce: true, Preemptions: preemptionsOption(b), MaxSchedules: symBudget}, &reduced)
+			compare(fmt.Sprintf("bound %d", b), Options{Preemptions: preemptionsOption(b), MaxSchedules: symWeakBudget}, &plain)
+			compare(fmt.Sprintf("reduced, bound %d", b), Options{Reduce: true, Preemptions: preemptionsOption(b), MaxSchedules: symWeakBudget}, &reduced)
 		}
-		compare("no bound", Options{Preemptions: 64, MaxSchedules: symBudget}, &plain)
+		compare("no bound", Options{Preemptions: 64, MaxSchedules: symWeakBudget}, &plain)
 	})
 	t.Logf("weak mode, plain search: %v; bounded reduced search: %v; %d decisions with a twin", &plain, &reduced, twins)
 	if twins == 0 {
