@@ -98,8 +98,16 @@ import (
 // raised to the stores read, their own count of events. The bounds are
 // equal: the stale count is global, the kept stores depend on
 // modification order, and no twin has yielded. The seq_cst accesses and
-// fences of twins are allowed by the same argument; the generated
-// programs below (symmetry_test.go) have them, with every ordering.
+// fences of twins are allowed by the same argument. The argument leans
+// on the model's exactness; symmetry_weak_test.go checks its conclusion
+// at every pair of twins of generated programs (seq_cst accesses and
+// fences among them): equal clocks but for the twins' own entries and
+// their spawner's, and the same stores readable at every location with
+// every ordering; and it compares outcomes and classes with the full
+// search. Without the store a read read in the history, without the
+// start rule, or without the yield rule, that test fails; the rule for
+// writes duplicates the plain history's (a write is an access the twin
+// cannot repeat), and locks and joins are not in the generated programs.
 
 // symState is a run's record of the histories, from the first Symmetric
 // on.
@@ -374,8 +382,8 @@ func (r *run) twinBases(sc *schedule) map[int]int {
 	return bases
 }
 
-// Symmetric declares the goroutines of ths interchangeable: the plain
-// search runs one of each set of twins at a decision (see above).
+// Symmetric declares the goroutines of ths interchangeable: the search
+// runs one of each set of twins at a decision (see above).
 func Symmetric(ths ...*Thread) {
 	r := current.Load()
 	if r == nil || r.cur.exiting {
