@@ -143,6 +143,24 @@ func weakProgram(gs [][]weakOp, seen map[string]bool) func() {
 	}
 }
 
+// setDiff returns, sorted, the keys of want not in got and those of got
+// not in want.
+func setDiff(want, got map[string]bool) (missed, extra []string) {
+	for k := range want {
+		if !got[k] {
+			missed = append(missed, k)
+		}
+	}
+	for k := range got {
+		if !want[k] {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(missed)
+	slices.Sort(extra)
+	return missed, extra
+}
+
 // compared counts the programs both searches ran to their end, skipped
 // those too big for the plain search: a run that skipped most would prove
 // little, and says so.
@@ -169,20 +187,7 @@ func compareWeakOnProgram(t *rapid.T, gs [][]weakOp, what string, popt, ropt Opt
 	if !rres.Exhaustive {
 		t.Fatalf("%v, %s: the reduced search did not end (%d schedules; plain %d)", gs, what, rres.Schedules, pres.Schedules)
 	}
-	var missed, extra []string
-	for k := range want {
-		if !got[k] {
-			missed = append(missed, k)
-		}
-	}
-	for k := range got {
-		if !want[k] {
-			extra = append(extra, k)
-		}
-	}
-	if len(missed) > 0 || len(extra) > 0 {
-		slices.Sort(missed)
-		slices.Sort(extra)
+	if missed, extra := setDiff(want, got); len(missed) > 0 || len(extra) > 0 {
 		t.Fatalf("%v, %s: plain %d schedules, %d outcomes; reduced %d schedules, %d outcomes\nmissed by the reduced search: %s\nreached only by the reduced search: %s",
 			gs, what, pres.Schedules, len(want), rres.Schedules, len(got), strings.Join(missed, "; "), strings.Join(extra, "; "))
 	}

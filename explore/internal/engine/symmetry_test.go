@@ -411,28 +411,9 @@ func skipUnderRace(t *testing.T) {
 	}
 }
 
-// reachedBy runs body under opt (the plain or the reduced search) and
+// reachedBy runs p under opt (the plain or the reduced search) and
 // returns the outcomes its runs reached and whether it failed.
-func reachedBy(opt Options, p symProg) (map[string]bool, Result) {
-	opt = opt.WithDefaults()
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	got := map[string]bool{}
-	var out string
-	e := &explorer{opt: opt, body: p.body(&out)}
-	e.onRun = func(r *run) {
-		if !r.tracing && (r.por == nil || !r.por.stopped) {
-			got[out] = true
-		}
-		out = ""
-	}
-	var res Result
-	if opt.Reduce {
-		res = e.reduced()
-	} else {
-		res = e.dfs()
-	}
-	return got, res
-}
+func reachedBy(opt Options, p symProg) (map[string]bool, Result) { return reachedOf(opt, p.body) }
 
 // The bounded reduced search with twins skipped (por_search.go, untwin)
 // against the same search without, and against the plain search without:

@@ -269,20 +269,7 @@ func TestSymmetryInTheWeakModeOfGeneratedPrograms(t *testing.T) {
 			if gres.Failure != nil || !gres.Exhaustive || gres.Schedules > wres.Schedules {
 				t.Fatalf("%v, %s: skipping twins: %d schedules (exhaustive %v, failure %v), the full search %d", p, what, gres.Schedules, gres.Exhaustive, gres.Failure, wres.Schedules)
 			}
-			var missed, extra []string
-			for k := range want {
-				if !got[k] {
-					missed = append(missed, k)
-				}
-			}
-			for k := range got {
-				if !want[k] {
-					extra = append(extra, k)
-				}
-			}
-			if len(missed) > 0 || len(extra) > 0 {
-				slices.Sort(missed)
-				slices.Sort(extra)
+			if missed, extra := setDiff(want, got); len(missed) > 0 || len(extra) > 0 {
 				t.Fatalf("%v, %s: full %d schedules, %d outcomes; skipping twins %d, %d\nmissed: %s\nonly with twins skipped: %s",
 					p, what, wres.Schedules, len(want), gres.Schedules, len(got), strings.Join(missed, "; "), strings.Join(extra, "; "))
 			}
