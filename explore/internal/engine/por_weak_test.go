@@ -76,6 +76,25 @@ func (o weakOp) String() string {
 	return fmt.Sprintf("fence(%s)", ord)
 }
 
+// drawWeakOp draws an operation of kind kind: its integer and its
+// ordering; a store's value is the next of *val, times 10.
+func drawWeakOp(t *rapid.T, label string, kind int, val *int) weakOp {
+	o := weakOp{kind: kind, x: rapid.IntRange(0, 1).Draw(t, label+"x")}
+	switch o.kind {
+	case wLoad:
+		o.o = rapid.SampledFrom([]Ordering{Relaxed, Acquire, SeqCst}).Draw(t, label+"o")
+	case wStore:
+		*val++
+		o.val = 10 * *val
+		o.o = rapid.SampledFrom([]Ordering{Relaxed, Release, SeqCst}).Draw(t, label+"o")
+	case wAdd:
+		o.o = rapid.SampledFrom([]Ordering{Relaxed, Acquire, Release, AcqRel, SeqCst}).Draw(t, label+"o")
+	case wFence:
+		o.o = rapid.SampledFrom([]Ordering{Acquire, Release, AcqRel, SeqCst}).Draw(t, label+"o")
+	}
+	return o
+}
+
 func genWeakProgram(t *rapid.T) [][]weakOp {
 	n := rapid.IntRange(2, 3).Draw(t, "goroutines")
 	gs := make([][]weakOp, n)
@@ -84,20 +103,7 @@ func genWeakProgram(t *rapid.T) [][]weakOp {
 		k := rapid.IntRange(1, 3).Draw(t, fmt.Sprint("ops", g))
 		for i := range k {
 			label := fmt.Sprintf("g%d.%d", g, i)
-			o := weakOp{kind: rapid.IntRange(wLoad, wFence).Draw(t, label), x: rapid.IntRange(0, 1).Draw(t, label+"x")}
-			switch o.kind {
-			case wLoad:
-				o.o = rapid.SampledFrom([]Ordering{Relaxed, Acquire, SeqCst}).Draw(t, label+"o")
-			case wStore:
-				val++
-				o.val = 10 * val
-				o.o = rapid.SampledFrom([]Ordering{Relaxed, Release, SeqCst}).Draw(t, label+"o")
-			case wAdd:
-				o.o = rapid.SampledFrom([]Ordering{Relaxed, Acquire, Release, AcqRel, SeqCst}).Draw(t, label+"o")
-			case wFence:
-				o.o = rapid.SampledFrom([]Ordering{Acquire, Release, AcqRel, SeqCst}).Draw(t, label+"o")
-			}
-			gs[g] = append(gs[g], o)
+			gs[g] = append(gs[g], drawWeakOp(t, label, rapid.IntRange(wLoad, wFence).Draw(t, label), &val))
 		}
 	}
 	return gs

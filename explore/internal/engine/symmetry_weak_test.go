@@ -50,22 +50,7 @@ func genSymWeakProgram(t *rapid.T) symWeakProg {
 		if member {
 			kinds = []int{wLoad, wLoad, wLoad, wFence, wFence, wStore, wAdd, wYield}
 		}
-		o := weakOp{kind: rapid.SampledFrom(kinds).Draw(t, label), x: rapid.IntRange(0, 1).Draw(t, label+"x")}
-		switch o.kind {
-		case wLoad:
-			o.o = rapid.SampledFrom([]Ordering{Relaxed, Acquire, SeqCst}).Draw(t, label+"o")
-		case wStore:
-			val++
-			o.val = 10 * val
-			o.o = rapid.SampledFrom([]Ordering{Relaxed, Release, SeqCst}).Draw(t, label+"o")
-		case wAdd:
-			o.o = rapid.SampledFrom([]Ordering{Relaxed, Acquire, Release, AcqRel, SeqCst}).Draw(t, label+"o")
-		case wFence:
-			o.o = rapid.SampledFrom([]Ordering{Acquire, Release, AcqRel, SeqCst}).Draw(t, label+"o")
-		case wYield:
-			o.o = Relaxed // for String
-		}
-		return o
+		return drawWeakOp(t, label, rapid.SampledFrom(kinds).Draw(t, label), &val)
 	}
 	for i := range rapid.IntRange(0, 1).Draw(t, "pre") {
 		val++
