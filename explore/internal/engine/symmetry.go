@@ -68,11 +68,12 @@ import (
 //
 //   - their events match one for one: the same operations, with the same
 //     orderings (the history records a fence's ordering and a read's),
-//     each read reading the same store. A read records the identity of
-//     the store it read (as the model chose it, not the latest), a
-//     store's identity being its writer's history just after it, or the
-//     location's first access for its initial value. Twins never write
-//     (below), so equal identities are one store;
+//     each read reading the same store. A read records the store it read
+//     (as the model chose it, not the latest), by its location and the
+//     model's number of the operation that wrote it. That names one
+//     store, not a class of equal ones (as a write's identity does in the
+//     plain history): twins never write (below), so no two twins' stores
+//     need be taken as one;
 //   - nothing else is ordered after their events: no event of another
 //     thread reads from, synchronises with or is placed in modification
 //     order after theirs. So a member's history becomes unique at its
@@ -117,15 +118,6 @@ type symState struct {
 	lastW map[uintptr]uint64 // the identity of the last write to each location, this epoch
 	epoch uint64             // steps that may have written every location
 	uniq  uint64             // unique observations handed out
-	// ids is, in the weak-memory mode, the identity of each store the
-	// model made since the first Symmetric, by location and the model's
-	// number of the operation that wrote it.
-	ids map[storeKey]uint64
-}
-
-type storeKey struct {
-	l   weak.Loc
-	seq int
 }
 
 // symOn reports whether the run keeps twins.
@@ -159,7 +151,7 @@ func (r *run) declareSymmetric(ts []*thread) {
 		return
 	}
 	if r.sym == nil {
-		r.sym = &symState{lastW: map[uintptr]uint64{}, ids: map[storeKey]uint64{}}
+		r.sym = &symState{lastW: map[uintptr]uint64{}}
 	}
 	s := r.sym
 	s.grow(len(r.threads))
@@ -209,27 +201,13 @@ func (r *run) sameStart(ts []*thread) bool {
 // with r.sym set, after the model made the operation.
 
 // symRead records that the running thread read the store c of l (at
-// address a) with ordering o.
+// address a) with ordering o: the store itself (its location and the
+// model's number of the operation that wrote it, 0 for the initial
+// value).
 func (r *run) symRead(a uintptr, l weak.Loc, o Ordering, c weak.Candidate) {
 	s := r.sym
 	s.grow(len(r.threads))
-	id, ok := s.ids[storeKey{l, c.Seq}]
-	if !ok {
-		// A location's initial value (or a store made before the
-		// first Symmetric: no twin can have read it yet).
-		id = symMix(symMix(0x1417, uint64(a)), uint64(l)<<20|uint64(c.Seq))
-	}
-	s.observe(r.cur, 0x10AD+uint64(o), id)
-}
-
-// symWrote records that the running thread made a store to l (the
-// model's latest operation): a member's history becomes unique, and the
-// store's identity is its writer's history.
-func (r *run) symWrote(l weak.Loc) {
-	s := r.sym
-	s.grow(len(r.threads))
-	r.symShared()
-	s.ids[storeKey{l, r.mem.m.Events()}] = symMix(s.hist[r.cur.id], 0x3)
+	s.observe(r.cur, 0x10AD+uint64(o), symMix(symMix(0x1417, uint64(a)), uint64(l)<<32|uint64(c.Seq)))
 }
 
 // symShared records that the running thread did something of the memory

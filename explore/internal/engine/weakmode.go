@@ -167,7 +167,7 @@ func WeakStore(a uintptr, o Ordering, before, v any) (last bool) {
 	last = r.mem.m.StoreAt(r.thread(), l, o, v, pick)
 	r.noteSC()
 	if r.sym != nil {
-		r.symWrote(l)
+		r.symShared()
 	}
 	if r.wt != nil {
 		r.wt.wrote(r, o, nil)
@@ -199,7 +199,7 @@ func WeakRMW(a uintptr, o Ordering, latest any, f func(old any) any) (old any, l
 	r.noteSC()
 	if r.sym != nil {
 		r.symRead(a, l, o, cands[pick])
-		r.symWrote(l)
+		r.symShared()
 	}
 	if r.wt != nil {
 		r.wt.wrote(r, o, rd)
@@ -240,7 +240,7 @@ func WeakCompareAndSwap(a uintptr, latest, old, new any, success, failure Orderi
 		}
 		r.symRead(a, l, o, cands[pick])
 		if swapped {
-			r.symWrote(l)
+			r.symShared()
 		}
 	}
 	if r.wt != nil && swapped {
