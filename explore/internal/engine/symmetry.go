@@ -88,10 +88,14 @@ import (
 //   - what happens before their first events is the same: they were
 //     started by one goroutine with no operation of the memory model
 //     between their go statements (consecutive event numbers of the
-//     spawner, goAt), so their views differ only in the spawner's count
-//     of those go statements, which no later event compares with. A
-//     group started otherwise is kept (Symmetric still orders its
-//     timeouts) but its members never become twins.
+//     spawner, goAt) and made none of their own as they started (a yield
+//     before the first scheduling point), so their views differ only in
+//     the spawner's count of those go statements, which no later event
+//     compares with (a go statement accesses nothing; the only record of
+//     one is as the spawner's next event after a seq_cst one, and that
+//     is the first go statement, which every member's view has). A group
+//     started otherwise is kept (Symmetric still orders its timeouts)
+//     but its members never become twins (sameStart).
 //
 // Then their views are equal but for their own entries, by induction
 // over their events: a view is its start joined with what the stores
