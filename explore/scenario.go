@@ -46,8 +46,11 @@ func (th *Thread) Join() {
 // thief's own ring, a task it publishes later): its first write to
 // shared state, or access to its own data through a scheduling point,
 // ends its twinship. A failure found is then found up to a
-// permutation of the group. The bounded reduced search skips twins too;
-// the unbounded one and the weak-memory mode ignore the declaration.
+// permutation of the group. The bounded reduced search and the
+// weak-memory mode skip twins too (there a member's twinship also ends
+// at a release, an acquire of a lock or channel, a join or a yield, and
+// a read records which store it read); the unbounded reduced search
+// ignores the declaration.
 // Options.NoSymmetry (WSCHED_EXPLORE_SYMMETRY=off) turns it off.
 // docs/explore.md, "Symmetry", gives the argument and the measurements.
 func Symmetric(ths ...*Thread) { engine.Symmetric(engineThreads(ths)...) }

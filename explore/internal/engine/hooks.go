@@ -204,6 +204,7 @@ func Gosched() {
 			r.por.touch(r, access{0, false})
 		}
 		r.mem.m.Yield(weak.Thread(t.id))
+		r.symShared()
 	}
 	t.yielded = true
 	// The step after a Gosched performs no operation, but it could not
@@ -323,6 +324,7 @@ func (th *Thread) Join() {
 	t := th.t
 	blockOn(threadLoc(t.id), false, func() bool { return t.state == finished }, 0, "Join("+t.name+")")
 	if r := weakRun(); r != nil {
+		r.symShared()
 		r.mem.m.Join(r.thread(), weak.Thread(t.id))
 	}
 }

@@ -70,8 +70,29 @@ func (o weakOp) String() string {
 		return fmt.Sprintf("store(x%d=%d,%s)", o.x, o.val, ord)
 	case wAdd:
 		return fmt.Sprintf("add(x%d,%s)", o.x, ord)
+	case wYield:
+		return "yield"
 	}
 	return fmt.Sprintf("fence(%s)", ord)
+}
+
+// drawWeakOp draws an operation of kind kind: its integer and its
+// ordering; a store's value is the next of *val, times 10.
+func drawWeakOp(t *rapid.T, label string, kind int, val *int) weakOp {
+	o := weakOp{kind: kind, x: rapid.IntRange(0, 1).Draw(t, label+"x")}
+	switch o.kind {
+	case wLoad:
+		o.o = rapid.SampledFrom([]Ordering{Relaxed, Acquire, SeqCst}).Draw(t, label+"o")
+	case wStore:
+		*val++
+		o.val = 10 * *val
+		o.o = rapid.SampledFrom([]Ordering{Relaxed, Release, SeqCst}).Draw(t, label+"o")
+	case wAdd:
+		o.o = rapid.SampledFrom([]Ordering{Relaxed, Acquire, Release, AcqRel, SeqCst}).Draw(t, label+"o")
+	case wFence:
+		o.o = rapid.SampledFrom([]Ordering{Acquire, Release, AcqRel, SeqCst}).Draw(t, label+"o")
+	}
+	return o
 }
 
 func genWeakProgram(t *rapid.T) [][]weakOp {
@@ -82,20 +103,7 @@ func genWeakProgram(t *rapid.T) [][]weakOp {
 		k := rapid.IntRange(1, 3).Draw(t, fmt.Sprint("ops", g))
 		for i := range k {
 			label := fmt.Sprintf("g%d.%d", g, i)
-			o := weakOp{kind: rapid.IntRange(wLoad, wFence).Draw(t, label), x: rapid.IntRange(0, 1).Draw(t, label+"x")}
-			switch o.kind {
-			case wLoad:
-				o.o = rapid.SampledFrom([]Ordering{Relaxed, Acquire, SeqCst}).Draw(t, label+"o")
-			case wStore:
-				val++
-				o.val = 10 * val
-				o.o = rapid.SampledFrom([]Ordering{Relaxed, Release, SeqCst}).Draw(t, label+"o")
-			case wAdd:
-				o.o = rapid.SampledFrom([]Ordering{Relaxed, Acquire, Release, AcqRel, SeqCst}).Draw(t, label+"o")
-			case wFence:
-				o.o = rapid.SampledFrom([]Ordering{Acquire, Release, AcqRel, SeqCst}).Draw(t, label+"o")
-			}
-			gs[g] = append(gs[g], o)
+			gs[g] = append(gs[g], drawWeakOp(t, label, rapid.IntRange(wLoad, wFence).Draw(t, label), &val))
 		}
 	}
 	return gs
@@ -141,6 +149,24 @@ func weakProgram(gs [][]weakOp, seen map[string]bool) func() {
 	}
 }
 
+// setDiff returns, sorted, the keys of want not in got and those of got
+// not in want.
+func setDiff(want, got map[string]bool) (missed, extra []string) {
+	for k := range want {
+		if !got[k] {
+			missed = append(missed, k)
+		}
+	}
+	for k := range got {
+		if !want[k] {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(missed)
+	slices.Sort(extra)
+	return missed, extra
+}
+
 // compared counts the programs both searches ran to their end, skipped
 // those too big for the plain search: a run that skipped most would prove
 // little, and says so.
@@ -167,20 +193,7 @@ func compareWeakOnProgram(t *rapid.T, gs [][]weakOp, what string, popt, ropt Opt
 	if !rres.Exhaustive {
 		t.Fatalf("%v, %s: the reduced search did not end (%d schedules; plain %d)", gs, what, rres.Schedules, pres.Schedules)
 	}
-	var missed, extra []string
-	for k := range want {
-		if !got[k] {
-			missed = append(missed, k)
-		}
-	}
-	for k := range got {
-		if !want[k] {
-			extra = append(extra, k)
-		}
-	}
-	if len(missed) > 0 || len(extra) > 0 {
-		slices.Sort(missed)
-		slices.Sort(extra)
+	if missed, extra := setDiff(want, got); len(missed) > 0 || len(extra) > 0 {
 		t.Fatalf("%v, %s: plain %d schedules, %d outcomes; reduced %d schedules, %d outcomes\nmissed by the reduced search: %s\nreached only by the reduced search: %s",
 			gs, what, pres.Schedules, len(want), rres.Schedules, len(got), strings.Join(missed, "; "), strings.Join(extra, "; "))
 	}

@@ -81,6 +81,10 @@ type thread struct {
 	// (symmetry.go).
 	stepped, yieldStep bool
 	armed              uint64 // when its deadline was set (run.arms)
+	// goAt is, in the weak-memory mode, the spawner's own event number in
+	// the memory model at the go statement that started the thread
+	// (symmetry.go: a group's members must start from one view).
+	goAt uint32
 }
 
 type run struct {
@@ -170,6 +174,7 @@ func (r *run) spawn(name string, f func()) *thread {
 		if child := r.mem.m.Go(weak.Thread(r.cur.id)); int(child) != t.id {
 			panic(fmt.Sprintf("explore: the memory model numbered goroutine %d as %d", t.id, child))
 		}
+		t.goAt = r.mem.m.Clock(weak.Thread(r.cur.id)).At(r.cur.id)
 	}
 	goThread(func() {
 		defer close(t.gone)

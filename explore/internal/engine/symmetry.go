@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/wsched/wsched/explore/internal/weak"
 )
@@ -45,9 +46,73 @@ import (
 // uses it, and the bounded reduced search: a twin a race asks for is run
 // as the goroutine it twins (porNode.untwin). Not the unbounded reduced
 // search (its wakeup trees name goroutines down a whole branch; SPORE,
-// PLDI 2024, takes sleep sets and races through the permutation), nor
-// the weak-memory mode (a load reads one of several stores, and equal
-// values from different stores are different views).
+// PLDI 2024, takes sleep sets and races through the permutation).
+//
+// In the weak-memory mode (weakmode.go) the state of a run is also the
+// memory model's, which names threads: each thread's view (a vector
+// clock over the threads, a frontier per location, the seq_cst sources
+// it is pinned after), the stores with their writers and the views they
+// carry, the seq_cst graph, the cells' last accesses. Swapping two
+// members must leave that unchanged too, up to renaming the two. The
+// argument is by the execution graph. The model offers a read exactly
+// the stores, and a store exactly the places, that keep the execution
+// RC11-consistent (its litmus tests check that against the RC11 oracle),
+// within its bounds: a global count of stale choices, each location's
+// newest stores in modification order, each thread's yield frontier. So
+// what it offers from a state is a function of the graph so far (the
+// events with their operation, location, ordering and value; program
+// order; reads-from; modification order; the synchronisation of go
+// statements, joins, locks and channels) and of those bounds, and two
+// states whose graphs are isomorphic by the swap, with the bounds equal,
+// behave the same. The graph is symmetric in twins when
+//
+//   - their events match one for one: the same operations, with the same
+//     orderings (the history records a fence's ordering and a read's),
+//     each read reading the same store. A read records the store it read
+//     (as the model chose it, not the latest), by its location and the
+//     model's number of the operation that wrote it. That names one
+//     store, not a class of equal ones (as a write's identity does in the
+//     plain history): twins never write (below), so no two twins' stores
+//     need be taken as one;
+//   - nothing else is ordered after their events: no event of another
+//     thread reads from, synchronises with or is placed in modification
+//     order after theirs. So a member's history becomes unique at its
+//     first store, read-modify-write, swapping compare-and-swap, plain
+//     cell write, release of a lock or channel, and at what ties its view
+//     to the state of the run at that moment rather than to its history:
+//     an acquire of a lock or channel, a join, a yield (whose frontier is
+//     every location's latest store), a look at its clock (WeakClock).
+//     Its reads do enter the graph as the sources of from-read edges
+//     (and of seq_cst ones): those are functions of reads-from and
+//     modification order, so equal for twins;
+//   - what happens before their first events is the same: they were
+//     started by one goroutine with no operation of the memory model
+//     between their go statements (consecutive event numbers of the
+//     spawner, goAt) and made none of their own as they started (a yield
+//     before the first scheduling point), so their views differ only in
+//     the spawner's count of those go statements, which no later event
+//     compares with (a go statement accesses nothing; the only record of
+//     one is as the spawner's next event after a seq_cst one, and that
+//     is the first go statement, which every member's view has). A group
+//     started otherwise is kept (Symmetric still orders its timeouts)
+//     but its members never become twins (sameStart).
+//
+// Then their views are equal but for their own entries, by induction
+// over their events: a view is its start joined with what the stores
+// read carry (at the read, or at the next acquire fence), the frontier
+// raised to the stores read, their own count of events. The bounds are
+// equal: the stale count is global, the kept stores depend on
+// modification order, and no twin has yielded. The seq_cst accesses and
+// fences of twins are allowed by the same argument. The argument leans
+// on the model's exactness; symmetry_weak_test.go checks its conclusion
+// at every pair of twins of generated programs (seq_cst accesses and
+// fences among them): equal clocks but for the twins' own entries and
+// their spawner's, and the same stores readable at every location with
+// every ordering; and it compares outcomes and classes with the full
+// search. Without the store a read read in the history, without the
+// start rule, or without the yield rule, that test fails; the rule for
+// writes duplicates the plain history's (a write is an access the twin
+// cannot repeat), and locks and joins are not in the generated programs.
 
 // symState is a run's record of the histories, from the first Symmetric
 // on.
@@ -59,9 +124,8 @@ type symState struct {
 	uniq  uint64             // unique observations handed out
 }
 
-// symOn reports whether the run keeps twins: the plain search of the
-// sequential mode.
-func (r *run) symOn() bool { return r.symAllowed && r.mem == nil }
+// symOn reports whether the run keeps twins.
+func (r *run) symOn() bool { return r.symAllowed }
 
 func symMix(h, x uint64) uint64 {
 	h ^= x + 0x9E3779B97F4A7C15 + h<<6 + h>>2
@@ -95,6 +159,7 @@ func (r *run) declareSymmetric(ts []*thread) {
 	}
 	s := r.sym
 	s.grow(len(r.threads))
+	apart := r.mem != nil && !r.sameStart(ts)
 	g := 1
 	for _, x := range s.group {
 		g = max(g, x+1)
@@ -108,7 +173,64 @@ func (r *run) declareSymmetric(ts []*thread) {
 		}
 		s.group[t.id] = g
 		s.hist[t.id] = symMix(0x5E7, uint64(g))
+		if apart {
+			s.note(t, 0x5A)
+		}
 	}
+}
+
+// sameStart reports whether, in the weak-memory mode, the threads were
+// started by one goroutine with no operation of the memory model between
+// their go statements, and made none of their own yet (as they started,
+// before their first scheduling point: a yield): their views are then
+// the same (see above).
+func (r *run) sameStart(ts []*thread) bool {
+	at := make([]uint32, 0, len(ts))
+	for _, t := range ts {
+		if t.spawner != ts[0].spawner || t.spawner == nil || r.mem.m.Clock(weak.Thread(t.id)).At(t.id) != 1 {
+			return false
+		}
+		at = append(at, t.goAt)
+	}
+	slices.Sort(at)
+	for i := range at {
+		if at[i] != at[0]+uint32(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// The weak-memory mode's records (weakmode.go, hooks.go), each called
+// with r.sym set, after the model made the operation.
+
+// symRead records that the running thread read the store c of l (at
+// address a) with ordering o: the store itself (its location and the
+// model's number of the operation that wrote it, 0 for the initial
+// value).
+func (r *run) symRead(a uintptr, l weak.Loc, o Ordering, c weak.Candidate) {
+	s := r.sym
+	s.grow(len(r.threads))
+	s.observe(r.cur, 0x10AD+uint64(o), symMix(symMix(0x1417, uint64(a)), uint64(l)<<32|uint64(c.Seq)))
+}
+
+// symShared records that the running thread did something of the memory
+// model that other threads may order after, or that ties its view to
+// the state of the run (see above): its history becomes unique.
+func (r *run) symShared() {
+	if s := r.sym; s != nil && !r.cur.exiting {
+		s.grow(len(r.threads))
+		if s.group[r.cur.id] != 0 {
+			s.note(r.cur, 0x5BA7)
+		}
+	}
+}
+
+// symFence records a fence of ordering o of the running thread.
+func (r *run) symFence(o Ordering) {
+	s := r.sym
+	s.grow(len(r.threads))
+	s.observe(r.cur, 0xFE, uint64(o))
 }
 
 // access records t's access a: it observes the last write to a's
@@ -181,6 +303,10 @@ func (r *run) symStep(c *thread) {
 	}
 }
 
+// symCheck, nil but in tests, is shown every pair of twins found
+// (symmetry_weak_test.go checks their views in the memory model).
+var symCheck func(r *run, x, y int)
+
 // twinsOf returns the enabled members of a group (not cur, not the timer)
 // that have a lower-numbered twin enabled: the choices the search skips.
 func (r *run) twinsOf(sc *schedule) uint64 {
@@ -205,6 +331,9 @@ func (r *run) twinsOf(sc *schedule) uint64 {
 		for n := m &^ (1 << x); n != 0; n &= n - 1 {
 			if y := bits.TrailingZeros64(n); r.twin(x, y) {
 				twins |= 1 << y
+				if symCheck != nil {
+					symCheck(r, x, y)
+				}
 			}
 		}
 	}
@@ -235,8 +364,8 @@ func (r *run) twinBases(sc *schedule) map[int]int {
 	return bases
 }
 
-// Symmetric declares the goroutines of ths interchangeable: the plain
-// search runs one of each set of twins at a decision (see above).
+// Symmetric declares the goroutines of ths interchangeable: the search
+// runs one of each set of twins at a decision (see above).
 func Symmetric(ths ...*Thread) {
 	r := current.Load()
 	if r == nil || r.cur.exiting {

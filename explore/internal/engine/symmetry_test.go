@@ -281,11 +281,45 @@ func TestSymmetryFindsAFailureInTheTwinsMirror(t *testing.T) {
 		Symmetric(a, b)
 		JoinAll(a, b)
 	}
+	checkPlantedFailure(t, Options{}, body)
+}
+
+// The same failure in the weak-memory mode, with the orderings message
+// passing needs (an acquire-release add, a release store, an acquire
+// load): the second member may also read the flag's initial value after
+// the first stored it, another way to fail.
+func TestSymmetryFindsAFailureInTheTwinsMirrorWeak(t *testing.T) {
+	weakOn.Store(true)
+	defer weakOn.Store(false)
+	body := func() {
+		var c, f wloc
+		member := func() {
+			if c.add(1, AcqRel) == 0 {
+				f.store(1, Release)
+			} else if f.load(Acquire) == 0 {
+				Failf("the second member found the flag unset")
+			}
+		}
+		a, b := Go("a", member), Go("b", member)
+		Symmetric(a, b)
+		JoinAll(a, b)
+	}
+	checkPlantedFailure(t, Options{Weak: true}, body)
+}
+
+// checkPlantedFailure runs body, whose two members (goroutines 1 and 2)
+// fail where the twin rule cuts, under the full search and the one that
+// skips twins, and checks that the second fails in the mirror of every
+// failure of the first, running nothing led by the higher member.
+func checkPlantedFailure(t *testing.T, opt Options, body func()) {
+	t.Helper()
 	members := []int{1, 2}
 	type tally struct{ runs, failed, higherFailed int }
 	fullFails, symFails := map[string]bool{}, map[string]bool{}
 	var full, sym tally
-	fres := everySchedule(Options{NoSymmetry: true}, body, members, func(s symRun) {
+	nopt := opt
+	nopt.NoSymmetry = true
+	fres := everySchedule(nopt, body, members, func(s symRun) {
 		full.runs++
 		if s.failed {
 			full.failed++
@@ -295,7 +329,7 @@ func TestSymmetryFindsAFailureInTheTwinsMirror(t *testing.T) {
 			}
 		}
 	})
-	sres := everySchedule(Options{}, body, members, func(s symRun) {
+	sres := everySchedule(opt, body, members, func(s symRun) {
 		sym.runs++
 		if s.higherLead {
 			t.Errorf("skipping twins ran a schedule led by b: %s", s.orbit)
@@ -319,7 +353,7 @@ func TestSymmetryFindsAFailureInTheTwinsMirror(t *testing.T) {
 	if sym.runs >= full.runs {
 		t.Errorf("skipping twins ran %d schedules, the full search %d", sym.runs, full.runs)
 	}
-	res := Explore(Options{}, body)
+	res := Explore(opt, body)
 	if res.Failure == nil {
 		t.Fatalf("Explore with twins skipped found no failure (%d schedules)", res.Schedules)
 	}
@@ -377,28 +411,9 @@ func skipUnderRace(t *testing.T) {
 	}
 }
 
-// reachedBy runs body under opt (the plain or the reduced search) and
+// reachedBy runs p under opt (the plain or the reduced search) and
 // returns the outcomes its runs reached and whether it failed.
-func reachedBy(opt Options, p symProg) (map[string]bool, Result) {
-	opt = opt.WithDefaults()
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	got := map[string]bool{}
-	var out string
-	e := &explorer{opt: opt, body: p.body(&out)}
-	e.onRun = func(r *run) {
-		if !r.tracing && (r.por == nil || !r.por.stopped) {
-			got[out] = true
-		}
-		out = ""
-	}
-	var res Result
-	if opt.Reduce {
-		res = e.reduced()
-	} else {
-		res = e.dfs()
-	}
-	return got, res
-}
+func reachedBy(opt Options, p symProg) (map[string]bool, Result) { return reachedOf(opt, p.body) }
 
 // The bounded reduced search with twins skipped (por_search.go, untwin)
 // against the same search without, and against the plain search without:

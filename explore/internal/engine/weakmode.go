@@ -144,6 +144,9 @@ func WeakLoad(a uintptr, o Ordering, latest any) any {
 	}
 	v := r.mem.m.Load(r.thread(), l, o, pick)
 	r.noteSC()
+	if r.sym != nil {
+		r.symRead(a, l, o, cands[pick])
+	}
 	return v
 }
 
@@ -163,6 +166,9 @@ func WeakStore(a uintptr, o Ordering, before, v any) (last bool) {
 	pick := r.choosePlace(places)
 	last = r.mem.m.StoreAt(r.thread(), l, o, v, pick)
 	r.noteSC()
+	if r.sym != nil {
+		r.symShared()
+	}
 	if r.wt != nil {
 		r.wt.wrote(r, o, nil)
 		r.wt.placed(r, places[pick].Before)
@@ -191,6 +197,10 @@ func WeakRMW(a uintptr, o Ordering, latest any, f func(old any) any) (old any, l
 	}
 	old, last = r.mem.m.RMWAt(r.thread(), l, o, pick, f)
 	r.noteSC()
+	if r.sym != nil {
+		r.symRead(a, l, o, cands[pick])
+		r.symShared()
+	}
 	if r.wt != nil {
 		r.wt.wrote(r, o, rd)
 	}
@@ -223,6 +233,16 @@ func WeakCompareAndSwap(a uintptr, latest, old, new any, success, failure Orderi
 	}
 	_, swapped, last = r.mem.m.CompareAndSwapAt(r.thread(), l, old, new, success, failure, pick)
 	r.noteSC()
+	if r.sym != nil {
+		o := failure
+		if swapped {
+			o = success
+		}
+		r.symRead(a, l, o, cands[pick])
+		if swapped {
+			r.symShared()
+		}
+	}
 	if r.wt != nil && swapped {
 		r.wt.wrote(r, success, rd)
 	}
@@ -236,6 +256,9 @@ func WeakFence(o Ordering) {
 		r.touchSC(o, true)
 		r.mem.m.Fence(r.thread(), o)
 		r.noteSC()
+		if r.sym != nil {
+			r.symFence(o)
+		}
 		if r.wt != nil {
 			r.wt.fence(r, o)
 		}
@@ -284,6 +307,7 @@ func WeakCell(a uintptr, write bool) {
 	}
 	var err error
 	if write {
+		r.symShared()
 		err = r.mem.m.Write(r.thread(), c, site)
 	} else {
 		err = r.mem.m.Read(r.thread(), c, site)
@@ -328,6 +352,7 @@ func WeakCell(a uintptr, write bool) {
 // channel, called Done, set an Event).
 func WeakRelease(a uintptr) {
 	if r := weakRun(); r != nil {
+		r.symShared()
 		r.mem.m.Release(r.thread(), r.mem.sync(a))
 	}
 }
@@ -337,6 +362,7 @@ func WeakRelease(a uintptr) {
 // returned from a Wait).
 func WeakAcquire(a uintptr) {
 	if r := weakRun(); r != nil {
+		r.symShared()
 		r.mem.m.Acquire(r.thread(), r.mem.sync(a))
 	}
 }
@@ -398,5 +424,6 @@ func WeakClock() (c vclock.Clock, thread int, ok bool) {
 	if r == nil {
 		return nil, 0, false
 	}
+	r.symShared()
 	return r.mem.m.Clock(r.thread()), int(r.thread()), true
 }
