@@ -281,6 +281,21 @@ func blockOn(loc uintptr, write bool, ready func() bool, d time.Duration, what s
 	return r.block(r.cur, ready, int64(d), what, []access{{loc, write}})
 }
 
+// latchWait is the wait of a latch on location loc: ready holds exactly
+// when some step has written loc (an Event's Set, a goroutine's end),
+// and then for good. The reduced search knows from it that the wait
+// cannot pass before loc's first write (por_run.go, race): whether it
+// could is otherwise a question of ready over an earlier value, which no
+// run asked.
+func latchWait(loc uintptr, ready func() bool, what string) {
+	r := current.Load()
+	if r == nil {
+		panic("explore: Block outside a run")
+	}
+	r.cur.latch = true
+	r.block(r.cur, ready, 0, what, []access{{loc, false}})
+}
+
 // Now returns the run's virtual clock in nanoseconds: 0 when the schedule
 // starts. Outside a run it returns the time since the process started.
 func Now() int64 {
@@ -321,7 +336,7 @@ func (th *Thread) Join() {
 		return
 	}
 	t := th.t
-	blockOn(threadLoc(t.id), false, func() bool { return t.state == finished }, 0, "Join("+t.name+")")
+	latchWait(threadLoc(t.id), func() bool { return t.state == finished }, "Join("+t.name+")")
 	if r := weakRun(); r != nil {
 		r.mem.m.Join(r.thread(), weak.Thread(t.id))
 	}
@@ -372,6 +387,7 @@ func (e *Event) IsSet() bool {
 
 // Wait blocks until the event is set.
 func (e *Event) Wait() {
-	BlockOn(uintptr(unsafe.Pointer(e)), false, func() bool { return e.set }, "Event.Wait")
+	sharedOps.Add(1)
+	latchWait(uintptr(unsafe.Pointer(e)), func() bool { return e.set }, "Event.Wait")
 	WeakAcquire(uintptr(unsafe.Pointer(e)))
 }
