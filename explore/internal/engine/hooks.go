@@ -281,12 +281,12 @@ func blockOn(loc uintptr, write bool, ready func() bool, d time.Duration, what s
 	return r.block(r.cur, ready, int64(d), what, []access{{loc, write}})
 }
 
-// latchWait is the wait of a latch on location loc: ready holds exactly
-// when some step has written loc (an Event's Set, a goroutine's end),
-// and then for good. The reduced search knows from it that the wait
-// cannot pass before loc's first write (por_run.go, race): whether it
-// could is otherwise a question of ready over an earlier value, which no
-// run asked.
+// latchWait is BlockOn (a read of loc) for a latch: ready cannot hold
+// before some step has written loc (an Event's Set, a goroutine's end).
+// The unbounded reduced search knows from it that the wait cannot pass
+// before loc's first write (por_run.go, race): whether it could is
+// otherwise a question of ready over an earlier value, which no run may
+// have asked (the goroutine reached the wait after the write).
 func latchWait(loc uintptr, ready func() bool, what string) {
 	r := current.Load()
 	if r == nil {

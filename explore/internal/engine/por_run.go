@@ -583,11 +583,27 @@ func (p *porRun) timerRace(r *run, n int) {
 			}
 		}
 	}
+	if p.s.bound < 0 && !p.heldBack(r, e, d) {
+		return
+	}
 	for _, t := range r.threads {
 		if t.id != e.tid && t.id != d.timer && t.state == blocked && t.deadline > 0 && d.enabled&(1<<t.id) != 0 {
 			p.backtrack(r, n, t.id)
 		}
 	}
+}
+
+// heldBack reports whether, at decision d, which chose step e, a
+// goroutine waits with a deadline and cannot go (its timeout may fire
+// later): only a firing held back by a sleeper whose wait is over makes
+// that sleeper's place in the deadline order matter.
+func (p *porRun) heldBack(r *run, e *porEvent, d *decision) bool {
+	for _, t := range r.threads {
+		if t.id != e.tid && t.state == blocked && t.deadline > 0 && !t.timedOut && d.enabled&(1<<t.id) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // touchesFiring reports whether step e touches what t waits on, which
