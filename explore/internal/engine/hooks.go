@@ -288,12 +288,10 @@ func blockOn(loc uintptr, write bool, ready func() bool, d time.Duration, what s
 // otherwise a question of ready over an earlier value, which no run may
 // have asked (the goroutine reached the wait after the write).
 func latchWait(loc uintptr, ready func() bool, what string) {
-	r := current.Load()
-	if r == nil {
-		panic("explore: Block outside a run")
+	if r := current.Load(); r != nil {
+		r.cur.latch = true // block clears it
 	}
-	r.cur.latch = true
-	r.block(r.cur, ready, 0, what, []access{{loc, false}})
+	blockOn(loc, false, ready, 0, what)
 }
 
 // Now returns the run's virtual clock in nanoseconds: 0 when the schedule
