@@ -117,6 +117,16 @@ func toys() []toy {
 					x.Load()
 				})
 		}},
+		// A wait whose condition holds keeps its place in the deadline
+		// order: the later timeout fires only after it goes, before or
+		// after the Now between the adds.
+		{"a ready sleeper ahead of a timeout", func() {
+			var x, y, z loc
+			odd := func(v *loc) func() bool { return func() bool { return v.v%2 == 1 } }
+			spawn(func() { BlockOnTimeout(x.at(), false, odd(&x), 10, "x odd") },
+				func() { BlockOnTimeout(y.at(), false, odd(&y), 20, "y odd") },
+				func() { x.Add(1); z.Add(1); Now(); z.Add(1) })
+		}},
 		{"a goroutine's goroutine", func() {
 			var x, y loc
 			spawn(func() { y.Load(); Go("g2", func() { x.Store(2) }).Join() },
