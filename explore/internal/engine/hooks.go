@@ -282,7 +282,9 @@ func blockOn(loc uintptr, write bool, ready func() bool, d time.Duration, what s
 }
 
 // latchWait is BlockOn (a read of loc) for a latch: ready cannot hold
-// before some step has written loc (an Event's Set, a goroutine's end).
+// before some step has written loc (an Event's Set, a goroutine's end;
+// JoinAll waits so on several locations, ready only once each is
+// written).
 // The unbounded reduced search knows from it that the wait cannot pass
 // before loc's first write (por_run.go, race): whether it could is
 // otherwise a question of ready over an earlier value, which no run may

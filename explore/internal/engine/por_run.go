@@ -521,16 +521,20 @@ func (p *porRun) heldAt(j int, n *porEvent) bool {
 	return false
 }
 
-// latchSetBefore reports whether a step before j wrote the location of
-// latch wait n: only then is the latch set before j.
+// latchSetBefore reports whether steps before j wrote every location of
+// latch wait n (one for an Event or a Join, one per goroutine for a
+// JoinAll): only then may the latch be set before j.
 func (p *porRun) latchSetBefore(j int, n *porEvent) bool {
-	loc := n.acc[0].loc
-	for k := j - 1; k >= 0; k-- {
-		if writes(p.events[k].acc, loc) {
-			return true
+next:
+	for _, a := range n.acc[:n.npend] {
+		for k := j - 1; k >= 0; k-- {
+			if writes(p.events[k].acc, a.loc) {
+				continue next
+			}
 		}
+		return false
 	}
-	return false
+	return true
 }
 
 func writes(as []access, loc uintptr) bool {
