@@ -282,6 +282,21 @@ func blockOn(loc uintptr, write bool, ready func() bool, d time.Duration, what s
 	return r.block(r.cur, ready, int64(d), what, []access{{loc, write}})
 }
 
+// latchWait is BlockOn (a read of loc) for a latch: ready cannot hold
+// before some step has written loc (an Event's Set, a goroutine's end;
+// JoinAll waits so on several locations, ready only once each is
+// written).
+// The unbounded reduced search knows from it that the wait cannot pass
+// before loc's first write (por_run.go, race): whether it could is
+// otherwise a question of ready over an earlier value, which no run may
+// have asked (the goroutine reached the wait after the write).
+func latchWait(loc uintptr, ready func() bool, what string) {
+	if r := current.Load(); r != nil {
+		r.cur.latch = true // block clears it
+	}
+	blockOn(loc, false, ready, 0, what)
+}
+
 // Now returns the run's virtual clock in nanoseconds: 0 when the schedule
 // starts. Outside a run it returns the time since the process started.
 func Now() int64 {
@@ -322,7 +337,7 @@ func (th *Thread) Join() {
 		return
 	}
 	t := th.t
-	blockOn(threadLoc(t.id), false, func() bool { return t.state == finished }, 0, "Join("+t.name+")")
+	latchWait(threadLoc(t.id), func() bool { return t.state == finished }, "Join("+t.name+")")
 	if r := weakRun(); r != nil {
 		r.symShared()
 		r.mem.m.Join(r.thread(), weak.Thread(t.id))
@@ -374,6 +389,7 @@ func (e *Event) IsSet() bool {
 
 // Wait blocks until the event is set.
 func (e *Event) Wait() {
-	BlockOn(uintptr(unsafe.Pointer(e)), false, func() bool { return e.set }, "Event.Wait")
+	sharedOps.Add(1)
+	latchWait(uintptr(unsafe.Pointer(e)), func() bool { return e.set }, "Event.Wait")
 	WeakAcquire(uintptr(unsafe.Pointer(e)))
 }

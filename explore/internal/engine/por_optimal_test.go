@@ -11,7 +11,8 @@ import (
 
 // The unbounded reduced search with wakeup trees (por_wakeup.go) on the
 // generated programs of por_prop_test.go: it runs exactly one schedule
-// per class that brute force reaches, none stopped by the sleep set. The
+// per class that brute force reaches, none stopped by the sleep set, on
+// programs with waits (an event, a timeout, a lock) as without. The
 // same programs run with source sets alone (the search before wakeup
 // trees) measure what the trees save, and what each search holds.
 
@@ -91,7 +92,7 @@ func TestReducedRunsOneSchedulePerClassOfGeneratedPrograms(t *testing.T) {
 		}
 		optimal[w].add(gs, len(want), rres, rst)
 		source[w].add(gs, len(want), sres, sst)
-		if rres.Schedules != len(want) && w == 0 && !measureOnly {
+		if rres.Schedules != len(want) && !measureOnly {
 			t.Fatalf("%v: %d schedules for %d classes (%d stopped by the sleep set)", gs, rres.Schedules, len(want), rres.Redundant)
 		}
 	})
@@ -111,4 +112,33 @@ func waits(gs [][]progOp) bool {
 		}
 	}
 	return false
+}
+
+// The case one schedule per class still misses (docs/explore.md, "One
+// schedule per class"): a wait neither a latch nor timed, reached after
+// the write that made its condition true by a step of its own that
+// commutes with that write. The race asks for the wait to go before the
+// write; its condition over the value before it is false, which no run
+// evaluated, and the run that tries ends asleep. The test pins the count:
+// a search that tells the case apart runs one schedule here, and the
+// documentation changes with it.
+func TestReducedRunsAnUnaskedWaitTwice(t *testing.T) {
+	body := func() {
+		var x, y loc
+		a := Go("a", func() { x.Add(1) })
+		b := Go("b", func() {
+			y.Add(1)
+			BlockOn(x.at(), false, func() bool { return x.v%2 == 1 }, "x odd")
+		})
+		a.Join()
+		b.Join()
+	}
+	all, _ := classesOf(t, Options{Preemptions: 64, MaxSchedules: 1 << 20}, body)
+	got, res := classesOf(t, Options{Reduce: true, Unbounded: true, MaxSchedules: 1 << 20}, body)
+	if len(all) != 1 || len(got) != 1 || got[sortedKeys(all)[0]] != 1 {
+		t.Fatalf("brute force %v, reduced %v: want the one class, run once", all, got)
+	}
+	if res.Schedules != 2 || res.Redundant != 1 {
+		t.Fatalf("%d schedules (%d stopped asleep) for the one class; want 2 and 1, the case documented", res.Schedules, res.Redundant)
+	}
 }

@@ -22,6 +22,9 @@ type porEvent struct {
 	en    uint64 // the goroutines that could go instead
 	wait  bool   // the step passes a wait (Block, BlockOn)
 	npend int    // acc[:npend] is its pending operation's, the rest touches
+	// latch: the wait is a latch's (latchWait) and its condition held
+	// (no timeout fired).
+	latch bool
 	stepSummary
 	// clock[q] is how many steps of goroutine q happen before this one,
 	// or are it.
@@ -158,6 +161,7 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 		local = p.events[prev].local + 1
 	}
 	ev := porEvent{tid: c, local: local, prev: prev, dec: dec, en: en, wait: t.state == blocked}
+	ev.latch = ev.wait && t.latch && !t.timedOut
 	ev.all = t.pendAll
 	start := len(p.accs)
 	p.accs = append(p.accs, t.pend...)
@@ -401,6 +405,13 @@ func (p *porRun) race(r *run, i, n int) {
 		if ej.dec < 0 {
 			continue
 		}
+		if en.latch && p.s.bound < 0 && !p.latchSetBefore(j, en) {
+			// n passes a latch's wait, which nothing before j set:
+			// it cannot go before j, nor before any earlier step.
+			// (Left to the bounded search, whose reversals also
+			// stand for cheaper places.)
+			return
+		}
 		if en.wait && !en.all && ej.en&(1<<tid) == 0 && (arrived < j || ends(ej, en)) && onWait(ej, en) {
 			// n passes a wait on one location (BlockOn), at which
 			// its goroutine already stood before j and could not
@@ -510,6 +521,22 @@ func (p *porRun) heldAt(j int, n *porEvent) bool {
 	return false
 }
 
+// latchSetBefore reports whether steps before j wrote every location of
+// latch wait n (one for an Event or a Join, one per goroutine for a
+// JoinAll): only then may the latch be set before j.
+func (p *porRun) latchSetBefore(j int, n *porEvent) bool {
+next:
+	for _, a := range n.acc[:n.npend] {
+		for k := j - 1; k >= 0; k-- {
+			if writes(p.events[k].acc, a.loc) {
+				continue next
+			}
+		}
+		return false
+	}
+	return true
+}
+
 func writes(as []access, loc uintptr) bool {
 	for _, a := range as {
 		if a.loc == loc && a.write {
@@ -546,9 +573,11 @@ func (p *porRun) timerRace(r *run, n int) {
 		// changes what the bound allows after it (a firing always
 		// costs a preemption; fired early, it may leave none for a
 		// switch that a later firing would have come with for
-		// free). So it is asked for at each of those decisions.
+		// free). So it is asked for at each of those decisions; without
+		// a bound, firing at n's decision stands for every place among
+		// them (the same class), and the places before would repeat it.
 		t := r.threads[d.timer]
-		for k := n - 1; k >= 0; k-- {
+		for k := n - 1; k >= 0 && p.s.bound >= 0; k-- {
 			ek := &p.events[k]
 			if ek.tid == d.timer || ek.all || touchesClock(ek.acc) || touchesFiring(ek, t) {
 				break
@@ -558,11 +587,27 @@ func (p *porRun) timerRace(r *run, n int) {
 			}
 		}
 	}
+	if p.s.bound < 0 && !p.heldBack(r, e, d) {
+		return
+	}
 	for _, t := range r.threads {
 		if t.id != e.tid && t.id != d.timer && t.state == blocked && t.deadline > 0 && d.enabled&(1<<t.id) != 0 {
 			p.backtrack(r, n, t.id)
 		}
 	}
+}
+
+// heldBack reports whether, at decision d, which chose step e, a
+// goroutine waits with a deadline and cannot go (its timeout may fire
+// later): only a firing held back by a sleeper whose wait is over makes
+// that sleeper's place in the deadline order matter.
+func (p *porRun) heldBack(r *run, e *porEvent, d *decision) bool {
+	for _, t := range r.threads {
+		if t.id != e.tid && t.state == blocked && t.deadline > 0 && !t.timedOut && d.enabled&(1<<t.id) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // touchesFiring reports whether step e touches what t waits on, which

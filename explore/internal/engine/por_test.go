@@ -38,10 +38,6 @@ func (x *loc) Add(d int) int {
 type toy struct {
 	name string
 	body func()
-	// waits: the toy blocks (a lock, an event, a spin, a timeout); the
-	// reduced search then reaches every trace but may run one twice (it
-	// is not optimal around waits).
-	waits bool
 }
 
 func toys() []toy {
@@ -58,16 +54,16 @@ func toys() []toy {
 		{"independent counters", func() {
 			var x, y loc
 			spawn(func() { x.Add(1); x.Add(1) }, func() { y.Add(1); y.Add(1) })
-		}, false},
+		}},
 		{"counters sharing one", func() {
 			var x, y, z loc
 			spawn(func() { x.Add(1); y.Add(1) }, func() { y.Add(1); z.Add(1) })
-		}, false},
+		}},
 		{"lost update", func() {
 			var x loc
 			inc := func() { x.Store(x.Load() + 1) }
 			spawn(inc, inc)
-		}, false},
+		}},
 		{"message passing", func() {
 			var data, flag loc
 			spawn(func() { data.Store(1); flag.Store(1) }, func() {
@@ -75,34 +71,34 @@ func toys() []toy {
 					Assert(data.Load() == 1, "stale data")
 				}
 			})
-		}, false},
+		}},
 		{"three goroutines, two locations", func() {
 			var x, y loc
 			spawn(func() { x.Store(1); y.Load() },
 				func() { y.Store(1); x.Load() },
 				func() { x.Load(); y.Load() })
-		}, false},
+		}},
 		{"readers and a writer", func() {
 			var x loc
 			spawn(func() { x.Load(); x.Load() }, func() { x.Load() }, func() { x.Store(1) })
-		}, false},
+		}},
 		{"three increments", func() {
 			var x, y loc
 			inc := func() { x.Add(1); y.Load() }
 			spawn(inc, inc, inc)
-		}, false},
+		}},
 		{"a lock", func() {
 			var m lock
 			var x, y loc
 			spawn(func() { m.Lock(); x.Add(1); m.Unlock(); y.Load() },
 				func() { y.Store(1); m.Lock(); x.Add(1); m.Unlock() })
-		}, true},
+		}},
 		{"an event", func() {
 			var e Event
 			var x, y loc
 			spawn(func() { x.Store(1); e.Set(); y.Load() },
 				func() { y.Store(1); e.Wait(); Assert(x.Load() == 1, "x") })
-		}, true},
+		}},
 		{"a spin", func() {
 			var flag, x loc
 			spawn(func() { x.Store(1); flag.Store(1) },
@@ -112,7 +108,7 @@ func toys() []toy {
 					}
 					x.Load()
 				})
-		}, true},
+		}},
 		{"a timeout", func() {
 			var x loc
 			spawn(func() { x.Store(1) },
@@ -120,12 +116,22 @@ func toys() []toy {
 					BlockTimeout(func() bool { return x.v == 1 }, 10, "x set")
 					x.Load()
 				})
-		}, true},
+		}},
+		// A wait whose condition holds keeps its place in the deadline
+		// order: the later timeout fires only after it goes, before or
+		// after the Now between the adds.
+		{"a ready sleeper ahead of a timeout", func() {
+			var x, y, z loc
+			odd := func(v *loc) func() bool { return func() bool { return v.v%2 == 1 } }
+			spawn(func() { BlockOnTimeout(x.at(), false, odd(&x), 10, "x odd") },
+				func() { BlockOnTimeout(y.at(), false, odd(&y), 20, "y odd") },
+				func() { x.Add(1); z.Add(1); Now(); z.Add(1) })
+		}},
 		{"a goroutine's goroutine", func() {
 			var x, y loc
 			spawn(func() { y.Load(); Go("g2", func() { x.Store(2) }).Join() },
 				func() { x.Store(1); y.Store(1) })
-		}, false},
+		}},
 	}
 }
 
@@ -166,7 +172,8 @@ func classesOf(t interface {
 }
 
 // Without a bound the reduced search reaches every trace that brute force
-// finds, and, on programs of atomics alone, runs each exactly once.
+// finds, and runs each exactly once, none twice nor stopped asleep (the
+// toys with waits too: por_wakeup.go).
 func TestReducedRunsEveryTraceOnce(t *testing.T) {
 	for _, ty := range toys() {
 		all, pres := classesOf(t, Options{Preemptions: 64, MaxSchedules: 1 << 20}, ty.body)
@@ -183,9 +190,12 @@ func TestReducedRunsEveryTraceOnce(t *testing.T) {
 			if all[k] == 0 {
 				t.Errorf("%s: the reduced search ran a trace brute force never saw: %s", ty.name, k)
 			}
-			if got[k] > 1 && !ty.waits {
+			if got[k] > 1 {
 				t.Errorf("%s: trace %s run %d times", ty.name, k, got[k])
 			}
+		}
+		if rres.Schedules != len(all) {
+			t.Errorf("%s: %d runs for %d traces (%d stopped by the sleep set)", ty.name, rres.Schedules, len(all), rres.Redundant)
 		}
 		t.Logf("%s: %d interleavings, %d traces; reduced: %d runs (%d stopped by the sleep set)",
 			ty.name, pres.Schedules, len(all), rres.Schedules, rres.Redundant)

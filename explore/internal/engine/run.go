@@ -85,6 +85,8 @@ type thread struct {
 	// the memory model at the go statement that started the thread
 	// (symmetry.go: a group's members must start from one view).
 	goAt uint32
+	// latch marks the wait the thread stands at as a latch's (latchWait).
+	latch bool
 }
 
 type run struct {
@@ -427,6 +429,7 @@ const timerLoc = clockLoc - 2
 func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on []access) bool {
 	if t.exiting {
 		if ready() {
+			t.latch = false
 			return true
 		}
 		runtime.Goexit() // torn down while waiting: nothing can wake it
@@ -475,7 +478,7 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on
 		r.switchFrom(t)
 	}
 	ok := !t.timedOut || ready()
-	t.state, t.ready, t.deadline, t.timedOut = runnable, nil, 0, false
+	t.state, t.ready, t.deadline, t.timedOut, t.latch = runnable, nil, 0, false, false
 	if r.tracing && waits {
 		r.addStep(step{thread: t.id, kind: stepWake, ok: ok})
 	}

@@ -399,6 +399,7 @@ func JoinAll(ths ...*Thread) {
 	if len(ts) == 0 {
 		return
 	}
+	r.cur.latch = true // ready only once every end was written (latchWait)
 	r.block(r.cur, func() bool {
 		for _, t := range ts {
 			if t.state != finished {
