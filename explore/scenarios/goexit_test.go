@@ -25,6 +25,7 @@ func TestExploreGoexitRacesWake(t *testing.T) {
 		polls := 0
 		h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
 			if polls++; polls == 1 {
+				touched(&have)
 				w, have = cx.Waker(), true
 				return sched.Pending
 			}
@@ -34,7 +35,7 @@ func TestExploreGoexitRacesWake(t *testing.T) {
 		if err != nil {
 			explore.Failf("Spawn: %v", err)
 		}
-		explore.Block(func() bool { return have }, "the task's waker")
+		blockOn(&have, func() bool { return have }, "the task's waker")
 		waker := explore.Go("waker", func() { w.Wake(); w.Wake() })
 		var c counter
 		hc, _ := rt.Spawn(c.task())

@@ -25,6 +25,17 @@ import (
 // the search then orders the steps that touch it (engine.Touch).
 func touched[T any](p *T) { engine.Touch(uintptr(unsafe.Pointer(p)), true) }
 
+// looked is touched for a read of *p.
+func looked[T any](p *T) { engine.Touch(uintptr(unsafe.Pointer(p)), false) }
+
+// blockOn is explore.Block for a wait whose ready reads only *p, a
+// variable of the scenario written under touched: the reduced search
+// orders the wait against the writes of *p alone (engine.BlockOn), where
+// a Block is ordered against every step of every goroutine.
+func blockOn[T any](p *T, ready func() bool, what string) {
+	engine.BlockOn(uintptr(unsafe.Pointer(p)), false, ready, what)
+}
+
 // newRuntime starts a runtime of n workers with the park timeout off and
 // the monitor's help for long polls off (LongPoll < 0: the monitor only
 // fires timers, and sleeps until one is due). These scenarios are about
@@ -157,7 +168,10 @@ func remoteSpawn(rt *sched.Runtime) {
 }
 
 // pendingTask is a task that waits for a message: it returns Ready once
-// msg is set, and otherwise hands its waker out and returns Pending.
+// msg is set, and otherwise hands its waker out and returns Pending. Its
+// fields are shared by the poll and the goroutines that send the message
+// or take the waker, and named for the reduced search (touched, looked:
+// waker and have as one variable, &have).
 type pendingTask struct {
 	msg   bool
 	waker sched.Waker
@@ -166,20 +180,28 @@ type pendingTask struct {
 }
 
 func (p *pendingTask) Poll(cx *sched.Context) sched.Poll {
+	touched(&p.polls)
 	p.polls++
-	if p.msg {
+	if looked(&p.msg); p.msg {
 		return sched.Ready
 	}
-	if !p.have {
+	if looked(&p.have); !p.have {
+		touched(&p.have)
 		p.waker, p.have = cx.Waker(), true
 	}
 	return sched.Pending
 }
 
+// send sets the message p's next poll sees.
+func (p *pendingTask) send() {
+	touched(&p.msg)
+	p.msg = true
+}
+
 // waitForWaker blocks the calling goroutine until p has handed out its
 // waker.
 func (p *pendingTask) waitForWaker() {
-	explore.Block(func() bool { return p.have }, "the task's waker")
+	blockOn(&p.have, func() bool { return p.have }, "the task's waker")
 }
 
 // A wake from outside races the poll that registered the waker: it lands
@@ -197,7 +219,7 @@ func TestExploreWakeRacesPoll(t *testing.T) {
 			}
 			explore.Go("waker", func() {
 				p.waitForWaker()
-				p.msg = true
+				p.send()
 				p.waker.Wake()
 			})
 			if err := h.Wait(context.Background()); err != nil {
@@ -229,7 +251,7 @@ func TestExploreTwoWakes(t *testing.T) {
 		})
 		explore.Go("waker 2", func() {
 			p.waitForWaker()
-			p.msg = true
+			p.send()
 			p.waker.Wake()
 		})
 		if err := h.Wait(context.Background()); err != nil {
@@ -285,13 +307,18 @@ func TestExploreGoTree(t *testing.T) {
 		left := 3
 		leaf := func(name string) func() {
 			return func() {
+				// The leaves run on two workers: writes the reduced
+				// search must see.
+				touched(&runs)
 				runs[name]++
+				touched(&left)
 				if left--; left == 0 {
 					done.Set()
 				}
 			}
 		}
 		err := rt.Go(func() {
+			touched(&runs)
 			runs["root"]++
 			for _, n := range []string{"a", "b"} {
 				if err := rt.Go(leaf(n)); err != nil {

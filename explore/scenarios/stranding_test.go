@@ -51,8 +51,9 @@ func TestExploreThreeWorkersRendezvous(t *testing.T) {
 		var hs []*sched.JoinHandle
 		for range 3 {
 			h, err := rt.Spawn(sched.Func(func() {
+				touched(&arrived)
 				arrived++
-				explore.Block(func() bool { return arrived == 3 }, "the rendezvous")
+				blockOn(&arrived, func() bool { return arrived == 3 }, "the rendezvous")
 			}))
 			if err != nil {
 				explore.Failf("Spawn: %v", err)
@@ -93,7 +94,7 @@ func lifoBehindBlockedPoll(cfg sched.Config, idleFirst bool) {
 	}
 	var ran explore.Event
 	ha, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
-		b.msg = true
+		b.send()
 		cx.Wake(b.waker) // into this worker's LIFO slot
 		ran.Wait()       // blocks until b has run
 		return sched.Ready
