@@ -30,8 +30,8 @@ import (
 // Each is exhaustive at one preemption (about 2,000 schedules); at two
 // each takes about 900,000, more than CI's explore step affords (the
 // reduced search takes longer still), so the budget (five times the
-// first bound's count) cuts it there and says so, and WSCHED_LONG=1
-// (verify -long: ten times the budget, one bound more) goes further. The
+// first bound's count) cuts it there and says so; WSCHED_LONG=1 (verify
+// -long: ten times its own budget, one bound more) runs it through. The
 // mutants of retire die at one preemption (docs/explore.md and the
 // mutants have the counts).
 
@@ -58,7 +58,7 @@ func blockOnChild(rt *sched.Runtime) {
 }
 
 func TestExploreExtraRetireAgainstRemoteSpawn(t *testing.T) {
-	explore.Check(t, "protocol/extra-retire-remote", explore.Options{MaxSchedules: 10_000}, func() {
+	explore.Check(t, "protocol/extra-retire-remote", explore.Options{MaxSchedules: budget(10_000, 100_000)}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
 		blockOnChild(rt)
 		var c counter
@@ -75,7 +75,7 @@ func TestExploreExtraRetireAgainstRemoteSpawn(t *testing.T) {
 }
 
 func TestExploreExtraRetireAgainstLocalSpawn(t *testing.T) {
-	explore.Check(t, "protocol/extra-retire-local", explore.Options{MaxSchedules: 10_000}, func() {
+	explore.Check(t, "protocol/extra-retire-local", explore.Options{MaxSchedules: budget(10_000, 100_000)}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
 		blockOnChild(rt)
 		// A task that spawns a child and does not wait for it: the child

@@ -25,6 +25,18 @@ import (
 // the search then orders the steps that touch it (engine.Touch).
 func touched[T any](p *T) { engine.Touch(uintptr(unsafe.Pointer(p)), true) }
 
+// budget is a scenario's MaxSchedules: layer in the explore layer, and
+// long under WSCHED_LONG (verify -long), where Check runs ten times it
+// at one bound more. A scenario the layer cannot run to the end of its
+// bound gets a layer budget that covers the bound below and a start on
+// it, while -long keeps the budget that runs it through.
+func budget(layer, long int) int {
+	if opt, _ := explore.FromEnv(explore.Options{}); opt.Long {
+		return long
+	}
+	return layer
+}
+
 // looked is touched for a read of *p.
 func looked[T any](p *T) { engine.Touch(uintptr(unsafe.Pointer(p)), false) }
 
@@ -87,16 +99,17 @@ func (c *counter) task() sched.Task {
 //
 // The budgets of the two-worker runtime scenarios the layer cannot run
 // to the end of 2 preemptions (this one, wake-races-poll-2, sleep-2,
-// shutdown-races-spawn) cover 1 and a start on 2: what the whole of 2
-// would take is in docs/explore.md ("The explore step's time").
+// shutdown-races-spawn) cover 1 and a start on 2 (budget: -long keeps
+// the budgets it had); what the whole of 2 would take is in
+// docs/explore.md ("The explore step's time").
 func TestExploreRemoteSpawn(t *testing.T) {
-	explore.Check(t, "runtime/remote-spawn", explore.Options{MaxSchedules: 50_000}, func() {
+	explore.Check(t, "runtime/remote-spawn", explore.Options{MaxSchedules: budget(50_000, 200_000)}, func() {
 		remoteSpawn(newRuntime(2))
 	})
 	// The same with a park timeout: parked workers also wake by
 	// themselves (in virtual time, once everybody waits), and a token
 	// left in a parker must not keep its worker from sleeping.
-	explore.Check(t, "runtime/remote-spawn-timed-park", explore.Options{MaxSchedules: 50_000}, func() {
+	explore.Check(t, "runtime/remote-spawn-timed-park", explore.Options{MaxSchedules: budget(50_000, 200_000)}, func() {
 		remoteSpawn(newRuntimeWith(sched.Config{Workers: 2, ParkTimeout: time.Millisecond, LongPoll: -1}))
 	})
 }
@@ -215,7 +228,7 @@ func (p *pendingTask) waitForWaker() {
 // and finishes; a lost wake is a deadlock.
 func TestExploreWakeRacesPoll(t *testing.T) {
 	for _, workers := range []int{1, 2} {
-		explore.Check(t, "runtime/wake-races-poll-"+string(rune('0'+workers)), explore.Options{MaxSchedules: 120_000}, func() {
+		explore.Check(t, "runtime/wake-races-poll-"+string(rune('0'+workers)), explore.Options{MaxSchedules: budget(120_000, 200_000)}, func() {
 			rt := newRuntime(workers)
 			p := &pendingTask{}
 			h, err := rt.Spawn(p)
@@ -276,8 +289,9 @@ func TestExploreTwoWakes(t *testing.T) {
 // the same runtime, the case the notify on a local push exists for).
 func TestExploreChildRunsWhileParentBlocks(t *testing.T) {
 	// The reduced search: exhaustive at 2 preemptions in 282,984
-	// schedules, where the plain search needs about 1,800,000.
-	explore.Check(t, "runtime/child-while-parent-blocks", explore.Options{Reduce: true, MaxSchedules: 400_000}, func() {
+	// schedules, where the plain search needs about 1,800,000 (under
+	// WSCHED_LONG, 1,000,000 at 3).
+	explore.Check(t, "runtime/child-while-parent-blocks", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 100_000)}, func() {
 		rt := newRuntime(2)
 		var childRan explore.Event
 		var child *sched.JoinHandle
@@ -372,7 +386,7 @@ func TestExplorePanicReachesHandle(t *testing.T) {
 // passes only once every goroutine waits.)
 func TestExploreSleep(t *testing.T) {
 	for _, workers := range []int{1, 2} {
-		explore.Check(t, "runtime/sleep-"+string(rune('0'+workers)), explore.Options{MaxSchedules: 50_000}, func() {
+		explore.Check(t, "runtime/sleep-"+string(rune('0'+workers)), explore.Options{MaxSchedules: budget(50_000, 200_000)}, func() {
 			rt := newRuntime(workers)
 			slept := false
 			h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
@@ -405,7 +419,7 @@ func TestExploreSleep(t *testing.T) {
 // before Shutdown must finish its push before the last worker drains the
 // global queue.)
 func TestExploreShutdownRacesSpawn(t *testing.T) {
-	explore.Check(t, "runtime/shutdown-races-spawn", explore.Options{MaxSchedules: 30_000}, func() {
+	explore.Check(t, "runtime/shutdown-races-spawn", explore.Options{MaxSchedules: budget(30_000, 300_000)}, func() {
 		rt := newRuntime(2)
 		var spawned counter
 		s := explore.Go("spawner", func() {
@@ -458,8 +472,9 @@ func TestExploreShutdownRacesGo(t *testing.T) {
 // ErrCancelled, and no timer is left holding a task.
 func TestExploreShutdownCancelsWaiting(t *testing.T) {
 	// The reduced search: exhaustive at 2 preemptions in 311,804
-	// schedules, where the plain search needs about 1,000,000.
-	explore.Check(t, "runtime/shutdown-cancels-waiting", explore.Options{Reduce: true, MaxSchedules: 400_000}, func() {
+	// schedules, where the plain search needs about 1,000,000 (under
+	// WSCHED_LONG, 1,000,000 at 3).
+	explore.Check(t, "runtime/shutdown-cancels-waiting", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 100_000)}, func() {
 		rt := newRuntime(1)
 		p := &pendingTask{}
 		h1, _ := rt.Spawn(p)

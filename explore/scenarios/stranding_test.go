@@ -45,7 +45,7 @@ func TestExploreBatchMateOfBlockedPoll(t *testing.T) {
 // that can finish only when all three run at once. Every worker must be
 // woken (Rule 1, Rule 2), and no task may wait in a private place.
 func TestExploreThreeWorkersRendezvous(t *testing.T) {
-	explore.Check(t, "stranding/rendezvous-3", explore.Options{Preemptions: 1, MaxSchedules: 50_000}, func() {
+	explore.Check(t, "stranding/rendezvous-3", explore.Options{Preemptions: 1, MaxSchedules: budget(50_000, 200_000)}, func() {
 		rt := newMonitoredRuntime(3)
 		arrived := 0
 		var hs []*sched.JoinHandle
@@ -156,7 +156,7 @@ func extraWorkerForStuckWorker(cfg sched.Config) {
 // not tied to a worker, the monitor fires it, and an extra worker runs the
 // woken task.
 func TestExploreTimerDuringBlockedPoll(t *testing.T) {
-	explore.Check(t, "stranding/timer", explore.Options{MaxSchedules: 20_000}, func() {
+	explore.Check(t, "stranding/timer", explore.Options{MaxSchedules: budget(20_000, 200_000)}, func() {
 		rt := newMonitoredRuntime(1)
 		var woke explore.Event
 		slept := false
