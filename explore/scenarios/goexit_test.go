@@ -19,7 +19,7 @@ import (
 // monitor's help off: nothing else could run that task.
 func TestExploreGoexitRacesWake(t *testing.T) {
 	// The reduced search: exhaustive at 2 preemptions in 114,148
-	// schedules, where the plain search needs about 760,000 (under
+	// schedules, where the plain search needs 759,409 (under
 	// WSCHED_LONG, 500,000 at 3).
 	explore.Check(t, "misuse/goexit-races-wake", explore.Options{Reduce: true, MaxSchedules: budget(150_000, 50_000)}, func() {
 		rt := newRuntime(1)

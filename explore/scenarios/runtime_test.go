@@ -289,7 +289,7 @@ func TestExploreTwoWakes(t *testing.T) {
 // the same runtime, the case the notify on a local push exists for).
 func TestExploreChildRunsWhileParentBlocks(t *testing.T) {
 	// The reduced search: exhaustive at 2 preemptions in 282,984
-	// schedules, where the plain search needs about 1,800,000 (under
+	// schedules, where the plain search needs 1,880,520 (under
 	// WSCHED_LONG, 1,000,000 at 3).
 	explore.Check(t, "runtime/child-while-parent-blocks", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 100_000)}, func() {
 		rt := newRuntime(2)
@@ -472,7 +472,7 @@ func TestExploreShutdownRacesGo(t *testing.T) {
 // ErrCancelled, and no timer is left holding a task.
 func TestExploreShutdownCancelsWaiting(t *testing.T) {
 	// The reduced search: exhaustive at 2 preemptions in 311,804
-	// schedules, where the plain search needs about 1,000,000 (under
+	// schedules, where the plain search needs 1,427,441 (under
 	// WSCHED_LONG, 1,000,000 at 3).
 	explore.Check(t, "runtime/shutdown-cancels-waiting", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 100_000)}, func() {
 		rt := newRuntime(1)
