@@ -515,6 +515,7 @@ func (w *worker) goLocal(f func()) error {
 // pushLocal counts a task spawned from inside a poll, puts it at the back
 // of the ring and announces it.
 func (w *worker) pushLocal(t *task) {
+	raceedge.Release(unsafe.Pointer(t)) // race build: the spawning poll before the child's first poll (as pushRemote)
 	w.pc.spawned++
 	w.pushRing(t)
 	if tlatrace.On { // TLA+ trace (Stranding): WakeP, Shape "spawn": into the ring
