@@ -2,6 +2,7 @@ package racerecipe
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -285,6 +286,30 @@ func TestEdgeFinishWait(t *testing.T) {
 		if data[i] != i+1 { // after the Wait
 			t.Fatalf("after Wait: read %d, want %d", data[i], i+1)
 		}
+	}
+}
+
+// A poll that calls runtime.Goexit before Wait's return (ErrGoexit): the
+// worker's goroutine ends inside the poll, and a new one goes on.
+func TestEdgeGoexit(t *testing.T) {
+	rt := newRuntime(t)
+	var data int
+	h, err := rt.Spawn(sched.Func(func() {
+		data = 1 // before the Goexit
+		runtime.Goexit()
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Finished by then, almost surely (the count of finished tasks is
+	// published at a tick's end, which a Goexit postpones); if not, Wait
+	// blocks on a channel and the test checks less, never wrongly.
+	time.Sleep(20 * time.Millisecond)
+	if err := h.Wait(context.Background()); !errors.Is(err, sched.ErrGoexit) {
+		t.Fatalf("Wait: %v, want ErrGoexit", err)
+	}
+	if data != 1 {
+		t.Fatalf("after Wait: read %d, want 1", data)
 	}
 }
 
