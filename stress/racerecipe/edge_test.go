@@ -358,8 +358,8 @@ func TestEdgeJoin(t *testing.T) {
 				waitFor(t, "b", ran.Load)
 			}, func(*forkjoin.Worker) {
 				bad = in != i+1
-				out = i + 1 // before the join
 				ran.Store(true)
+				out = i + 1 // before the join; after the store, which orders only what precedes it
 			}); err != nil {
 				t.Error(err)
 			}
@@ -388,8 +388,8 @@ func TestEdgeScopeAndRun(t *testing.T) {
 				in = i + 1 // before the spawn
 				if err := s.Spawn(func(*forkjoin.Scope) {
 					bad = bad || in != i+1
-					out = i + 1 // before the scope's end
 					ran.Store(true)
+					out = i + 1 // before the scope's end; after the store, as in TestEdgeJoin
 				}); err != nil {
 					t.Error(err)
 				}
