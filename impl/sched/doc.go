@@ -56,7 +56,7 @@
 //
 // Under the race detector a module that uses wsched can compile wsched
 // outside it, as Go's own scheduler is: go test -race
-// -gcflags='github.com/wsched/wsched/...=-race=false'. The happens-before
+// -gcflags='github.com/wsched/wsched/impl/...=-race=false'. The happens-before
 // edges tasks rely on are annotated for the detector (a spawn before the
 // task's first poll, a poll's end before its next poll, a Wake before the
 // poll it causes, a task's last poll before Wait and Shutdown return), so

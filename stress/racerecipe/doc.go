@@ -1,6 +1,6 @@
 // Package racerecipe tests the fast race build a user of wsched can make:
-// `go test -race -gcflags='github.com/wsched/wsched/...=-race=false'`
-// compiles wsched's own packages outside the race detector, as Go's own
+// `go test -race -gcflags='github.com/wsched/wsched/impl/...=-race=false'`
+// compiles the scheduler's packages outside the race detector, as Go's own
 // scheduler is, and wsched tells the detector about the happens-before
 // edges its users rely on (impl/internal/raceedge).
 //

@@ -11,13 +11,9 @@ import (
 	"testing"
 )
 
-// Recipe is the flag that compiles wsched outside the race detector
-// (docs/performance.md, "The race build").
-const Recipe = "-gcflags=github.com/wsched/wsched/...=-race=false"
-
-// self keeps this package, which the recipe's pattern also matches,
-// instrumented: the latest -gcflags pattern that matches a package wins.
-const self = "-gcflags=github.com/wsched/wsched/stress/racerecipe="
+// Recipe is the flag that compiles the scheduler outside the race detector
+// (docs/performance.md, "Race build, wsched outside the detector").
+const Recipe = "-gcflags=github.com/wsched/wsched/impl/...=-race=false"
 
 // TestRaceRecipe builds this package's tests with the recipe, once, and
 // runs them in a child process: the scheduler's packages are compiled
@@ -29,7 +25,7 @@ func TestRaceRecipe(t *testing.T) {
 		t.Fatalf("no go command to build the recipe's binary: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "recipe.test")
-	build := exec.Command(goTool, "test", "-race", "-c", "-o", bin, Recipe, self, ".")
+	build := exec.Command(goTool, "test", "-race", "-c", "-o", bin, Recipe, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v\n%s", strings.Join(build.Args, " "), err, out)
 	}

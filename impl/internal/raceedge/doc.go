@@ -6,7 +6,7 @@
 //
 // The scheduler makes those edges with atomics. In a race build that
 // compiles wsched's own packages outside the detector (the fast recipe,
-// docs/performance.md: -gcflags='github.com/wsched/wsched/...=-race=false'),
+// docs/performance.md: -gcflags='github.com/wsched/wsched/impl/...=-race=false'),
 // the detector no longer sees those atomics, as it never sees the Go
 // runtime's own scheduler; without these annotations a user's data handed
 // to a task would be reported as a race. Go's runtime does the same for
