@@ -18,9 +18,10 @@ import (
 // goroutine at Fatal as testing does, without failing the real test.
 type recordingTB struct {
 	testing.TB
-	name   string
-	logs   []string
-	failed bool
+	name    string
+	logs    []string
+	failed  bool
+	skipped bool
 }
 
 func (f *recordingTB) Helper()      {}
@@ -37,6 +38,11 @@ func (f *recordingTB) Fatalf(format string, args ...any) {
 	runtime.Goexit()
 }
 func (f *recordingTB) Fatal(args ...any) { f.Fatalf("%s", fmt.Sprint(args...)) }
+func (f *recordingTB) Skipf(format string, args ...any) {
+	f.Logf(format, args...)
+	f.skipped = true
+	runtime.Goexit()
+}
 
 // check runs Check under a recordingTB.
 func check(name, test string, opt Options, body func()) *recordingTB {

@@ -27,11 +27,13 @@ import (
 // retiring worker missed and nobody was woken for waits for ever (with
 // the park timeout off, a deadlock).
 //
-// Each is exhaustive at one preemption; at two, the remote one runs more
-// schedules than CI's explore step affords, so the budget here cuts it
-// and says so, and WSCHED_LONG=1 (verify -long: ten times the budget)
-// runs it through. The mutants of retire die at one preemption
-// (docs/explore.md and the mutants have the counts).
+// Each is exhaustive at one preemption (about 2,000 schedules); at two
+// each takes about 900,000, more than CI's explore step affords (the
+// reduced search takes longer still), so the budget (five times the
+// first bound's count) cuts it there and says so; WSCHED_LONG=1 (verify
+// -long: ten times its own budget, one bound more) runs it through. The
+// mutants of retire die at one preemption (docs/explore.md and the
+// mutants have the counts).
 
 // blockOnChild spawns a task that spawns a child and blocks until the
 // child has run, and waits for it. The child is in the blocked worker's
@@ -56,7 +58,7 @@ func blockOnChild(rt *sched.Runtime) {
 }
 
 func TestExploreExtraRetireAgainstRemoteSpawn(t *testing.T) {
-	explore.Check(t, "protocol/extra-retire-remote", explore.Options{MaxSchedules: 100_000}, func() {
+	explore.Check(t, "protocol/extra-retire-remote", explore.Options{MaxSchedules: budget(10_000, 100_000)}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
 		blockOnChild(rt)
 		var c counter
@@ -73,7 +75,7 @@ func TestExploreExtraRetireAgainstRemoteSpawn(t *testing.T) {
 }
 
 func TestExploreExtraRetireAgainstLocalSpawn(t *testing.T) {
-	explore.Check(t, "protocol/extra-retire-local", explore.Options{MaxSchedules: 100_000}, func() {
+	explore.Check(t, "protocol/extra-retire-local", explore.Options{MaxSchedules: budget(10_000, 100_000)}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
 		blockOnChild(rt)
 		// A task that spawns a child and does not wait for it: the child

@@ -25,6 +25,29 @@ import (
 // the search then orders the steps that touch it (engine.Touch).
 func touched[T any](p *T) { engine.Touch(uintptr(unsafe.Pointer(p)), true) }
 
+// budget is a scenario's MaxSchedules: layer in the explore layer, and
+// long under WSCHED_LONG (verify -long), where Check runs ten times it
+// at one bound more. A scenario the layer cannot run to the end of its
+// bound gets a layer budget that covers the bound below and a start on
+// it, while -long keeps the budget that runs it through.
+func budget(layer, long int) int {
+	if opt, _ := explore.FromEnv(explore.Options{}); opt.Long {
+		return long
+	}
+	return layer
+}
+
+// looked is touched for a read of *p.
+func looked[T any](p *T) { engine.Touch(uintptr(unsafe.Pointer(p)), false) }
+
+// blockOn is explore.Block for a wait whose ready reads only *p, a
+// variable of the scenario written under touched: the reduced search
+// orders the wait against the writes of *p alone (engine.BlockOn), where
+// a Block is ordered against every step of every goroutine.
+func blockOn[T any](p *T, ready func() bool, what string) {
+	engine.BlockOn(uintptr(unsafe.Pointer(p)), false, ready, what)
+}
+
 // newRuntime starts a runtime of n workers with the park timeout off and
 // the monitor's help for long polls off (LongPoll < 0: the monitor only
 // fires timers, and sleeps until one is due). These scenarios are about
@@ -73,14 +96,20 @@ func (c *counter) task() sched.Task {
 
 // Two tasks spawned from outside onto two parked workers: each runs once,
 // Wait returns for both, and no worker is left asleep with a task queued.
+//
+// The budgets of the two-worker runtime scenarios the layer cannot run
+// to the end of 2 preemptions (this one, wake-races-poll-2, sleep-2,
+// shutdown-races-spawn) cover 1 and a start on 2 (budget: -long keeps
+// the budgets it had); what the whole of 2 would take is in
+// docs/explore.md ("The explore step's time").
 func TestExploreRemoteSpawn(t *testing.T) {
-	explore.Check(t, "runtime/remote-spawn", explore.Options{MaxSchedules: 200_000}, func() {
+	explore.Check(t, "runtime/remote-spawn", explore.Options{MaxSchedules: budget(50_000, 200_000)}, func() {
 		remoteSpawn(newRuntime(2))
 	})
 	// The same with a park timeout: parked workers also wake by
 	// themselves (in virtual time, once everybody waits), and a token
 	// left in a parker must not keep its worker from sleeping.
-	explore.Check(t, "runtime/remote-spawn-timed-park", explore.Options{MaxSchedules: 200_000}, func() {
+	explore.Check(t, "runtime/remote-spawn-timed-park", explore.Options{MaxSchedules: budget(50_000, 200_000)}, func() {
 		remoteSpawn(newRuntimeWith(sched.Config{Workers: 2, ParkTimeout: time.Millisecond, LongPoll: -1}))
 	})
 }
@@ -157,7 +186,10 @@ func remoteSpawn(rt *sched.Runtime) {
 }
 
 // pendingTask is a task that waits for a message: it returns Ready once
-// msg is set, and otherwise hands its waker out and returns Pending.
+// msg is set, and otherwise hands its waker out and returns Pending. Its
+// fields are shared by the poll and the goroutines that send the message
+// or take the waker, and named for the reduced search (touched, looked:
+// waker and have as one variable, &have).
 type pendingTask struct {
 	msg   bool
 	waker sched.Waker
@@ -166,20 +198,28 @@ type pendingTask struct {
 }
 
 func (p *pendingTask) Poll(cx *sched.Context) sched.Poll {
+	touched(&p.polls)
 	p.polls++
-	if p.msg {
+	if looked(&p.msg); p.msg {
 		return sched.Ready
 	}
-	if !p.have {
+	if looked(&p.have); !p.have {
+		touched(&p.have)
 		p.waker, p.have = cx.Waker(), true
 	}
 	return sched.Pending
 }
 
+// send sets the message p's next poll sees.
+func (p *pendingTask) send() {
+	touched(&p.msg)
+	p.msg = true
+}
+
 // waitForWaker blocks the calling goroutine until p has handed out its
 // waker.
 func (p *pendingTask) waitForWaker() {
-	explore.Block(func() bool { return p.have }, "the task's waker")
+	blockOn(&p.have, func() bool { return p.have }, "the task's waker")
 }
 
 // A wake from outside races the poll that registered the waker: it lands
@@ -188,7 +228,7 @@ func (p *pendingTask) waitForWaker() {
 // and finishes; a lost wake is a deadlock.
 func TestExploreWakeRacesPoll(t *testing.T) {
 	for _, workers := range []int{1, 2} {
-		explore.Check(t, "runtime/wake-races-poll-"+string(rune('0'+workers)), explore.Options{MaxSchedules: 200_000}, func() {
+		explore.Check(t, "runtime/wake-races-poll-"+string(rune('0'+workers)), explore.Options{MaxSchedules: budget(120_000, 200_000)}, func() {
 			rt := newRuntime(workers)
 			p := &pendingTask{}
 			h, err := rt.Spawn(p)
@@ -197,7 +237,7 @@ func TestExploreWakeRacesPoll(t *testing.T) {
 			}
 			explore.Go("waker", func() {
 				p.waitForWaker()
-				p.msg = true
+				p.send()
 				p.waker.Wake()
 			})
 			if err := h.Wait(context.Background()); err != nil {
@@ -229,7 +269,7 @@ func TestExploreTwoWakes(t *testing.T) {
 		})
 		explore.Go("waker 2", func() {
 			p.waitForWaker()
-			p.msg = true
+			p.send()
 			p.waker.Wake()
 		})
 		if err := h.Wait(context.Background()); err != nil {
@@ -248,7 +288,10 @@ func TestExploreTwoWakes(t *testing.T) {
 // parked, must be woken to steal it (a poll that blocks on another task of
 // the same runtime, the case the notify on a local push exists for).
 func TestExploreChildRunsWhileParentBlocks(t *testing.T) {
-	explore.Check(t, "runtime/child-while-parent-blocks", explore.Options{MaxSchedules: 200_000}, func() {
+	// The reduced search: exhaustive at 2 preemptions in 282,984
+	// schedules, where the plain search needs 1,880,520 (under
+	// WSCHED_LONG, 1,000,000 at 3).
+	explore.Check(t, "runtime/child-while-parent-blocks", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 100_000)}, func() {
 		rt := newRuntime(2)
 		var childRan explore.Event
 		var child *sched.JoinHandle
@@ -285,13 +328,18 @@ func TestExploreGoTree(t *testing.T) {
 		left := 3
 		leaf := func(name string) func() {
 			return func() {
+				// The leaves run on two workers: writes the reduced
+				// search must see.
+				touched(&runs)
 				runs[name]++
+				touched(&left)
 				if left--; left == 0 {
 					done.Set()
 				}
 			}
 		}
 		err := rt.Go(func() {
+			touched(&runs)
 			runs["root"]++
 			for _, n := range []string{"a", "b"} {
 				if err := rt.Go(leaf(n)); err != nil {
@@ -338,7 +386,7 @@ func TestExplorePanicReachesHandle(t *testing.T) {
 // passes only once every goroutine waits.)
 func TestExploreSleep(t *testing.T) {
 	for _, workers := range []int{1, 2} {
-		explore.Check(t, "runtime/sleep-"+string(rune('0'+workers)), explore.Options{MaxSchedules: 200_000}, func() {
+		explore.Check(t, "runtime/sleep-"+string(rune('0'+workers)), explore.Options{MaxSchedules: budget(50_000, 200_000)}, func() {
 			rt := newRuntime(workers)
 			slept := false
 			h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
@@ -371,7 +419,7 @@ func TestExploreSleep(t *testing.T) {
 // before Shutdown must finish its push before the last worker drains the
 // global queue.)
 func TestExploreShutdownRacesSpawn(t *testing.T) {
-	explore.Check(t, "runtime/shutdown-races-spawn", explore.Options{MaxSchedules: 300_000}, func() {
+	explore.Check(t, "runtime/shutdown-races-spawn", explore.Options{MaxSchedules: budget(30_000, 300_000)}, func() {
 		rt := newRuntime(2)
 		var spawned counter
 		s := explore.Go("spawner", func() {
@@ -423,7 +471,10 @@ func TestExploreShutdownRacesGo(t *testing.T) {
 // when Shutdown comes: both are cancelled, their Waits return
 // ErrCancelled, and no timer is left holding a task.
 func TestExploreShutdownCancelsWaiting(t *testing.T) {
-	explore.Check(t, "runtime/shutdown-cancels-waiting", explore.Options{MaxSchedules: 200_000}, func() {
+	// The reduced search: exhaustive at 2 preemptions in 311,804
+	// schedules, where the plain search needs 1,427,441 (under
+	// WSCHED_LONG, 1,000,000 at 3).
+	explore.Check(t, "runtime/shutdown-cancels-waiting", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 100_000)}, func() {
 		rt := newRuntime(1)
 		p := &pendingTask{}
 		h1, _ := rt.Spawn(p)

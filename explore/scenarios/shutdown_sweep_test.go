@@ -31,7 +31,7 @@ func TestExploreShutdownSweepsSlotAndRing(t *testing.T) {
 		var hc *sched.JoinHandle
 		cRuns, ran := 0, 0 // the scenario's goroutines run one at a time
 		ha, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
-			b.msg = true     // its next poll returns Ready
+			b.send()         // its next poll returns Ready
 			cx.Wake(b.waker) // into this worker's LIFO slot
 			var err error
 			if hc, err = cx.Spawn(sched.Func(func() { cRuns++ })); err != nil { // into its ring

@@ -45,14 +45,15 @@ func TestExploreBatchMateOfBlockedPoll(t *testing.T) {
 // that can finish only when all three run at once. Every worker must be
 // woken (Rule 1, Rule 2), and no task may wait in a private place.
 func TestExploreThreeWorkersRendezvous(t *testing.T) {
-	explore.Check(t, "stranding/rendezvous-3", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
+	explore.Check(t, "stranding/rendezvous-3", explore.Options{Preemptions: 1, MaxSchedules: budget(50_000, 200_000)}, func() {
 		rt := newMonitoredRuntime(3)
 		arrived := 0
 		var hs []*sched.JoinHandle
 		for range 3 {
 			h, err := rt.Spawn(sched.Func(func() {
+				touched(&arrived)
 				arrived++
-				explore.Block(func() bool { return arrived == 3 }, "the rendezvous")
+				blockOn(&arrived, func() bool { return arrived == 3 }, "the rendezvous")
 			}))
 			if err != nil {
 				explore.Failf("Spawn: %v", err)
@@ -93,7 +94,7 @@ func lifoBehindBlockedPoll(cfg sched.Config, idleFirst bool) {
 	}
 	var ran explore.Event
 	ha, _ := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
-		b.msg = true
+		b.send()
 		cx.Wake(b.waker) // into this worker's LIFO slot
 		ran.Wait()       // blocks until b has run
 		return sched.Ready
@@ -155,7 +156,7 @@ func extraWorkerForStuckWorker(cfg sched.Config) {
 // not tied to a worker, the monitor fires it, and an extra worker runs the
 // woken task.
 func TestExploreTimerDuringBlockedPoll(t *testing.T) {
-	explore.Check(t, "stranding/timer", explore.Options{MaxSchedules: 200_000}, func() {
+	explore.Check(t, "stranding/timer", explore.Options{MaxSchedules: budget(20_000, 200_000)}, func() {
 		rt := newMonitoredRuntime(1)
 		var woke explore.Event
 		slept := false

@@ -80,4 +80,8 @@
 //     TestZeroPoolPanics.
 //
 // Each fix has a mutant in mutants/ that brings the old behaviour back.
+//
+// In a race build with wsched compiled outside the detector (impl/sched's
+// package doc), a fork happens before the job's run and the run before
+// Join, Scope or Run returns, for the detector too (impl/internal/raceedge).
 package forkjoin

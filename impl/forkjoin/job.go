@@ -1,8 +1,12 @@
 package forkjoin
 
 import (
+	"unsafe"
+
 	"github.com/wsched/wsched/explore/atomic"
 	"github.com/wsched/wsched/explore/sync"
+
+	"github.com/wsched/wsched/impl/internal/raceedge"
 )
 
 // job is one unit of work in a deque or the injector. Exactly one of three
@@ -23,6 +27,8 @@ type job struct {
 
 // run calls the job's function, catching a panic into j.panic.
 func (j *job) run(w *Worker) {
+	// Race build: the fork happens before the run (raceedge).
+	raceedge.Acquire(unsafe.Pointer(j))
 	if j.sfn != nil {
 		j.panic = callScope(j.sfn, &Scope{st: j.scope, w: w})
 		return
@@ -33,6 +39,10 @@ func (j *job) run(w *Worker) {
 // complete reports the job finished. After it returns, the job may already
 // be reused by its owner: nothing may touch j afterwards.
 func (j *job) complete(p *Pool) {
+	// Race build: the run happens before the join, Run's return, or the
+	// scope's end (raceedge; a scope's is in jobDone). Release, not merge:
+	// only the runner releases a job after its fork.
+	raceedge.Release(unsafe.Pointer(j))
 	switch {
 	case j.scope != nil:
 		j.scope.jobDone(p, j.panic)

@@ -1,5 +1,11 @@
 package forkjoin
 
+import (
+	"unsafe"
+
+	"github.com/wsched/wsched/impl/internal/raceedge"
+)
+
 // Join runs a and b, possibly in parallel, and returns when both have
 // returned. b is offered to other workers while this worker runs a; if
 // nobody took it, this worker runs it next.
@@ -16,9 +22,11 @@ func (w *Worker) Join(a, b func(*Worker)) error {
 		return err
 	}
 	jb := w.newJoinJob(b)
+	raceedge.Release(unsafe.Pointer(jb)) // race build: the fork happens before b's run (raceedge)
 	w.push(jb)
 	pa := w.call(a)
 	pb := w.takeBack(jb)
+	raceedge.Acquire(unsafe.Pointer(jb)) // and b's run before the join
 	w.freeJoinJob(jb)
 	if pa != nil {
 		panic(pa)

@@ -2,11 +2,13 @@ package forkjoin
 
 import (
 	"time"
+	"unsafe"
 
 	"github.com/wsched/wsched/explore/atomic"
 	"github.com/wsched/wsched/explore/sync"
 
 	"github.com/wsched/wsched/impl/deque"
+	"github.com/wsched/wsched/impl/internal/raceedge"
 )
 
 // MaxWorkers bounds Config.Workers. The sleep counters hold the number of
@@ -128,9 +130,11 @@ func (p *Pool) Run(f func(*Worker)) error {
 	defer p.inflight.Done()
 
 	j := &job{fn: f, done: make(chan struct{})}
+	raceedge.Release(unsafe.Pointer(j)) // race build: the caller's writes happen before the run (raceedge)
 	p.injector.push(j)
 	p.sleep.newJobs()
 	sync.Recv(j.done)
+	raceedge.Acquire(unsafe.Pointer(j)) // and the run before the return
 	if j.panic != nil {
 		return j.panic
 	}

@@ -1,8 +1,12 @@
 package forkjoin
 
 import (
+	"unsafe"
+
 	"github.com/wsched/wsched/explore/atomic"
 	"github.com/wsched/wsched/explore/sync"
+
+	"github.com/wsched/wsched/impl/internal/raceedge"
 )
 
 // Scope lets a job spawn any number of functions and wait for all of them.
@@ -45,6 +49,7 @@ func (w *Worker) Scope(body func(s *Scope)) error {
 	pe := callScope(body, &Scope{st: st, w: w})
 	st.jobDone(w.pool, pe)
 	w.waitUntil(&st.latch)
+	raceedge.Acquire(unsafe.Pointer(st)) // race build: every job of the scope happens before its end (jobDone)
 	if st.panic != nil {
 		panic(st.panic)
 	}
@@ -80,12 +85,15 @@ func (s *Scope) Spawn(f func(s *Scope)) error {
 			break
 		}
 	}
-	s.w.push(&job{sfn: f, scope: s.st})
+	j := &job{sfn: f, scope: s.st}
+	raceedge.Release(unsafe.Pointer(j)) // race build: the spawn happens before the run (raceedge)
+	s.w.push(j)
 	return nil
 }
 
 // jobDone counts one finished part of the scope, recording its panic.
 func (st *scopeState) jobDone(p *Pool, pe *PanicError) {
+	raceedge.ReleaseMerge(unsafe.Pointer(st)) // race build: see Worker.Scope
 	if pe != nil {
 		st.mu.Lock()
 		if st.panic == nil {

@@ -54,6 +54,16 @@
 // and returns ErrShutdownInsideTask. docs/scheduler.md, "Mistakes and what
 // you get", lists each misuse, what it does, and the test that shows it.
 //
+// Under the race detector a module that uses wsched can compile wsched
+// outside it, as Go's own scheduler is: go test -race
+// -gcflags='github.com/wsched/wsched/impl/...=-race=false'. The happens-before
+// edges tasks rely on are annotated for the detector (a spawn before the
+// task's first poll, a poll's end before its next poll, a Wake before the
+// poll it causes, a task's last poll before Wait and Shutdown return), so
+// data handed through them is not reported, and a race between tasks still
+// is; the scheduler's own code is then not checked (docs/performance.md,
+// "Race build, wsched outside the detector").
+//
 // spec/sched implements the same API with one mutex, one FIFO queue and a
 // condition variable; a behaviour test suite runs against both.
 package sched

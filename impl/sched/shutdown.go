@@ -3,8 +3,10 @@ package sched
 import (
 	"context"
 	"time"
+	"unsafe"
 
 	"github.com/wsched/wsched/explore/sync"
+	"github.com/wsched/wsched/impl/internal/raceedge"
 	"github.com/wsched/wsched/internal/goid"
 )
 
@@ -61,10 +63,12 @@ func (rt *Runtime) Shutdown(ctx context.Context) error {
 		return ErrShutdownInsideTask
 	}
 	if sync.Select2(rt.terminated, ctx.Done()) == 0 {
+		raceedge.Acquire(unsafe.Pointer(rt)) // race build: every worker's tasks happen before the return (exited)
 		return nil
 	}
 	if rt.idleAtClose {
-		sync.Recv(rt.terminated) // no worker runs a task again: their exits are all there is to wait for
+		sync.Recv(rt.terminated)             // no worker runs a task again: their exits are all there is to wait for
+		raceedge.Acquire(unsafe.Pointer(rt)) // as above
 		return nil
 	}
 	return rt.stillRunning(ctx.Err())
@@ -115,6 +119,9 @@ func (w *worker) outOfTick() bool {
 // last act; the last one drains the global queue and the timers and closes
 // terminated.
 func (rt *Runtime) exited() {
+	// Race build: what this goroutine ran (every poll and Go func of a
+	// worker) happens before Shutdown's return (raceedge).
+	raceedge.ReleaseMerge(unsafe.Pointer(rt))
 	// acq_rel: the last decrement sees every other worker's drain.
 	switch rt.live.AddAcqRel(-1) {
 	case 0:

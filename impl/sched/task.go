@@ -1,9 +1,12 @@
 package sched
 
 import (
+	"unsafe"
+
 	"github.com/wsched/wsched/explore/atomic"
 
 	"github.com/wsched/wsched/impl/internal/chaos"
+	"github.com/wsched/wsched/impl/internal/raceedge"
 )
 
 // Poll is what Task.Poll returns.
@@ -106,6 +109,10 @@ func (f Func) Poll(*Context) Poll {
 // transitionToScheduled is a wake. It reports whether the caller must put
 // the task in a queue (it was idle).
 func (t *task) transitionToScheduled() bool {
+	// Race build: the waker's writes before the wake happen before the
+	// poll it causes (or the next one, when the task is running), for a
+	// detector that does not see the state's atomics (raceedge).
+	raceedge.ReleaseMerge(unsafe.Pointer(t))
 	for {
 		// Observes the state; acquire, pairs with the release CAS of
 		// whoever set it.
@@ -254,6 +261,8 @@ func (t *task) result() (err error, final bool) {
 	// do for reading what finish wrote, not for the pair.
 	switch t.state.LoadSeqCst() {
 	case stateDone:
+		// Race build: the task's polls happen before this (raceedge).
+		raceedge.Acquire(unsafe.Pointer(t))
 		if t.panicked == goexitMark {
 			return ErrGoexit, true
 		}
@@ -262,6 +271,7 @@ func (t *task) result() (err error, final bool) {
 		}
 		return nil, true
 	case stateCancelled:
+		raceedge.Acquire(unsafe.Pointer(t)) // as for done
 		return ErrCancelled, true
 	}
 	return nil, false

@@ -50,6 +50,8 @@ func main() {
 		race      = flag.Bool("race", false, "also run the benchmarks with -race and add the race build's section")
 		racein    = flag.String("racein", "", "build the race build's section from this saved go test -race -bench output instead of running")
 		rawRace   = flag.String("rawrace", "results/latest-race.txt", "where to keep the raw output of the -race run (empty: do not keep)")
+		recipein  = flag.String("recipein", "", "build the fast race build's section from this saved output (go test -race with RecipeFlags) instead of running")
+		rawRecipe = flag.String("rawrecipe", "results/latest-race-recipe.txt", "where to keep the raw output of -race's second run, wsched outside the detector (empty: do not keep)")
 		sweep     = flag.String("sweep", "", "also run the scheduler workloads at these GOMAXPROCS values (go test -cpu, e.g. 1,2,4) and add the sweep's section")
 		sweepin   = flag.String("sweepin", "", "build the sweep's section from this saved go test -cpu output instead of running")
 		rawSweep  = flag.String("rawsweep", "results/latest-sweep.txt", "where to keep the raw output of the -sweep run (empty: do not keep)")
@@ -102,6 +104,26 @@ func main() {
 		}
 		var err error
 		if raceGroups, _, err = parse(bytes.NewReader(raceOutput), "go test -race output"); err != nil {
+			log.Fatal(err)
+		}
+	}
+	// The fast race build (RecipeFlags), run with -race too: its rows sit next to the
+	// instrumented build's, from the same session.
+	var recipeGroups []*group
+	var recipeCmdline string
+	if *recipein != "" || (*race && *racein == "") {
+		var recipeOutput []byte
+		if *recipein != "" {
+			b, err := os.ReadFile(*recipein)
+			if err != nil {
+				log.Fatal(err)
+			}
+			recipeOutput, recipeCmdline = b, "go test -race "+strings.Join(RecipeFlags, " ")+" -bench (saved output "+filepath.Base(*recipein)+")"
+		} else {
+			recipeOutput, recipeCmdline = runBench(append(append([]string{"test", "-race"}, RecipeFlags...), args[1:]...), *rawRecipe)
+		}
+		var err error
+		if recipeGroups, _, err = parse(bytes.NewReader(recipeOutput), "go test -race (wsched outside the detector) output"); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -169,7 +191,7 @@ func main() {
 		svgRel = *svgPath
 	}
 	writeFile(*svgPath, []byte(svgChart(groups, runs)))
-	page := resultsMarkdown(groups, hdr, m, cmdline, runs, filepath.ToSlash(svgRel), floorMarkdown(groups, floor)+feelMarkdown(feel)+rescueMarkdown(groups, feel)+raceMarkdown(groups, raceGroups, raceCmdline)+sweepMarkdown(sweepRows, sweepProcs, sweepCmdline), breakdownMarkdown(bs, *proftime))
+	page := resultsMarkdown(groups, hdr, m, cmdline, runs, filepath.ToSlash(svgRel), floorMarkdown(groups, floor)+feelMarkdown(feel)+rescueMarkdown(groups, feel)+raceMarkdown(groups, raceGroups, raceCmdline)+raceRecipeMarkdown(groups, recipeGroups, recipeCmdline)+sweepMarkdown(sweepRows, sweepProcs, sweepCmdline), breakdownMarkdown(bs, *proftime))
 	writeFile(*mdPath, []byte(page))
 }
 

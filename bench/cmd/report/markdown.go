@@ -20,7 +20,9 @@ const rerunText = "Run on a quiet machine (nothing else using the cores), from t
 	"`-benchtime D`, `-tags T`, `-in FILE` to build " +
 	"the page from saved output without running anything, `-race` to run the benchmarks a " +
 	"second time with the race detector and add the race build's section (raw output in " +
-	"`bench/results/latest-race.txt`; `-racein FILE` to use saved output), `-sweep 1,2,4` to run " +
+	"`bench/results/latest-race.txt`; `-racein FILE` to use saved output), and a third time " +
+	"with wsched outside the detector (the fast race build's section; raw output in " +
+	"`bench/results/latest-race-recipe.txt`, `-recipein FILE`), `-sweep 1,2,4` to run " +
 	"the scheduler workloads again at each of those GOMAXPROCS values and add the sweep's section " +
 	"(raw output in `bench/results/latest-sweep.txt`; `-sweepin FILE` to use saved output). The " +
 	"idle-CPU and wake-latency benchmarks run with the others; numbers from a loaded machine are " +

@@ -23,6 +23,50 @@ func raceMarkdown(plain, race []*group, cmdline string) string {
 	if race == nil {
 		return ""
 	}
+	intro := fmt.Sprintf("The same benchmarks built with the race detector (`%s`), the build every user's "+
+		"tests of their tasks run in. ns/task is the median over that run's runs; *race/plain* "+
+		"divides it by the same peer's median above; *÷ baseline* divides that by the baseline "+
+		"peer's race/plain on the same workload. Goal: wsched's race/plain at or under that of "+
+		"each of %s, the Go libraries that pay the same detector (the summary after the tables).\n\n",
+		cmdline, strings.Join(racePeers, " and "))
+	return raceSection(plain, race, "Race build", "race", intro)
+}
+
+// RecipeFlags are the go test flags of the fast race build (docs/performance.md): the
+// scheduler's packages (impl/) compiled outside the detector.
+var RecipeFlags = []string{"-gcflags=github.com/wsched/wsched/impl/...=-race=false"}
+
+// raceRecipeMarkdown is the section of the fast race build: the same tables as
+// raceMarkdown's, for the run with RecipeFlags. Empty if recipe is nil.
+func raceRecipeMarkdown(plain, recipe []*group, cmdline string) string {
+	if recipe == nil {
+		return ""
+	}
+	intro := fmt.Sprintf("The same benchmarks in the fast race build a user of wsched can choose "+
+		"(`%s`): the scheduler's packages compiled outside the detector, as Go's runtime "+
+		"scheduler is. Only impl/: explore/atomic and explore/sync are public packages a user "+
+		"may build their own structures on, and compiled outside the detector they would hide "+
+		"that user's synchronization from it (examples/mpmc is then reported; with impl/ "+
+		"alone it is not). The edges tasks rely on (spawn, poll to poll, wake, finish to Wait "+
+		"and Shutdown, fork and join) are annotated for the detector (impl/internal/raceedge), "+
+		"so data handed through them is not reported, and a race between tasks still is "+
+		"(stress/racerecipe checks both in that build). What it gives up: the scheduler's own "+
+		"code is not checked in that build (the repository's `go test -race ./...` checks it). "+
+		"What it does not reach: Go compiles the methods of the generic types the scheduler "+
+		"instantiates (its rings, LIFO slots, global queue, the fork-join deque, the ordered "+
+		"atomics on pointers) into every package that imports it, and the linker keeps the "+
+		"importing package's copy, which is instrumented: those stay under the detector. The "+
+		"peers are built as above. Columns as above; goal: wsched's race/plain at or under "+
+		"that of each of %s.\n\n",
+		cmdline, strings.Join(racePeers, " and "))
+	return raceSection(plain, recipe, "Race build, wsched outside the detector", "race, wsched outside", intro)
+}
+
+// raceSection is a race section's tables: per workload and peer, the median ns/task of
+// the race run, its ratio to the same peer's median in the plain run, and that ratio
+// divided by the baseline peer's; then the goal's summary and the race build's own time.
+// Rows only one run has are left out.
+func raceSection(plain, race []*group, title, tag, intro string) string {
 	plainRows := map[[2]string]*row{}
 	for _, g := range plain {
 		for _, r := range g.Rows {
@@ -30,13 +74,8 @@ func raceMarkdown(plain, race []*group, cmdline string) string {
 		}
 	}
 	var sb strings.Builder
-	sb.WriteString("## Race build\n\n")
-	fmt.Fprintf(&sb, "The same benchmarks built with the race detector (`%s`), the build every user's "+
-		"tests of their tasks run in. ns/task is the median over that run's runs; *race/plain* "+
-		"divides it by the same peer's median above; *÷ baseline* divides that by the baseline "+
-		"peer's race/plain on the same workload. Goal: wsched's race/plain at or under that of "+
-		"each of %s, the Go libraries that pay the same detector (the summary after the tables).\n\n",
-		cmdline, strings.Join(racePeers, " and "))
+	sb.WriteString("## " + title + "\n\n")
+	sb.WriteString(intro)
 	ratios := map[[2]string]float64{} // workload, peer -> race/plain
 	raceNs := map[[2]string]float64{} // workload, peer -> race ns/task
 	var workloads []string
@@ -48,7 +87,7 @@ func raceMarkdown(plain, race []*group, cmdline string) string {
 			baseRatio = base.Ns.Center / pb.Ns.Center
 		}
 		workloads = append(workloads, g.Workload)
-		fmt.Fprintf(&sb, "### %s (race)\n\n", g.Workload)
+		fmt.Fprintf(&sb, "### %s (%s)\n\n", g.Workload, tag)
 		fmt.Fprintf(&sb, "| peer | ns/task | race/plain | ÷ %s | runs |\n", base.Peer)
 		sb.WriteString("| --- | ---: | ---: | ---: | ---: |\n")
 		for _, r := range g.Rows {
@@ -63,17 +102,17 @@ func raceMarkdown(plain, race []*group, cmdline string) string {
 		}
 		sb.WriteString("\n")
 	}
-	sb.WriteString(raceGoalMarkdown(workloads, ratios))
-	sb.WriteString(raceTimeMarkdown(workloads, raceNs))
+	sb.WriteString(raceGoalMarkdown(title, workloads, ratios))
+	sb.WriteString(raceTimeMarkdown(title, workloads, raceNs))
 	return sb.String()
 }
 
 // raceTimeMarkdown compares the same rows by the race build's own ns/task: what a user's
 // tests under -race wait for, whatever the plain build costs. *faster* says whether each
 // wsched row is under every one of racePeers.
-func raceTimeMarkdown(workloads []string, ns map[[2]string]float64) string {
+func raceTimeMarkdown(title string, workloads []string, ns map[[2]string]float64) string {
 	return raceComparison{
-		heading: "Race build's own time",
+		heading: title + ": its own time",
 		intro: "The same run's race-build ns/task (medians), side by side: race/plain above " +
 			"charges a scheduler for being fast in the plain build, so it is shown with the time " +
 			"a test under -race actually waits. *faster* says whether each wsched row is under " +
@@ -89,9 +128,9 @@ func raceTimeMarkdown(workloads []string, ns map[[2]string]float64) string {
 
 // raceGoalMarkdown is the race build's summary: per workload, the race/plain of wsched's rows
 // and of racePeers, and whether each wsched row is at or under every one of theirs.
-func raceGoalMarkdown(workloads []string, ratios map[[2]string]float64) string {
+func raceGoalMarkdown(title string, workloads []string, ratios map[[2]string]float64) string {
 	return raceComparison{
-		heading: "Race build against " + strings.Join(racePeers, " and "),
+		heading: title + ", against " + strings.Join(racePeers, " and "),
 		intro: "race/plain per workload. *meets* says whether each wsched row is at or under every one of " +
 			strings.Join(racePeers, " and ") + ".",
 		verdict: "meets",

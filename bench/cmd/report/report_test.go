@@ -142,6 +142,16 @@ func TestRaceSection(t *testing.T) {
 	if raceMarkdown(plain, nil, "") != "" {
 		t.Error("a race section without a race run")
 	}
+	recipe := raceRecipeMarkdown(plain, race, "go test -race -gcflags=...")
+	for _, want := range []string{"## Race build, wsched outside the detector", "### YieldMany (race, wsched outside)",
+		"| impl-channel | 165 | ×30.0 | ×3.00 | 2 |"} {
+		if !strings.Contains(recipe, want) {
+			t.Errorf("the fast race build's section lacks %q:\n%s", want, recipe)
+		}
+	}
+	if raceRecipeMarkdown(plain, nil, "") != "" {
+		t.Error("a fast race build's section without its run")
+	}
 }
 
 func TestSplitName(t *testing.T) {
@@ -169,7 +179,7 @@ func TestRaceGoalAgainstPondAndAnts(t *testing.T) {
 		{"YieldMany", "impl-channel"}: 30, {"YieldMany", "pond"}: 40, {"YieldMany", "ants"}: 20,
 		{"PingPong", "impl-channel"}: 10, {"PingPong", "pond"}: 40, {"PingPong", "ants"}: 10,
 	}
-	md := raceGoalMarkdown([]string{"YieldMany", "PingPong"}, ratios)
+	md := raceGoalMarkdown("Race build", []string{"YieldMany", "PingPong"}, ratios)
 	for _, want := range []string{
 		"| YieldMany | ×30.0 | – | ×40.0 | ×20.0 | no |",
 		"| PingPong | ×10.0 | – | ×40.0 | ×10.0 | yes |",
@@ -186,7 +196,7 @@ func TestRaceTimeAgainstPondAndAnts(t *testing.T) {
 		{"YieldMany", "impl-channel"}: 1800, {"YieldMany", "pond"}: 4100, {"YieldMany", "ants"}: 3800,
 		{"ChainedSpawn", "impl-channel"}: 5300, {"ChainedSpawn", "pond"}: 7200, {"ChainedSpawn", "ants"}: 3000,
 	}
-	md := raceTimeMarkdown([]string{"YieldMany", "ChainedSpawn"}, ns)
+	md := raceTimeMarkdown("Race build", []string{"YieldMany", "ChainedSpawn"}, ns)
 	for _, want := range []string{
 		"| YieldMany | 1800 | – | 4100 | 3800 | yes |",
 		"| ChainedSpawn | 5300 | – | 7200 | 3000 | no |",
@@ -196,7 +206,7 @@ func TestRaceTimeAgainstPondAndAnts(t *testing.T) {
 			t.Errorf("race time table lacks %q:\n%s", want, md)
 		}
 	}
-	if raceTimeMarkdown([]string{"YieldMany"}, map[[2]string]float64{{"YieldMany", "impl-channel"}: 1}) != "" {
+	if raceTimeMarkdown("Race build", []string{"YieldMany"}, map[[2]string]float64{{"YieldMany", "impl-channel"}: 1}) != "" {
 		t.Error("a race time table without pond or ants rows")
 	}
 }

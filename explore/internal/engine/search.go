@@ -88,7 +88,9 @@ type Options struct {
 	// round; the whole search's first failure is the first failure of
 	// one of them; each has the whole budget. PCT splits its random
 	// schedules by their index. The reduced search does not split:
-	// Explore panics if Reduce is set with a shard. A replay ignores it.
+	// Explore panics if Reduce is set with a shard (Check runs a
+	// scenario whose own options set Reduce whole in part 0 and skips
+	// it in the others). A replay ignores it.
 	// The zero value is the whole search.
 	Shard Shard
 	// EstimateProbes is how many random schedules per round Check's

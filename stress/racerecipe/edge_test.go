@@ -1,0 +1,411 @@
+package racerecipe
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/wsched/wsched/impl/forkjoin"
+	"github.com/wsched/wsched/impl/sched"
+)
+
+// newRuntime starts a two-worker runtime. On Linux its workers park on a
+// futex: the channel parker's sends and receives are happens-before
+// edges the detector sees, which could hide a missing annotation.
+func newRuntime(t *testing.T) *sched.Runtime {
+	t.Helper()
+	cfg := sched.DefaultConfig()
+	cfg.Workers = 2
+	if runtime.GOOS == "linux" {
+		cfg.Parker = sched.ParkerFutex
+	}
+	rt, err := sched.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Shutdown(context.Background()) })
+	return rt
+}
+
+// waitFor spins until cond holds, for at most a second.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("after a second: still waiting for %s", what)
+		}
+		runtime.Gosched()
+	}
+}
+
+// completed waits until the runtime counted n finished tasks. Metrics
+// reads wsched's counters, which order nothing for the detector in the
+// recipe's build: the edge under test is the only one.
+func completed(t *testing.T, rt *sched.Runtime, n uint64) {
+	t.Helper()
+	waitFor(t, "the tasks to finish", func() bool { return rt.Metrics().Completed >= n })
+}
+
+// Runtime.Spawn and Runtime.Go: the spawner's writes before the first poll.
+func TestEdgeRemoteSpawn(t *testing.T) {
+	rt := newRuntime(t)
+	const n = 32
+	data := make([]int, 2*n)
+	var bad atomic.Int32
+	for i := range n {
+		data[i] = i + 1 // before the spawn
+		if _, err := rt.Spawn(sched.Func(func() {
+			if data[i] != i+1 { // in the poll
+				bad.Add(1)
+			}
+		})); err != nil {
+			t.Fatal(err)
+		}
+		data[n+i] = i + 1
+		if err := rt.Go(func() {
+			if data[n+i] != i+1 {
+				bad.Add(1)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	completed(t, rt, 2*n)
+	if bad.Load() != 0 {
+		t.Fatalf("%d tasks read a value other than the one written before their spawn", bad.Load())
+	}
+}
+
+// Context.Spawn and Context.Go: a poll's writes before the child's first
+// poll. The parent keeps its worker until the child ran, so the child runs
+// on the other worker.
+func TestEdgeLocalSpawn(t *testing.T) {
+	rt := newRuntime(t)
+	const n = 8
+	var bad atomic.Int32
+	for i := range n {
+		var data [2]int
+		var ran [2]atomic.Bool
+		h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			data[0] = i + 1 // before the spawn
+			if _, err := cx.Spawn(sched.Func(func() {
+				if data[0] != i+1 {
+					bad.Add(1)
+				}
+				ran[0].Store(true)
+			})); err != nil {
+				t.Error(err)
+				return sched.Ready
+			}
+			data[1] = i + 1
+			if err := cx.Go(func() {
+				if data[1] != i+1 {
+					bad.Add(1)
+				}
+				ran[1].Store(true)
+			}); err != nil {
+				t.Error(err)
+				return sched.Ready
+			}
+			waitFor(t, "the children", func() bool { return ran[0].Load() && ran[1].Load() })
+			return sched.Ready
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if bad.Load() != 0 {
+		t.Fatalf("%d children read a value other than the one written before their spawn", bad.Load())
+	}
+}
+
+// A poll's end before the same task's next poll, on another worker: the
+// first poll wakes a task u into its worker's LIFO slot, writes, and
+// yields; u, polled next there, keeps that worker until the second poll
+// ran, so the other worker takes the yielder from the ring.
+func TestEdgePollToPoll(t *testing.T) {
+	rt := newRuntime(t)
+	const n = 8
+	crossed := 0
+	for i := range n {
+		wakers := make(chan sched.Waker, 1)
+		var second atomic.Bool
+		uPolls := 0
+		u, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			uPolls++
+			if uPolls == 1 {
+				wakers <- cx.Waker()
+				return sched.Pending
+			}
+			waitFor(t, "the second poll", second.Load)
+			return sched.Ready
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		uw := <-wakers
+		var data int
+		polls, workers := 0, [2]int{}
+		h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			workers[polls] = cx.Worker()
+			polls++
+			if polls == 1 {
+				cx.Wake(uw)
+				data = i + 1 // after the wake: only the poll's end orders it
+				return cx.Yield()
+			}
+			if data != i+1 {
+				t.Errorf("second poll read %d, want %d", data, i+1)
+			}
+			second.Store(true)
+			return sched.Ready
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := u.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if workers[0] != workers[1] {
+			crossed++
+		}
+	}
+	if crossed == 0 {
+		t.Fatalf("no second poll ran on another worker in %d tries: the edge was not exercised", n)
+	}
+}
+
+// Context.Sleep: the poll that slept before the poll the timer causes.
+func TestEdgeSleep(t *testing.T) {
+	rt := newRuntime(t)
+	var data, polls int
+	h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+		polls++
+		if polls == 1 {
+			data = 1
+			cx.Sleep(time.Millisecond)
+			return sched.Pending
+		}
+		if data != 1 {
+			t.Errorf("after the sleep: read %d, want 1", data)
+		}
+		return sched.Ready
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Waker.Wake and Context.Wake: the waker's writes before the poll the wake
+// causes. The wake comes while the task is still in its first poll (it
+// sleeps there), so the task is requeued by its own worker, not through
+// the global queue, whose lock is an edge the detector sees.
+func TestEdgeWake(t *testing.T) {
+	for _, remote := range []bool{true, false} {
+		name := map[bool]string{true: "Waker.Wake", false: "Context.Wake"}[remote]
+		t.Run(name, func(t *testing.T) {
+			rt := newRuntime(t)
+			const n = 4
+			for i := range n {
+				wakers := make(chan sched.Waker, 1)
+				var data, polls int
+				h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+					polls++
+					if polls == 1 {
+						wakers <- cx.Waker()
+						time.Sleep(5 * time.Millisecond) // the wake comes meanwhile
+						return sched.Pending
+					}
+					if data != i+1 {
+						t.Errorf("after the wake: read %d, want %d", data, i+1)
+					}
+					return sched.Ready
+				}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				w := <-wakers
+				if remote {
+					data = i + 1 // before the wake
+					w.Wake()
+				} else {
+					g, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+						data = i + 1
+						cx.Wake(w)
+						return sched.Ready
+					}))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := g.Wait(context.Background()); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := h.Wait(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// A task's finish before JoinHandle.Wait's return. The task has finished
+// before Wait is called, so Wait takes its fast path (no channel).
+func TestEdgeFinishWait(t *testing.T) {
+	rt := newRuntime(t)
+	const n = 16
+	data := make([]int, n)
+	hs := make([]*sched.JoinHandle, n)
+	for i := range n {
+		h, err := rt.Spawn(sched.Func(func() { data[i] = i + 1 }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs[i] = h
+	}
+	completed(t, rt, n)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for i, h := range hs {
+		if err := h.Wait(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if data[i] != i+1 { // after the Wait
+			t.Fatalf("after Wait: read %d, want %d", data[i], i+1)
+		}
+	}
+}
+
+// A poll that calls runtime.Goexit before Wait's return (ErrGoexit): the
+// worker's goroutine ends inside the poll, and a new one goes on.
+func TestEdgeGoexit(t *testing.T) {
+	rt := newRuntime(t)
+	var data int
+	h, err := rt.Spawn(sched.Func(func() {
+		data = 1 // before the Goexit
+		runtime.Goexit()
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Finished by then, almost surely (the count of finished tasks is
+	// published at a tick's end, which a Goexit postpones); if not, Wait
+	// blocks on a channel and the test checks less, never wrongly.
+	time.Sleep(20 * time.Millisecond)
+	if err := h.Wait(context.Background()); !errors.Is(err, sched.ErrGoexit) {
+		t.Fatalf("Wait: %v, want ErrGoexit", err)
+	}
+	if data != 1 {
+		t.Fatalf("after Wait: read %d, want 1", data)
+	}
+}
+
+// Every task's finish before Shutdown's return.
+func TestEdgeShutdown(t *testing.T) {
+	rt := newRuntime(t)
+	const n = 16
+	data := make([]int, n)
+	for i := range n {
+		if err := rt.Go(func() { data[i] = i + 1 }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	completed(t, rt, n)
+	if err := rt.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if data[i] != i+1 {
+			t.Fatalf("after Shutdown: read %d, want %d", data[i], i+1)
+		}
+	}
+}
+
+func newPool(t *testing.T) *forkjoin.Pool {
+	t.Helper()
+	p, err := forkjoin.New(forkjoin.Config{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// Worker.Join: the fork before b's run, b's run before the join. a keeps
+// its worker until b ran, so b runs on the other worker.
+func TestEdgeJoin(t *testing.T) {
+	p := newPool(t)
+	for i := range 8 {
+		var in, out int
+		var ran atomic.Bool
+		var bad bool
+		if err := p.Run(func(w *forkjoin.Worker) {
+			in = i + 1 // before the fork
+			if err := w.Join(func(*forkjoin.Worker) {
+				waitFor(t, "b", ran.Load)
+			}, func(*forkjoin.Worker) {
+				bad = in != i+1
+				ran.Store(true)
+				out = i + 1 // before the join; after the store, which orders only what precedes it
+			}); err != nil {
+				t.Error(err)
+			}
+			if bad || out != i+1 { // after the join
+				t.Errorf("b read %d (want %d), the join read %d", in, i+1, out)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Worker.Scope and Scope.Spawn: the spawn before the job's run, every job
+// before the scope's end; and Pool.Run: the caller before the run, the run
+// before Run's return.
+func TestEdgeScopeAndRun(t *testing.T) {
+	p := newPool(t)
+	for i := range 8 {
+		var in, out, caller, back int
+		var ran atomic.Bool
+		var bad bool
+		caller = i + 1 // before Run
+		if err := p.Run(func(w *forkjoin.Worker) {
+			bad = caller != i+1
+			if err := w.Scope(func(s *forkjoin.Scope) {
+				in = i + 1 // before the spawn
+				if err := s.Spawn(func(*forkjoin.Scope) {
+					bad = bad || in != i+1
+					ran.Store(true)
+					out = i + 1 // before the scope's end; after the store, as in TestEdgeJoin
+				}); err != nil {
+					t.Error(err)
+				}
+				waitFor(t, "the spawned job", ran.Load)
+			}); err != nil {
+				t.Error(err)
+			}
+			if out != i+1 { // after the scope
+				t.Errorf("after the scope: read %d, want %d", out, i+1)
+			}
+			back = i + 1 // before Run's return
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if bad || back != i+1 {
+			t.Fatalf("a job read an old value (caller %d, in %d), Run's caller read %d", caller, in, back)
+		}
+	}
+}
