@@ -103,9 +103,10 @@ func main() {
 	}
 	ops, err := orderings.Collect(".")
 	check(err)
-	current = map[string]bool{}
+	current, occurrences = map[string]bool{}, map[string]int{}
 	for _, op := range ops {
 		current[fmt.Sprintf("%s:%d:%s", op.File, op.Line, op.Code)] = true
+		occurrences[op.File+"\x00"+op.Code]++
 	}
 	var entries []Entry
 	for _, pkg := range strings.Split(*pkgFlag, ",") {
@@ -164,8 +165,56 @@ func main() {
 }
 
 // current holds the entry keys (entryKey) of the operations the code has
-// now.
-var current map[string]bool
+// now, and occurrences how many operations each file and code has.
+var (
+	current     map[string]bool
+	occurrences map[string]int
+)
+
+// prune drops the older entries that newer ones replace (see save).
+func prune(entries map[string]Entry) {
+	if current == nil {
+		return
+	}
+	group := map[string][]string{}
+	for k, e := range entries {
+		g := e.File + "\x00" + e.Code
+		group[g] = append(group[g], k)
+	}
+	for g, keys := range group {
+		sort.Strings(keys)
+		var fresh, stale []string
+		for _, k := range keys {
+			if current[k] {
+				fresh = append(fresh, k)
+			} else {
+				stale = append(stale, k)
+			}
+		}
+		n := len(keys)
+		for _, f := range fresh {
+			if n <= occurrences[g] || len(stale) == 0 {
+				break
+			}
+			near := 0
+			for i, k := range stale {
+				if abs(entries[k].Line-entries[f].Line) < abs(entries[stale[near]].Line-entries[f].Line) {
+					near = i
+				}
+			}
+			delete(entries, stale[near])
+			stale = slices.Delete(stale, near, near+1)
+			n--
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
 
 // save merges entries into the results file out (earlier results for
 // other operations stay) and writes it.
@@ -209,21 +258,14 @@ func save(out string, entries []Entry, fromProfiles bool) {
 	for _, e := range entries {
 		old[entryKey(e)] = e
 	}
-	// An entry whose line no longer holds its code, for code that has an
-	// entry at the line where it is now, is the same operation's older
-	// result: the newer one stands (cmd/orderings matches entries to
-	// operations by code and occurrence, so both would shift the match).
-	placed := map[string]bool{}
-	for k, e := range old {
-		if current[k] {
-			placed[e.File+"\x00"+e.Code] = true
-		}
-	}
-	for k, e := range old {
-		if current != nil && !current[k] && placed[e.File+"\x00"+e.Code] {
-			delete(old, k)
-		}
-	}
+	// An entry whose line no longer holds its code is an older result of
+	// one of that code's occurrences. Once a newer result stands at an
+	// occurrence's current line, the older entry nearest to it is the same
+	// occurrence's and is dropped, while the file holds more entries for
+	// the code than the code has occurrences (cmd/orderings matches entries
+	// to operations by code and occurrence, so an extra entry would shift
+	// the match and a missing one would lose a result).
+	prune(old)
 	var all []Entry
 	for _, e := range old {
 		all = append(all, e)

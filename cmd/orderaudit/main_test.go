@@ -107,3 +107,31 @@ func TestSelectionRunsTheReachingScenarios(t *testing.T) {
 		t.Errorf("%s does not match whole names", run)
 	}
 }
+
+// A newer result replaces the older entry of the same occurrence (the one
+// nearest it), and only while the code has more entries than occurrences:
+// the other occurrence's older result stays.
+func TestPruneDropsTheReplacedOccurrenceOnly(t *testing.T) {
+	defer func(c map[string]bool, o map[string]int) { current, occurrences = c, o }(current, occurrences)
+	const f, code = "impl/sched/worker.go", "w.rt.closed.LoadAcquire()"
+	e := func(line int) Entry { return Entry{File: f, Line: line, Code: code} }
+	current = map[string]bool{entryKey(e(483)): true, entryKey(e(496)): true}
+	occurrences = map[string]int{f + "\x00" + code: 2}
+	entries := map[string]Entry{}
+	for _, l := range []int{433, 472, 496} {
+		entries[entryKey(e(l))] = e(l)
+	}
+	prune(entries)
+	var lines []int
+	for _, x := range entries {
+		lines = append(lines, x.Line)
+	}
+	slices.Sort(lines)
+	if !slices.Equal(lines, []int{433, 496}) {
+		t.Errorf("kept lines %v, want [433 496] (472 is 496's older result; 433 is the other occurrence's)", lines)
+	}
+	prune(entries)
+	if len(entries) != 2 {
+		t.Errorf("a second prune dropped a result: %d entries left", len(entries))
+	}
+}
