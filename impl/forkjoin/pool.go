@@ -87,7 +87,7 @@ func build(cfg Config) (*Pool, error) {
 		if err != nil {
 			panic(err) // DefaultCapacity is a power of two
 		}
-		p.workers[i] = &Worker{pool: p, index: i, deque: d, rng: uint64(i)*0x9E3779B97F4A7C15 + 1}
+		p.workers[i] = &Worker{pool: p, index: i, deque: (*jobDeque)(d), rng: uint64(i)*0x9E3779B97F4A7C15 + 1}
 	}
 	return p, nil
 }

@@ -13,7 +13,7 @@ import (
 type Worker struct {
 	pool  *Pool
 	index int
-	deque *deque.Deque[job]
+	deque *jobDeque
 	rng   uint64 // xorshift state for victim choice; worker-private
 
 	// terminate is set by Close; the main loop waits on it.

@@ -1,7 +1,5 @@
 package sched
 
-import "github.com/wsched/wsched/impl/queue"
-
 // Draining queues.
 //
 // Three times a worker's queues are emptied wholesale instead of polled
@@ -33,7 +31,7 @@ import "github.com/wsched/wsched/impl/queue"
 // does (Take, Pop). Anyone else steals, as a searching worker does
 // (Steal, and StealInto the ring thief, which the caller owns and which
 // drain leaves empty).
-func (v *worker) drain(thief *queue.Ring[task], buf []*task, to func([]*task)) (took bool) {
+func (v *worker) drain(thief *taskRing, buf []*task, to func([]*task)) (took bool) {
 	n := 0
 	add := func(t *task) {
 		if n == len(buf) {

@@ -16,9 +16,9 @@ func TestDrainHandsOnEveryTaskOnce(t *testing.T) {
 	for _, by := range []string{"owner", "thief"} {
 		t.Run(by, func(t *testing.T) {
 			rt, w, want := fullWorker(t)
-			var thief *queue.Ring[task]
+			var thief *taskRing
 			if by == "thief" {
-				thief = queue.NewRing[task]()
+				thief = (*taskRing)(queue.NewRing[task]())
 			}
 			buf := make([]*task, 7)
 			var got []*task

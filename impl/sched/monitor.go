@@ -47,7 +47,7 @@ type monitor struct {
 	longPoll int64 // Config.LongPoll in nanoseconds; 0: no help
 	period   int64 // how often it looks while workers run
 	expired  []*task
-	scratch  *queue.Ring[task] // for cancelReachable's steals, at shutdown
+	scratch  *taskRing // for cancelReachable's steals, at shutdown
 
 	// stuckCount is the number of workers whose stuck flag is set
 	// (worker.stuck), so that thieves and the park-time re-check look at
@@ -128,7 +128,7 @@ func (m *monitor) shutdown() {
 func (m *monitor) cancelReachable() {
 	rt := m.rt
 	if m.scratch == nil {
-		m.scratch = queue.NewRing[task]()
+		m.scratch = (*taskRing)(queue.NewRing[task]())
 	}
 	var buf [globalBatchMax]*task
 	rt.cancelGlobal(buf[:])

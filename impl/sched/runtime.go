@@ -24,7 +24,7 @@ type Runtime struct {
 	// (workerlist.go: read it through allWorkers).
 	workers []*worker
 	all     atomic.Pointer[[]*worker]
-	global  *queue.Global[task]
+	global  *taskGlobal
 	idle    *idle.State
 	timers  timerQueue
 	mon     monitor      // monitor.go
@@ -87,7 +87,7 @@ func build(cfg Config) (*Runtime, error) {
 	}
 	rt := &Runtime{
 		cfg:        cfg,
-		global:     queue.NewGlobal[task](),
+		global:     (*taskGlobal)(queue.NewGlobal[task]()),
 		idle:       idle.New(cfg.Workers),
 		start:      sync.Nanotime(),
 		terminated: make(chan struct{}),

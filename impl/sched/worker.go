@@ -41,11 +41,11 @@ type worker struct {
 	rt     *Runtime
 	index  int // 0..Workers-1, then Workers+k for extra worker k
 	extra  bool
-	ring   *queue.Ring[task]
+	ring   *taskRing
 	parker park.Parker // nil for an extra worker (it never parks)
 	// lifo holds the task this worker's own polls woke last. The owner
 	// puts and takes; thieves steal from it only while stuck is set.
-	lifo queue.Slot[task]
+	lifo taskSlot
 	// rechecked is set when a park-time re-check sent this worker back to
 	// searching, and cleared when it polls: a second re-check with no
 	// poll between yields first (recheckFound). Owner only.
@@ -142,7 +142,7 @@ func newWorker(rt *Runtime, i int, p park.Parker) *worker {
 	w := &worker{
 		rt:     rt,
 		index:  i,
-		ring:   queue.NewRing[task](),
+		ring:   (*taskRing)(queue.NewRing[task]()),
 		parker: p,
 	}
 	w.reset()
