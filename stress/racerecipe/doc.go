@@ -14,19 +14,24 @@
 // writing one variable with nothing between them, must be.
 //
 // What the edge tests catch. With one annotation removed, the recipe's
-// build reports a race in: TestEdgeWake (the wake's release, the poll's
-// acquire), TestEdgeFinishWait (a poll's end, Wait's acquire), TestEdgeGoexit
-// (a Goexit's end), TestEdgeShutdown (a worker's exit, Shutdown's acquire),
-// TestEdgeJoin (a job's end, Join's acquire), TestEdgeScopeAndRun (a scope
-// job's end, the scope's acquire). Not caught, because the detector sees
-// another edge there anyway: Runtime.Spawn and Go (the global queue's lock,
-// a sync.Mutex, which the detector always sees), Pool.Run (its injector's
-// lock and done channel), and a spawn inside a poll, a poll to the next
-// poll on another worker, a fork to the job's run. For those last three the
-// edge comes from the scheduler's generic types (the rings, the LIFO slot,
-// the deque, the atomics on pointers): Go compiles their methods into every
-// package that imports the scheduler, this one included, and the linker
-// keeps the importing package's copy, which is instrumented, so those queue
-// operations stay visible to the detector. The annotations there are what a
-// build without that copy needs.
+// build reports a race in: TestEdgeLocalSpawn (a spawn inside a poll),
+// TestEdgePollToPoll (a poll's end, the next poll's start, on another
+// worker), TestEdgeWake (the wake's release, the poll's acquire),
+// TestEdgeFinishWait (a poll's end, Wait's acquire), TestEdgeGoexit (a
+// Goexit's end), TestEdgeShutdown (a worker's exit, Shutdown's acquire),
+// TestEdgeJoin (a fork, a job's end, Join's acquire), TestEdgeScopeAndRun
+// (a scope's spawn, a scope job's end, the scope's acquire). Not caught,
+// because the detector sees another edge there anyway: Runtime.Spawn and
+// Go (the global queue's lock, a sync.Mutex, which the detector always
+// sees) and Pool.Run (its injector's lock and done channel).
+//
+// The scheduler's queues are generic (impl/queue's ring, LIFO slot and
+// global queue, impl/deque's deque), and Go compiles the methods of an
+// instantiated generic type into every package that reads the type, this
+// one included, with the detector; the linker keeps the largest copy, the
+// instrumented one. A race build of impl/sched and impl/forkjoin therefore
+// names those queues by types of its own (queuetypes_race.go,
+// dequetype_race.go) that no importer sees through, and TestRaceRecipe
+// checks with objdump that the queue methods linked into the recipe's
+// binary call nothing of the detector's (hotQueueMethods).
 package racerecipe

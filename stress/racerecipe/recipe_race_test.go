@@ -4,9 +4,12 @@ package racerecipe
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -31,20 +34,46 @@ func TestRaceRecipe(t *testing.T) {
 	}
 
 	// The recipe took: the scheduler's code calls none of the detector's
-	// function hooks, this package's does.
-	dump, err := exec.Command(goTool, "tool", "objdump", "-s", `^github.com/wsched/wsched/(impl/sched.\(\*worker\).execute|stress/racerecipe.racyWrite)$`, bin).Output()
+	// function hooks, this package's does; and the methods of the
+	// scheduler's generic queues linked into this binary are the copies
+	// compiled in impl/ (see hotQueueMethods).
+	dump, err := exec.Command(goTool, "tool", "objdump", "-s", checkedFuncs, bin).Output()
 	if err != nil {
 		t.Fatalf("objdump: %v", err)
 	}
+	funcs := map[string]string{}
 	for _, fn := range strings.Split(string(dump), "TEXT ")[1:] {
 		name, _, _ := strings.Cut(fn, "(SB)")
+		funcs[name] = fn
+	}
+	for _, name := range []string{"github.com/wsched/wsched/impl/sched.(*worker).execute", "github.com/wsched/wsched/stress/racerecipe.racyWrite"} {
+		fn, ok := funcs[name]
+		if !ok {
+			t.Fatalf("objdump did not find %s", name)
+		}
 		hooked := strings.Contains(fn, "runtime.racefuncenter") || strings.Contains(fn, "runtime.racewrite")
 		if want := strings.Contains(name, "racerecipe"); hooked != want {
 			t.Fatalf("%s: calls the detector's hooks: %v, want %v (did the -gcflags patterns apply?)", name, hooked, want)
 		}
 	}
-	if n := strings.Count(string(dump), "TEXT "); n != 2 {
-		t.Fatalf("objdump found %d of the 2 functions it checks", n)
+	names := slices.Sorted(maps.Keys(funcs))
+	for _, want := range hotQueueMethods {
+		found := false
+		for _, name := range names {
+			if !want.MatchString(name) {
+				continue
+			}
+			found = true
+			if calls := detectorCalls(funcs[name]); len(calls) > 0 {
+				t.Errorf("%s calls the detector in the recipe's build: %s (an instrumented copy of a generic method was linked: does a package importing impl/sched or impl/forkjoin see impl/queue's or impl/deque's generic types again? queuetypes_race.go)", name, strings.Join(calls, ", "))
+			}
+		}
+		if !found {
+			t.Errorf("objdump found no function matching %s in the recipe's binary (renamed? update hotQueueMethods)", want)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 
 	edges := exec.Command(bin, "-test.run", "^TestEdge", "-test.count", "1")
@@ -60,3 +89,60 @@ func TestRaceRecipe(t *testing.T) {
 		t.Fatalf("the race between two tasks, in the recipe's build: want a report naming racyWrite and a failure, got err %v\n%s", err, out)
 	}
 }
+
+// checkedFuncs selects what TestRaceRecipe disassembles: a function of
+// impl/sched, one of this package, and the queue methods below.
+const checkedFuncs = `^github\.com/wsched/wsched/(impl/sched\.\(\*worker\)\.execute|stress/racerecipe\.racyWrite|` +
+	`impl/queue\.\(\*(Ring|Slot|Global)\[.*|impl/deque\.\(\*Deque\[.*|` +
+	`impl/sched\.\(\*task(Ring|Slot|Global)\)\..*|impl/forkjoin\.\(\*jobDeque\)\..*)$`
+
+// hotQueueMethods are the queue operations of every spawn, poll, wake,
+// steal and fork-join job: impl/queue's ring, LIFO slot and global queue,
+// impl/deque's deque (their generic methods, by the shape Go compiles them
+// for), and the race build's forwarding methods of impl/sched and
+// impl/forkjoin (queuetypes_race.go, dequetype_race.go). In the recipe's
+// build none may call the detector. They are generic, so Go also compiles
+// them into every package that imports the scheduler, this one included,
+// with the detector, and the linker keeps the largest copy: the
+// instrumented one, unless no importer sees the types, which is what the
+// forwarding types are for. Each pattern must match at least one function,
+// so a rename cannot empty the check. Not here: deque's ring.grown (run
+// only when a deque outgrows its buffer), still compiled into importers.
+var hotQueueMethods = func() []*regexp.Regexp {
+	var res []*regexp.Regexp
+	for _, p := range []string{
+		`impl/queue\.\(\*Ring\[.*\]\)\.(Push|Pop|StealInto|claim|take|release)$`,
+		`impl/queue\.\(\*Slot\[.*\]\)\.(Take|Steal)$`,
+		`impl/queue\.\(\*Global\[.*\]\)\.(Push|PushBatch|PopBatch)$`,
+		`impl/deque\.\(\*Deque\[.*\]\)\.(Push|Pop|Steal)$`,
+		`impl/sched\.\(\*taskRing\)\.(Push|Pop|StealInto)$`,
+		`impl/sched\.\(\*taskSlot\)\.(Put|Take|Steal)$`,
+		`impl/sched\.\(\*taskGlobal\)\.(Push|PushBatch|PopBatch)$`,
+		`impl/forkjoin\.\(\*jobDeque\)\.(Push|Pop|Steal)$`,
+	} {
+		res = append(res, regexp.MustCompile(`^github\.com/wsched/wsched/`+p))
+	}
+	return res
+}()
+
+// detectorCalls lists the calls of one disassembled function into the race
+// detector: its function, read and write hooks, and sync/atomic's functions,
+// which a package compiled with the detector calls instead of the
+// instructions. sync/atomic's pointer stores, swaps and compare-and-swaps
+// are calls in every build (they run the garbage collector's write
+// barrier), so they are not counted: in any binary linked with the
+// detector they reach it, whoever compiled the caller.
+func detectorCalls(fn string) []string {
+	var calls []string
+	for _, m := range detectorCall.FindAllStringSubmatch(fn, -1) {
+		if !pointerAtomic.MatchString(m[1]) && !slices.Contains(calls, m[1]) {
+			calls = append(calls, m[1])
+		}
+	}
+	return calls
+}
+
+var (
+	detectorCall  = regexp.MustCompile(`CALL (runtime\.race(?:funcenter|funcexit|read|write|readrange|writerange)|sync/atomic\.[A-Za-z0-9]+)\(SB\)`)
+	pointerAtomic = regexp.MustCompile(`^sync/atomic\.(Store|Swap|CompareAndSwap)Pointer$`)
+)
