@@ -52,10 +52,16 @@ func raceRecipeMarkdown(plain, recipe []*group, cmdline string) string {
 		"so data handed through them is not reported, and a race between tasks still is "+
 		"(stress/racerecipe checks both in that build). What it gives up: the scheduler's own "+
 		"code is not checked in that build (the repository's `go test -race ./...` checks it). "+
-		"What it does not reach: Go compiles the methods of the generic types the scheduler "+
-		"instantiates (its rings, LIFO slots, global queue, the fork-join deque, the ordered "+
-		"atomics on pointers) into every package that imports it, and the linker keeps the "+
-		"importing package's copy, which is instrumented: those stay under the detector. The "+
+		"The scheduler's generic queues (the rings, LIFO slots, global queue, fork-join deque) "+
+		"are outside the detector too: Go compiles an instantiated generic type's methods into "+
+		"every package that reads the type and the linker keeps the largest copy, the one the "+
+		"user's package compiled with the detector, so a race build of impl/sched and "+
+		"impl/forkjoin names its queues by types of its own that no importer sees through "+
+		"(stress/racerecipe checks the linked copies with objdump). What stays under the "+
+		"detector: the annotations themselves (a synchronization of the detector's each, most "+
+		"of what is left), sync/atomic's pointer stores and swaps (the LIFO slot's, the "+
+		"deque's: calls in every build, which reach the detector in any race binary), the "+
+		"global queue's mutex, and what of impl/ Go inlines into the user's package. The "+
 		"peers are built as above. Columns as above; goal: wsched's race/plain at or under "+
 		"that of each of %s.\n\n",
 		cmdline, strings.Join(racePeers, " and "))
