@@ -65,7 +65,7 @@ func drainPair(kind string) {
 	waitWon := false
 	switch kind {
 	case "monitor", "monitor-wait":
-		drainer = explore.Go("monitor", func() { v.drain(queue.NewRing[task](), buf, cancelling) })
+		drainer = explore.Go("monitor", func() { v.drain((*taskRing)(queue.NewRing[task]()), buf, cancelling) })
 	case "exit":
 		drainer = explore.Go("owner", func() { v.drain(nil, buf, cancelling) })
 	case "handoff":
