@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -214,6 +215,9 @@ func TestConcurrentWakesScheduleOnce(t *testing.T) {
 			defer wg.Done()
 			for polls.Load() <= rounds {
 				w.Wake()
+				// Let the workers run: four wakers spinning on two
+				// loaded cores starve the polls they race with.
+				runtime.Gosched()
 			}
 		}()
 	}
