@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// Symmetry in the unbounded reduced search (wakeup trees and sleep sets,
+// por_wakeup.go; symmetry.go says how it skips twins) against the full
+// search on the generated programs of symmetry_test.go: every outcome the
+// full search reaches, it reaches; where the full search fails, it fails;
+// where the members wait with no timeout, every class of the full search
+// is reached up to a permutation of the members (its orbit). The same
+// search without twins skipped is run too, to count what they save.
+
+// reducedRuns runs the reduced search under opt and reports each run that
+// was analysed (a run stopped by the sleep set repeats a class).
+func reducedRuns(opt Options, body func(), members []int, see func(symRun)) Result {
+	opt = opt.WithDefaults()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	e := &explorer{opt: opt, body: body}
+	e.onRun = func(r *run) {
+		if r.por != nil && !r.por.stopped {
+			see(symRun{orbitForm(r.por, members), r.failure != nil, higherLead(r.por, members)})
+		}
+	}
+	return e.reduced()
+}
+
+// unboundedTally adds up the searches of the unbounded comparison.
+type unboundedTally struct {
+	programs, orbits        int
+	full, without, with     int // schedules: full search, reduced without and with twins skipped
+	stoppedWithout, stopped int // runs stopped by the sleep set
+	twins                   int64
+}
+
+func (u *unboundedTally) String() string {
+	return fmt.Sprintf("%d programs, %d orbits of classes; schedules: full %d, reduced %d (%d stopped asleep), reduced skipping twins %d (%d stopped asleep; %.2fx fewer; %d decisions with a twin skipped)",
+		u.programs, u.orbits, u.full, u.without, u.stoppedWithout, u.with, u.stopped, float64(u.without)/float64(max(u.with, 1)), u.twins)
+}
+
+// compareUnboundedSymmetry runs p under the full search, and under the
+// unbounded reduced search without and with twins skipped, and compares
+// what they reach.
+func compareUnboundedSymmetry(t *rapid.T, p symProg, budget int, tally *unboundedTally) {
+	type reached struct {
+		outcomes, orbits map[string]bool
+		failed           bool
+	}
+	collect := func(run func(func(), func(symRun)) Result) (reached, Result) {
+		got := reached{outcomes: map[string]bool{}, orbits: map[string]bool{}}
+		var out string
+		res := run(p.body(&out), func(s symRun) {
+			got.outcomes[out] = true
+			got.orbits[s.orbit] = true
+			got.failed = got.failed || s.failed
+			out = ""
+		})
+		return got, res
+	}
+	full, fres := collect(func(body func(), see func(symRun)) Result {
+		return everySchedule(Options{Preemptions: 64, MaxSchedules: budget, NoSymmetry: true}, body, p.members(), see)
+	})
+	if !fres.Exhaustive {
+		return
+	}
+	reduce := func(noSym bool) (reached, Result) {
+		return collect(func(body func(), see func(symRun)) Result {
+			return reducedRuns(Options{Reduce: true, Unbounded: true, MaxSchedules: 4 * budget, NoSymmetry: noSym}, body, p.members(), see)
+		})
+	}
+	plain, pres := reduce(true)
+	sym, sres := reduce(false)
+	if full.failed {
+		if sres.Failure == nil {
+			t.Fatalf("%v: the full search fails, the unbounded reduced search skipping twins does not (%d schedules)", p, sres.Schedules)
+		}
+		return
+	}
+	if sres.Failure != nil || !sres.Exhaustive || !pres.Exhaustive {
+		t.Fatalf("%v: skipping twins: failure %v, exhaustive %v; without: exhaustive %v", p, sres.Failure, sres.Exhaustive, pres.Exhaustive)
+	}
+	for k := range full.outcomes {
+		if !sym.outcomes[k] {
+			t.Fatalf("%v: the unbounded reduced search skipping twins missed the outcome %q (full: %d schedules; reduced %d; skipping twins %d)",
+				p, k, fres.Schedules, pres.Schedules, sres.Schedules)
+		}
+	}
+	if !p.timeouts() {
+		for k := range full.orbits {
+			if !sym.orbits[k] {
+				t.Fatalf("%v: the unbounded reduced search skipping twins missed the orbit of traces %s (full: %d schedules, %d orbits; reduced %d schedules, %d orbits; skipping twins %d, %d)",
+					p, k, fres.Schedules, len(full.orbits), pres.Schedules, len(plain.orbits), sres.Schedules, len(sym.orbits))
+			}
+		}
+	}
+	tally.programs++
+	tally.orbits += len(full.orbits)
+	tally.full += fres.Schedules
+	tally.without += pres.Schedules
+	tally.with += sres.Schedules
+	tally.stoppedWithout += pres.Redundant
+	tally.stopped += sres.Redundant
+	tally.twins += sres.Twins
+}
+
+func TestSymmetryInTheUnboundedReducedSearchOfGeneratedPrograms(t *testing.T) {
+	skipUnderRace(t)
+	fewerPrograms(t, symPrograms, "symmetry in the unbounded reduced search")
+	var tally unboundedTally
+	rapid.Check(t, func(t *rapid.T) {
+		compareUnboundedSymmetry(t, genSymProgram(t, true), symBudget, &tally)
+	})
+	t.Logf("unbounded reduced search on generated programs: %v", &tally)
+	if os.Getenv("WSCHED_EXPLORE_POR_MEASURE") != "" {
+		fmt.Printf("unbounded reduced search on generated programs: %v\n", &tally)
+	}
+}
