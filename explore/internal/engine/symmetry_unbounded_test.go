@@ -121,3 +121,97 @@ func TestSymmetryInTheUnboundedReducedSearchOfGeneratedPrograms(t *testing.T) {
 		fmt.Printf("unbounded reduced search on generated programs: %v\n", &tally)
 	}
 }
+
+// everyReducedRun runs the unbounded reduced search of the plain mode
+// past failures (a failed run ends where it failed; its races found so
+// far are reversed as any run's) and reports each run analysed.
+func everyReducedRun(opt Options, body func(), members []int, see func(symRun)) Result {
+	opt = opt.WithDefaults()
+	opt.Reduce, opt.Unbounded = true, true
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	e := &explorer{opt: opt, body: body}
+	e.onRun = func(r *run) {
+		if r.por != nil && !r.por.stopped {
+			see(symRun{orbitForm(r.por, members), r.failure != nil, higherLead(r.por, members)})
+		}
+	}
+	s := unboundedSearch(false)
+	for {
+		s.armed = s.prefix == nil
+		e.runOnce(&porGuide{s}, false)
+		s.drop(s.carry)
+		s.carry = nil
+		if s.prefix = s.next(); s.prefix == nil {
+			e.res.Exhaustive = true
+			return e.res
+		}
+		if e.res.Schedules >= opt.MaxSchedules {
+			return e.res
+		}
+	}
+}
+
+// The planted failure of TestSymmetryFindsAFailureInTheTwinsMirror in the
+// unbounded reduced search: without twins skipped it fails in runs led by
+// either member; skipping them, it runs none led by the higher one and
+// fails in the orbit of every failing run.
+func TestSymmetryInTheUnboundedReducedSearchFindsAFailureInTheTwinsMirror(t *testing.T) {
+	body := func() {
+		var c, f loc
+		member := func() {
+			if c.Add(1) == 1 {
+				f.Store(1)
+			} else if f.Load() == 0 {
+				Failf("the second member found the flag unset")
+			}
+		}
+		a, b := Go("a", member), Go("b", member)
+		Symmetric(a, b)
+		JoinAll(a, b)
+	}
+	members := []int{1, 2}
+	type tally struct{ runs, failed, higherLed, higherFailed int }
+	search := func(noSym bool) (tally, map[string]bool, Result) {
+		var n tally
+		fails := map[string]bool{}
+		res := everyReducedRun(Options{NoSymmetry: noSym}, body, members, func(s symRun) {
+			n.runs++
+			if s.higherLead {
+				n.higherLed++
+			}
+			if s.failed {
+				n.failed++
+				fails[s.orbit] = true
+				if s.higherLead {
+					n.higherFailed++
+				}
+			}
+		})
+		return n, fails, res
+	}
+	full, fullFails, fres := search(true)
+	sym, symFails, sres := search(false)
+	if !fres.Exhaustive || !sres.Exhaustive {
+		t.Fatalf("not exhaustive: %+v %+v", fres, sres)
+	}
+	if full.higherFailed == 0 {
+		t.Fatalf("without twins skipped no run led by b failed (%+v): the plant is not where the rule cuts", full)
+	}
+	if sym.higherLed != 0 {
+		t.Errorf("skipping twins ran %d runs led by b", sym.higherLed)
+	}
+	for k := range fullFails {
+		if !symFails[k] {
+			t.Errorf("skipping twins never failed in the orbit %s", k)
+		}
+	}
+	if sym.runs >= full.runs {
+		t.Errorf("skipping twins ran %d runs, without %d", sym.runs, full.runs)
+	}
+	res := Explore(Options{Reduce: true, Unbounded: true}, body)
+	if res.Failure == nil {
+		t.Fatalf("the unbounded reduced search with twins skipped found no failure (%d schedules)", res.Schedules)
+	}
+	t.Logf("unbounded reduced search: without twins skipped %d runs, %d fail (%d led by b); skipping twins %d runs, %d fail, none led by b; Explore fails at schedule %d: %s",
+		full.runs, full.failed, full.higherFailed, sym.runs, sym.failed, res.Schedules, res.Failure.Message)
+}
