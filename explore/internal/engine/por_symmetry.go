@@ -24,6 +24,7 @@ func (s *porSearch) mirrorTwins(r *run, n *porNode) {
 		}
 	}
 	if n.twins == 0 {
+		r.twinsAt-- // counted as a decision with a twin (run.go): it has none
 		return
 	}
 	var kept []*wuNode
