@@ -17,20 +17,6 @@ import (
 // is reached up to a permutation of the members (its orbit). The same
 // search without twins skipped is run too, to count what they save.
 
-// reducedRuns runs the reduced search under opt and reports each run that
-// was analysed (a run stopped by the sleep set repeats a class).
-func reducedRuns(opt Options, body func(), members []int, see func(symRun)) Result {
-	opt = opt.WithDefaults()
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	e := &explorer{opt: opt, body: body}
-	e.onRun = func(r *run) {
-		if r.por != nil && !r.por.stopped {
-			see(symRun{orbitForm(r.por, members), r.failure != nil, higherLead(r.por, members)})
-		}
-	}
-	return e.reduced()
-}
-
 // unboundedTally adds up the searches of the unbounded comparison.
 type unboundedTally struct {
 	programs, orbits        int
@@ -71,19 +57,19 @@ func compareUnboundedSymmetry(t *rapid.T, p symProg, budget int, tally *unbounde
 	}
 	reduce := func(noSym bool) (reached, Result) {
 		return collect(func(body func(), see func(symRun)) Result {
-			return reducedRuns(Options{Reduce: true, Unbounded: true, MaxSchedules: 4 * budget, NoSymmetry: noSym}, body, p.members(), see)
+			return everyReducedRun(Options{MaxSchedules: 4 * budget, NoSymmetry: noSym}, body, p.members(), see)
 		})
 	}
 	plain, pres := reduce(true)
 	sym, sres := reduce(false)
 	if full.failed {
-		if sres.Failure == nil {
+		if !sym.failed {
 			t.Fatalf("%v: the full search fails, the unbounded reduced search skipping twins does not (%d schedules)", p, sres.Schedules)
 		}
 		return
 	}
-	if sres.Failure != nil || !sres.Exhaustive || !pres.Exhaustive {
-		t.Fatalf("%v: skipping twins: failure %v, exhaustive %v; without: exhaustive %v", p, sres.Failure, sres.Exhaustive, pres.Exhaustive)
+	if sym.failed || plain.failed || !sres.Exhaustive || !pres.Exhaustive {
+		t.Fatalf("%v: skipping twins: failed %v, exhaustive %v; without: failed %v, exhaustive %v", p, sym.failed, sres.Exhaustive, plain.failed, pres.Exhaustive)
 	}
 	for k := range full.outcomes {
 		if !sym.outcomes[k] {
@@ -156,19 +142,7 @@ func everyReducedRun(opt Options, body func(), members []int, see func(symRun)) 
 // either member; skipping them, it runs none led by the higher one and
 // fails in the orbit of every failing run.
 func TestSymmetryInTheUnboundedReducedSearchFindsAFailureInTheTwinsMirror(t *testing.T) {
-	body := func() {
-		var c, f loc
-		member := func() {
-			if c.Add(1) == 1 {
-				f.Store(1)
-			} else if f.Load() == 0 {
-				Failf("the second member found the flag unset")
-			}
-		}
-		a, b := Go("a", member), Go("b", member)
-		Symmetric(a, b)
-		JoinAll(a, b)
-	}
+	body := plantedTwinsFailure
 	members := []int{1, 2}
 	type tally struct{ runs, failed, higherLed, higherFailed int }
 	search := func(noSym bool) (tally, map[string]bool, Result) {
