@@ -50,7 +50,8 @@ func (th *Thread) Join() {
 // weak-memory mode skip twins too (there a member's twinship also ends
 // at a release, an acquire of a lock or channel, a join or a yield, and
 // a read records which store it read); the unbounded reduced search
-// ignores the declaration.
+// runs a twin's branches as their mirror image, led by the goroutine it
+// twins.
 // Options.NoSymmetry (WSCHED_EXPLORE_SYMMETRY=off) turns it off.
 // docs/explore.md, "Symmetry", gives the argument and the measurements.
 func Symmetric(ths ...*Thread) { engine.Symmetric(engineThreads(ths)...) }

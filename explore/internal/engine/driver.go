@@ -64,7 +64,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	if s != nil || e.record {
 		r.por, e.spare = newPorRun(s, e.spare), nil
 	}
-	r.symAllowed = (s == nil || !s.optimal) && !e.opt.NoSymmetry
+	r.symAllowed = !e.opt.NoSymmetry
 	current.Store(r)
 	main := r.spawn("main", e.body)
 	r.cur = main

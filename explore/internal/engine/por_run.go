@@ -67,6 +67,10 @@ type porRun struct {
 	// picks are the weak mode's choices of store or place, with the
 	// step that made each (normalForm names the execution with them).
 	picks []pick
+	// swapped: the sequence being inserted is a mirror image, goroutines
+	// swapX and swapY swapped (por_symmetry.go).
+	swapped      bool
+	swapX, swapY int
 }
 
 // pick is a choice c (0: the latest) made in step ev.

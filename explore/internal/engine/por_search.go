@@ -94,6 +94,9 @@ type porNode struct {
 	// twinOf maps each twin of the decision (schedule.twins) to the
 	// goroutine run in its place (symmetry.go).
 	twinOf map[int]int
+	// mirror (wakeup trees): the twins counted as explored because the
+	// goroutine they twin was (por_symmetry.go).
+	mirror uint64
 }
 
 func (n *porNode) record(tid int, s stepSummary, npend int) {
@@ -138,11 +141,11 @@ func asleep(ss []sleeper) uint64 {
 // and the choices explored there before c.
 func (n *porNode) sleepAt(c int) []sleeper {
 	ss := append([]sleeper(nil), n.sleep0...)
-	for m := n.done &^ (1 << c); m != 0; m &= m - 1 {
+	for m := n.done &^ (1 << c) &^ n.mirror; m != 0; m &= m - 1 {
 		q := bits.TrailingZeros64(m)
 		ss = append(ss, sleeper{q, n.wide&(1<<q) != 0, n.extra[q]})
 	}
-	return ss
+	return append(ss, n.mirrorSleepers(c)...)
 }
 
 // porGuide replays the search's prefix, then takes the default choice,
@@ -182,13 +185,16 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 	c := d.defaultChoice()
 	if s.optimal && !r.por.stopped {
 		n.wut, s.carry = s.carry, nil
+		if n.twins != 0 {
+			s.mirrorTwins(r, &n)
+		}
 		if b := s.take(&n); b != nil {
 			c, s.carry = b.tid, b.kids
 		}
 	}
 	if z := asleep(n.sleep0); z&(1<<c) != 0 {
 		c = -1
-		for _, a := range d.alternatives() {
+		for _, a := range n.alternatives() {
 			if z&(1<<a) == 0 {
 				c = a
 				break
@@ -212,8 +218,7 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 		s.drop(s.carry)
 		s.carry = nil
 	}
-	n.done |= 1 << c
-	n.chosen = c
+	s.choose(&n, c)
 	s.nodes = append(s.nodes[:i], n)
 	s.peakNodes = max(s.peakNodes, len(s.nodes))
 	if s.sleep {
@@ -228,8 +233,7 @@ func (s *porSearch) next() []int {
 	for k := len(s.nodes) - 1; k >= 0; k-- {
 		n := &s.nodes[k]
 		if b := s.take(n); b != nil {
-			n.done |= 1 << b.tid
-			n.chosen = b.tid
+			s.choose(n, b.tid)
 			s.carry = b.kids
 			return s.cut(k)
 		}
@@ -245,8 +249,7 @@ func (s *porSearch) next() []int {
 			if s.bound >= 0 && n.over(c, s.bound) {
 				continue
 			}
-			n.done |= 1 << c
-			n.chosen = c
+			s.choose(n, c)
 			s.carry = nil
 			return s.cut(k)
 		}

@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // Wakeup trees: the unbounded reduced search of the plain mode runs one
 // schedule per class (Abdulla, Aronis, Jonsson and Sagonas, "Optimal
 // dynamic partial order reduction", POPL 2014).
@@ -118,6 +120,20 @@ func (p *porRun) reverseOptimally(r *run, from, n, c int) {
 func (p *porRun) insert(r *run, dec, from int, w []wstep) {
 	s := p.s
 	nd := &s.nodes[dec]
+	if x, ok := nd.twinOf[w[0].tid]; ok && nd.twins&(1<<w[0].tid) != 0 {
+		// A twin leads w: its mirror image, led by x, stands for it
+		// (por_symmetry.go). The branch run now is that image if x is.
+		if x == nd.chosen {
+			return
+		}
+		y := w[0].tid
+		w = slices.Clone(w)
+		for k := range w {
+			w[k].tid = swapTid(w[k].tid, x, y)
+		}
+		p.swapped, p.swapX, p.swapY = true, x, y
+		defer func() { p.swapped = false }()
+	}
 	for _, z := range nd.sleepAt(nd.chosen) {
 		if p.startsOrCommutes(r, from, z.tid, z.wide, z.extra, w, 0) {
 			return
@@ -178,7 +194,7 @@ func (p *porRun) startsOrCommutes(r *run, from, q int, wide bool, extra []access
 	for _, y := range w {
 		ys, _ := p.stepAt(r, from, y.tid)
 		if y.ev >= 0 {
-			ys = p.events[y.ev].stepSummary
+			ys = p.summary(y.ev)
 		}
 		if qs.conflicts(&ys) || !exact && overlaps(ys.acc, extra) {
 			return false
@@ -210,7 +226,7 @@ func (p *porRun) chain(r *run, from int, w []wstep) *wuNode {
 		if y.ev >= 0 {
 			e := &p.events[y.ev]
 			b.wide = e.all
-			for _, a := range e.acc[e.npend:] {
+			for _, a := range p.swapAccs(e.acc[e.npend:]) {
 				if a.loc >= maxNamedLoc || a.loc == 0 {
 					b.wide = true
 				} else {
@@ -226,6 +242,19 @@ func (p *porRun) chain(r *run, from int, w []wstep) *wuNode {
 		last = b
 	}
 	return top
+}
+
+// summary is what event ev touched, with the twins' names swapped while a
+// mirror image is inserted.
+func (p *porRun) summary(ev int) stepSummary {
+	return stepSummary{all: p.events[ev].all, acc: p.swapAccs(p.events[ev].acc)}
+}
+
+func (p *porRun) swapAccs(as []access) []access {
+	if !p.swapped {
+		return as
+	}
+	return swapAccs(as, p.swapX, p.swapY)
 }
 
 func indexOf(w []wstep, q int) int {

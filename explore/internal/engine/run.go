@@ -80,7 +80,12 @@ type thread struct {
 	// pending step as the one after a Gosched, which accesses nothing
 	// (symmetry.go).
 	stepped, yieldStep bool
-	armed              uint64 // when its deadline was set (run.arms)
+	// ordered: the thread took a step the reduced search orders against
+	// others' though its history stays a twin's (the step after a
+	// Gosched, a timeout's firing): no twin of the search with wakeup
+	// trees from then on (por_symmetry.go).
+	ordered bool
+	armed   uint64 // when its deadline was set (run.arms)
 	// goAt is, in the weak-memory mode, the spawner's own event number in
 	// the memory model at the go statement that started the thread
 	// (symmetry.go: a group's members must start from one view).

@@ -110,9 +110,9 @@ type Options struct {
 	// run every twin of a group of goroutines the scenario declared
 	// interchangeable (explore.Symmetric); by default it runs the lowest
 	// of them where they are twins and skips the others' subtrees, which
-	// mirror its own (docs/explore.md, "Symmetry"). The bounded reduced
-	// search skips them too; the unbounded one and the weak-memory mode
-	// never do.
+	// mirror its own (docs/explore.md, "Symmetry"). The reduced search
+	// skips them too (unbounded, a twin's wakeup-tree branch runs as its
+	// mirror image), and the weak-memory mode.
 	NoSymmetry bool
 
 	// Long (WSCHED_LONG=1, as cmd/verify -long sets it) raises the

@@ -44,9 +44,60 @@ import (
 //
 // The plain depth-first search (and the forecast that walks its tree)
 // uses it, and the bounded reduced search: a twin a race asks for is run
-// as the goroutine it twins (porNode.untwin). Not the unbounded reduced
-// search (its wakeup trees name goroutines down a whole branch; SPORE,
-// PLDI 2024, takes sleep sets and races through the permutation).
+// as the goroutine it twins (porNode.untwin).
+//
+// The unbounded reduced search with wakeup trees (por_wakeup.go) uses it
+// in the mirror image (por_symmetry.go). Its completeness rests on a
+// lemma (Abdulla, Aronis, Jonsson and Sagonas, JACM 2017): when the
+// search of a node E with sleep set Z ends, every maximal execution E.w
+// that no member of Z blocks has an equivalent execution explored below
+// E. The proof takes, among the executions explored below E, one that
+// shares the longest prefix with an execution equivalent to E.w, and
+// finds in it a race whose reversal was put in the wakeup tree at the
+// end of that prefix and leads further along E.w: a contradiction. Only
+// races of explored executions are used. With twins the lemma is claimed
+// up to a permutation of the members: an execution equivalent to E.w or
+// to its image under a permutation of the members is explored (what
+// symmetry_unbounded_test.go checks against the full search). The search
+//
+//   - keeps twins x < y at E only where the sleep set is symmetric in
+//     them (both asleep or neither) and neither has taken a step that the
+//     reduced search orders against others' while its history stays a
+//     twin's: the step after a Gosched (which conflicts with every step)
+//     and a timeout's firing (which writes the clock); thread.ordered.
+//     Then E is equivalent to its image under the swap s of x and y:
+//     their histories are equal, so their i-th accesses are to one
+//     location and read one write, and neither wrote a shared location
+//     (the second twin to access a location after the first wrote it
+//     observes that write, which the first did not: they would not be
+//     twins). So the i-th events of x and of y conflict with exactly the
+//     same events of others, and renaming them gives an equivalent
+//     execution. Hence E.s(u) is equivalent to s(E.u) for every
+//     continuation u: the mirror image of a run from E is a run from E,
+//     in the same orbit;
+//   - runs no branch that y leads at E: a branch handed down from an
+//     ancestor (the carry) or inserted by a race, led by y, is replaced
+//     by its image under s (x and y swapped down the whole branch, and
+//     the locations their ends write) and merged with x's branches, each
+//     path of either staying a path; an inserted sequence whose image x
+//     leads while x's branch is the one being explored at E is dropped:
+//     it extends E.x, which the lemma for E.x covers;
+//   - counts y as explored at E once x is (porNode.mirror): a later
+//     choice at E has y asleep with the mirror image of x's step, which
+//     x's subtree covers up to s; x's own subtree has not (that would be
+//     circular).
+//
+// In the proof, the longest prefix is taken over the orbit of E.w. Where
+// the proof needs the search to follow a sequence that a twin y leads at
+// a node E', the search holds that sequence's image, led by x; the image
+// continues an execution of the same orbit (s(E') is equivalent to E'),
+// so the shared prefix grows all the same, and a member asleep by
+// mirror blocks only what its twin's subtree covers up to s. The lemma
+// for a child node is up to its own twins' permutations, each of which
+// leaves that node's prefix equivalent to itself, so the orbits compose.
+// This is an argument, not a checked proof; the test compares every
+// generated program's outcomes and orbits of classes with the full
+// search's.
 //
 // In the weak-memory mode (weakmode.go) the state of a run is also the
 // memory model's, which names threads: each thread's view (a vector
@@ -278,6 +329,7 @@ func (s *symState) observe(t *thread, what, v uint64) {
 // alone): its pending accesses, and how a wait ended.
 func (r *run) symStep(c *thread) {
 	c.stepped = true
+	c.ordered = c.ordered || c.yieldStep || c.state == blocked && c.timedOut
 	s := r.sym
 	if s == nil {
 		return

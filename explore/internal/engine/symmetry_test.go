@@ -268,20 +268,23 @@ func TestSymmetryMissesNoOutcomeOfGeneratedPrograms(t *testing.T) {
 // led by either member; the search that skips twins runs none led by the
 // higher one, and still fails, in the mirror of each.
 func TestSymmetryFindsAFailureInTheTwinsMirror(t *testing.T) {
-	body := func() {
-		var c, f loc
-		member := func() {
-			if c.Add(1) == 1 {
-				f.Store(1)
-			} else if f.Load() == 0 {
-				Failf("the second member found the flag unset")
-			}
+	checkPlantedFailure(t, Options{}, plantedTwinsFailure)
+}
+
+// plantedTwinsFailure is the body of that failure: members a and b
+// (goroutines 1 and 2).
+func plantedTwinsFailure() {
+	var c, f loc
+	member := func() {
+		if c.Add(1) == 1 {
+			f.Store(1)
+		} else if f.Load() == 0 {
+			Failf("the second member found the flag unset")
 		}
-		a, b := Go("a", member), Go("b", member)
-		Symmetric(a, b)
-		JoinAll(a, b)
 	}
-	checkPlantedFailure(t, Options{}, body)
+	a, b := Go("a", member), Go("b", member)
+	Symmetric(a, b)
+	JoinAll(a, b)
 }
 
 // The same failure in the weak-memory mode, with the orderings message
