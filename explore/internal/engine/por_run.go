@@ -33,10 +33,15 @@ type porEvent struct {
 
 // locState is the analysis's record of one location.
 type locState struct {
-	w      int          // the last step that wrote it, or -1
-	wclock vclock.Clock // its clock
-	reads  []int        // the steps that read it since, the last per goroutine
-	rclock vclock.Clock // their clocks joined
+	// first is the step that touched it first, and at the index of the
+	// access in that step's (wakeup trees name a location so: the steps
+	// before a decision are the same in every run through it, their
+	// addresses not).
+	first, at int32
+	w         int          // the last step that wrote it, or -1
+	wclock    vclock.Clock // its clock
+	reads     []int        // the steps that read it since, the last per goroutine
+	rclock    vclock.Clock // their clocks joined
 }
 
 // porRun is the analysis of one run.
@@ -106,8 +111,8 @@ func (p *porRun) clock(n int) vclock.Clock {
 }
 
 // locIndex returns the index in states of location l's record, made
-// if need be.
-func (p *porRun) locIndex(l uintptr) int32 {
+// if need be (l is the k-th access of step n).
+func (p *porRun) locIndex(l uintptr, n, k int) int32 {
 	if i, ok := p.locs[l]; ok {
 		return i
 	}
@@ -116,9 +121,9 @@ func (p *porRun) locIndex(l uintptr) int32 {
 	if len(p.states) < cap(p.states) {
 		p.states = p.states[:i+1]
 		old := &p.states[i]
-		*old = locState{w: -1, reads: old.reads[:0], rclock: old.rclock[:0]}
+		*old = locState{first: int32(n), at: int32(k), w: -1, reads: old.reads[:0], rclock: old.rclock[:0]}
 	} else {
-		p.states = append(p.states, locState{w: -1})
+		p.states = append(p.states, locState{first: int32(n), at: int32(k), w: -1})
 	}
 	return i
 }
@@ -286,8 +291,8 @@ func (p *porRun) racesOf(e *porEvent, prev vclock.Clock) []int {
 	}
 	add(p.lastGlob)
 	idx := p.idx[:0]
-	for _, a := range e.acc {
-		k := p.locIndex(a.loc)
+	for j, a := range e.acc {
+		k := p.locIndex(a.loc, len(p.events)-1, j)
 		idx = append(idx, k)
 		ls := &p.states[k]
 		add(ls.w)
