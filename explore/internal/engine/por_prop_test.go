@@ -153,21 +153,26 @@ func genProgram(t *rapid.T) [][]progOp {
 // trace the plain search reaches under popt; programs too big for the
 // plain search are skipped.
 func compareOnProgram(t *rapid.T, gs [][]progOp, what string, popt, ropt Options) {
-	body := program(gs)
+	compareOnBody(t, program(gs), gs, what, popt, ropt)
+}
+
+// compareOnBody is compareOnProgram for a body, which prog names.
+func compareOnBody(t *rapid.T, body func(), prog any, what string, popt, ropt Options) (want, got map[string]int, rres Result) {
 	want, pres := classesOf(t, popt, body)
 	if !pres.Exhaustive {
-		return
+		return nil, nil, rres
 	}
-	got, rres := classesOf(t, ropt, body)
+	got, rres = classesOf(t, ropt, body)
 	if !rres.Exhaustive {
-		t.Fatalf("%v, %s: the reduced search did not end (%d schedules; plain %d)", gs, what, rres.Schedules, pres.Schedules)
+		t.Fatalf("%v, %s: the reduced search did not end (%d schedules; plain %d)", prog, what, rres.Schedules, pres.Schedules)
 	}
 	for _, k := range sortedKeys(want) {
 		if got[k] == 0 {
 			t.Fatalf("%v, %s: the reduced search missed trace %s (plain: %d schedules, %d traces; reduced: %d, %d)",
-				gs, what, k, pres.Schedules, len(want), rres.Schedules, len(got))
+				prog, what, k, pres.Schedules, len(want), rres.Schedules, len(got))
 		}
 	}
+	return want, got, rres
 }
 
 // Without a bound: every trace of every interleaving.

@@ -33,10 +33,15 @@ type porEvent struct {
 
 // locState is the analysis's record of one location.
 type locState struct {
-	w      int          // the last step that wrote it, or -1
-	wclock vclock.Clock // its clock
-	reads  []int        // the steps that read it since, the last per goroutine
-	rclock vclock.Clock // their clocks joined
+	// first is the step that touched it first, and at the index of the
+	// access in that step's (wakeup trees name a location so: the steps
+	// before a decision are the same in every run through it, their
+	// addresses not).
+	first, at int32
+	w         int          // the last step that wrote it, or -1
+	wclock    vclock.Clock // its clock
+	reads     []int        // the steps that read it since, the last per goroutine
+	rclock    vclock.Clock // their clocks joined
 }
 
 // porRun is the analysis of one run.
@@ -110,8 +115,8 @@ func (p *porRun) clock(n int) vclock.Clock {
 }
 
 // locIndex returns the index in states of location l's record, made
-// if need be.
-func (p *porRun) locIndex(l uintptr) int32 {
+// if need be (l is the k-th access of step n).
+func (p *porRun) locIndex(l uintptr, n, k int) int32 {
 	if i, ok := p.locs[l]; ok {
 		return i
 	}
@@ -120,9 +125,9 @@ func (p *porRun) locIndex(l uintptr) int32 {
 	if len(p.states) < cap(p.states) {
 		p.states = p.states[:i+1]
 		old := &p.states[i]
-		*old = locState{w: -1, reads: old.reads[:0], rclock: old.rclock[:0]}
+		*old = locState{first: int32(n), at: int32(k), w: -1, reads: old.reads[:0], rclock: old.rclock[:0]}
 	} else {
-		p.states = append(p.states, locState{w: -1})
+		p.states = append(p.states, locState{first: int32(n), at: int32(k), w: -1})
 	}
 	return i
 }
@@ -290,8 +295,8 @@ func (p *porRun) racesOf(e *porEvent, prev vclock.Clock) []int {
 	}
 	add(p.lastGlob)
 	idx := p.idx[:0]
-	for _, a := range e.acc {
-		k := p.locIndex(a.loc)
+	for j, a := range e.acc {
+		k := p.locIndex(a.loc, len(p.events)-1, j)
 		idx = append(idx, k)
 		ls := &p.states[k]
 		add(ls.w)
@@ -409,11 +414,11 @@ func (p *porRun) race(r *run, i, n int) {
 		if ej.dec < 0 {
 			continue
 		}
-		if en.latch && p.s.bound < 0 && !p.latchSetBefore(j, en) {
-			// n passes a latch's wait, which nothing before j set:
-			// it cannot go before j, nor before any earlier step.
-			// (Left to the bounded search, whose reversals also
-			// stand for cheaper places.)
+		if en.latch && p.latchAhead(j, en) {
+			// n passes a latch's wait, which j set (or j touched
+			// everything) and nothing before j did: n cannot go
+			// before j, nor before any earlier step. Under a bound
+			// too: no place, cheaper or not, runs n before j.
 			return
 		}
 		if en.wait && !en.all && ej.en&(1<<tid) == 0 && (arrived < j || ends(ej, en)) && onWait(ej, en) {
@@ -525,20 +530,36 @@ func (p *porRun) heldAt(j int, n *porEvent) bool {
 	return false
 }
 
-// latchSetBefore reports whether steps before j wrote every location of
-// latch wait n (one for an Event or a Join, one per goroutine for a
-// JoinAll): only then may the latch be set before j.
-func (p *porRun) latchSetBefore(j int, n *porEvent) bool {
-next:
+// latchAhead reports whether n, a step that passes a latch's wait (one
+// location for an Event or a Join, one per goroutine for a JoinAll),
+// needs step j before it: j wrote one of the latch's locations that no
+// step before j wrote, or j touched everything while some location of
+// the latch was not written before j (every step after j that could
+// write it depends on j). Each location of a latch is written once (a
+// goroutine's end) or only sets it (an Event's Set), so n cannot pass
+// before such a j. A j that conflicts with n otherwise (what n touches
+// after the wait) is not such a step: the latch's writers after it may
+// not depend on it.
+func (p *porRun) latchAhead(j int, n *porEvent) bool {
+	ej := &p.events[j]
 	for _, a := range n.acc[:n.npend] {
-		for k := j - 1; k >= 0; k-- {
-			if writes(p.events[k].acc, a.loc) {
-				continue next
-			}
+		if (ej.all || writes(ej.acc, a.loc)) && !p.writtenBefore(j, a.loc) {
+			return true
 		}
-		return false
 	}
-	return true
+	return false
+}
+
+// writtenBefore reports whether a step before j wrote loc, a latch's
+// location: an Event's Set and a goroutine's end name it (a step that
+// touches everything besides still lists it).
+func (p *porRun) writtenBefore(j int, loc uintptr) bool {
+	for k := j - 1; k >= 0; k-- {
+		if writes(p.events[k].acc, loc) {
+			return true
+		}
+	}
+	return false
 }
 
 func writes(as []access, loc uintptr) bool {

@@ -127,6 +127,19 @@ func toys() []toy {
 				func() { BlockOnTimeout(y.at(), false, odd(&y), 20, "y odd") },
 				func() { x.Add(1); z.Add(1); Now(); z.Add(1) })
 		}},
+		// A race asks for a branch that goes down one asked for
+		// earlier, past steps of g1 on it; there g1's next step
+		// commutes with the rest of the new branch. Unless insert
+		// knows that step (the branch's node keeps it), the new branch
+		// goes after it, and its run ends with g1 asleep at it while
+		// every other goroutine is done: a class run twice (the
+		// stopped runs of ring/two-thieves and deque/two-thieves).
+		{"a branch past a goroutine's steps", func() {
+			var x, y loc
+			spawn(func() { x.Load() },
+				func() { y.Store(1); y.Load(); x.Load() },
+				func() { x.Store(1); y.Load() })
+		}},
 		{"a goroutine's goroutine", func() {
 			var x, y loc
 			spawn(func() { y.Load(); Go("g2", func() { x.Store(2) }).Join() },

@@ -27,15 +27,39 @@ import "slices"
 // decision in this run (the same operation: the path up to the decision
 // is the same), with the named locations its step touched besides its
 // operation when the branch was made, or everything if it touched an
-// address there.
+// address there. A goroutine that moved on the branch walked down before
+// (insert) is about to take another step: its operation as this run
+// shows it, or the step the branch's node keeps, its locations named by
+// steps every run through the decision shares (named).
 
 // wuNode is a branch of a wakeup tree: a goroutine, what its step touched
-// besides its operation, and the branches after it.
+// besides its operation, and the branches after it; and the whole step,
+// operation included, as it runs at the branch's place, for a goroutine
+// that moved on the branch before it (insert: its next step is not the
+// one it was about to take at the decision).
 type wuNode struct {
 	tid   int
 	wide  bool
 	extra []access
 	kids  []*wuNode
+	step  []named
+	// npend: step[:npend] is the operation. last: the step is the
+	// race's later one, which reads otherwise at this place than in
+	// the run that asked for it: only its operation is known.
+	npend int
+	last  bool
+	all   bool // the step touched everything
+}
+
+// named is an access named so as to mean one location in every run
+// through a decision (name): a named location (threadLoc, clockLoc...;
+// ev -1); the at-th access of step ev, a step before the decision; the
+// at-th of the operation goroutine tid was about to take at the decision
+// (ev -3); or none (ev -2).
+type named struct {
+	ev, at, tid int32
+	loc         uintptr
+	write       bool
 }
 
 // wstep is a step of a sequence to insert: its goroutine and its event in
@@ -135,16 +159,16 @@ func (p *porRun) insert(r *run, dec, from int, w []wstep) {
 		defer func() { p.swapped = false }()
 	}
 	for _, z := range nd.sleepAt(nd.chosen) {
-		if p.startsOrCommutes(r, from, z.tid, z.wide, z.extra, w, 0) {
+		if p.startsOrCommutes(r, from, z.tid, z.wide, z.extra, w, nil, nil) {
 			return
 		}
 	}
 	list := &nd.wut
-	var walked uint64 // goroutines of the branch walked down
+	var wk walk // the goroutines of the branch walked down
 	for {
 		var next *wuNode
 		for _, b := range *list {
-			if p.startsOrCommutes(r, from, b.tid, b.wide, b.extra, w, walked) {
+			if p.startsOrCommutes(r, from, b.tid, b.wide, b.extra, w, &wk, b) {
 				next = b
 				break
 			}
@@ -155,10 +179,14 @@ func (p *porRun) insert(r *run, dec, from int, w []wstep) {
 			s.peakHeld = max(s.peakHeld, s.held)
 			return
 		}
+		wk.walked |= 1 << next.tid
 		if k := indexOf(w, next.tid); k >= 0 {
+			wk.known |= 1 << next.tid
+			wk.last[next.tid] = w[k].ev
 			w = append(w[:k:k], w[k+1:]...)
+		} else {
+			wk.known &^= 1 << next.tid
 		}
-		walked |= 1 << next.tid
 		if len(next.kids) == 0 || len(w) == 0 {
 			return // that branch leads to w
 		}
@@ -166,12 +194,25 @@ func (p *porRun) insert(r *run, dec, from int, w []wstep) {
 	}
 }
 
+// walk is what insert knows of the goroutines whose branch it walked
+// down, whose next step is not the one they were about to take at the
+// decision. For those whose last step walked was a step of the sequence
+// (known; last, its event), the next operation is the one they took
+// after that step in this run, or are at now: the step walked ran as in
+// this run, and a goroutine's next operation depends on its own steps
+// alone. For the others, it is the step of the branch's node (wuNode.step).
+type walk struct {
+	walked, known uint64
+	last          [64]int
+}
+
 // startsOrCommutes reports whether goroutine q's next step can start
 // sequence w (q's first step in w depends on none before it) or, q being
-// absent from w and not among the goroutines walked (whose next step is
-// not the one they were about to take at the decision), commutes with all
-// of w.
-func (p *porRun) startsOrCommutes(r *run, from, q int, wide bool, extra []access, w []wstep, walked uint64) bool {
+// absent from w, commutes with all of w. q's next step is branch b's
+// (nil for a sleeper at the decision); for a goroutine not walked down
+// the branch (wk) it is the one it was about to take at the decision,
+// for the others walk says what is known of it.
+func (p *porRun) startsOrCommutes(r *run, from, q int, wide bool, extra []access, w []wstep, wk *walk, b *wuNode) bool {
 	if k := indexOf(w, q); k >= 0 {
 		if w[k].ev < 0 {
 			return k == 0
@@ -184,10 +225,22 @@ func (p *porRun) startsOrCommutes(r *run, from, q int, wide bool, extra []access
 		}
 		return true
 	}
-	if walked&(1<<q) != 0 {
-		return false
-	}
 	qs, exact := p.stepAt(r, from, q)
+	fresh := false // q's step touches a location with no name in this run
+	switch {
+	case wk == nil || wk.walked&(1<<q) == 0:
+	case wk.known&(1<<q) != 0:
+		var ok bool
+		if qs, ok = p.opAfter(r, wk.last[q], q); !ok {
+			return false
+		}
+		exact = false
+	case b.step == nil:
+		return false
+	default:
+		qs, fresh = p.unname(r, b, from)
+		exact = !b.last
+	}
 	if !exact && wide {
 		return false
 	}
@@ -196,11 +249,117 @@ func (p *porRun) startsOrCommutes(r *run, from, q int, wide bool, extra []access
 		if y.ev >= 0 {
 			ys = p.summary(y.ev)
 		}
-		if qs.conflicts(&ys) || !exact && overlaps(ys.acc, extra) {
+		if qs.conflicts(&ys) || !exact && overlaps(ys.acc, extra) || fresh && p.touchesFresh(r, &ys, from) {
 			return false
 		}
 	}
 	return true
+}
+
+// opAfter is the operation goroutine q takes after its event x: the
+// pending operation of its next event in this run, or the one it is at
+// now; false if it has ended.
+func (p *porRun) opAfter(r *run, x, q int) (stepSummary, bool) {
+	for y := x + 1; y < len(p.events); y++ {
+		if e := &p.events[y]; e.tid == q {
+			return stepSummary{all: e.all, acc: e.acc[:e.npend]}, true
+		}
+	}
+	t := r.threads[q]
+	if t.state == finished {
+		return stepSummary{}, false
+	}
+	return stepSummary{all: t.pendAll, acc: t.pend}, true
+}
+
+// unname is branch b's step in this run's addresses (its operation
+// alone if b is the race's later step), but for the locations with no
+// name (named): fresh reports whether there were any.
+func (p *porRun) unname(r *run, b *wuNode, from int) (s stepSummary, fresh bool) {
+	ns := b.step
+	if b.last {
+		ns = ns[:b.npend]
+	}
+	s.all = b.all
+	for _, a := range ns {
+		switch {
+		case a.ev == -1:
+			s.acc = append(s.acc, access{a.loc, a.write})
+		case a.ev >= 0 && int(a.ev) < from:
+			s.acc = append(s.acc, access{p.events[a.ev].acc[a.at].loc, a.write})
+		case a.ev == -3:
+			op, ok := p.opAt(r, from, int(a.tid))
+			if !ok || int(a.at) >= len(op) {
+				fresh = true
+				continue
+			}
+			s.acc = append(s.acc, access{op[a.at].loc, a.write})
+		default:
+			fresh = true
+		}
+	}
+	return s, fresh
+}
+
+// touchesFresh reports whether step s touches a location with no name
+// (named), or everything.
+func (p *porRun) touchesFresh(r *run, s *stepSummary, from int) bool {
+	if s.all {
+		return true
+	}
+	for _, a := range s.acc {
+		if p.name(r, a, from).ev == -2 {
+			return true
+		}
+	}
+	return false
+}
+
+// name is access a (of a step after event from) named as wuNode.step
+// keeps it: a named location (threadLoc...); else by a step before the
+// decision that touched it (its first); else by the operation of a
+// goroutine that was about to take it at the decision (opAt); else no
+// name (ev -2). Each of these means the same location in every run
+// through the decision: the steps before it are the same, and a
+// goroutine's next operation depends on its own steps alone. A location
+// with a name is none of those without one.
+func (p *porRun) name(r *run, a access, from int) named {
+	if a.loc < maxNamedLoc {
+		return named{ev: -1, loc: a.loc, write: a.write}
+	}
+	if i, ok := p.locs[a.loc]; ok {
+		if st := &p.states[i]; int(st.first) < from {
+			return named{ev: st.first, at: st.at, write: a.write}
+		}
+	}
+	for q := range r.threads {
+		op, _ := p.opAt(r, from, q)
+		for k, b := range op {
+			if b.loc == a.loc {
+				return named{ev: -3, tid: int32(q), at: int32(k), write: a.write}
+			}
+		}
+	}
+	return named{ev: -2}
+}
+
+// opAt is the operation goroutine q was about to take at the decision
+// that chose event from, if it was alive then: the operation of its
+// first step since, or the one it is at now.
+func (p *porRun) opAt(r *run, from, q int) ([]access, bool) {
+	if q >= len(p.parent) || p.parent[q] >= from {
+		return nil, false // started after the decision
+	}
+	for x := from; x < len(p.events); x++ {
+		if e := &p.events[x]; e.tid == q {
+			return e.acc[:e.npend], !e.all
+		}
+	}
+	t := r.threads[q]
+	if t.state == finished || t.pendAll {
+		return nil, false
+	}
+	return t.pend, true
 }
 
 // stepAt is the step goroutine q was about to take at the decision that
@@ -221,10 +380,19 @@ func (p *porRun) stepAt(r *run, from, q int) (stepSummary, bool) {
 // besides its operation (named locations, or wide).
 func (p *porRun) chain(r *run, from int, w []wstep) *wuNode {
 	var top, last *wuNode
+	n := -1 // the race's later step, the latest of w
+	for _, y := range w {
+		n = max(n, y.ev)
+	}
 	for _, y := range w {
 		b := &wuNode{tid: y.tid}
 		if y.ev >= 0 {
 			e := &p.events[y.ev]
+			b.npend, b.last, b.all = e.npend, y.ev == n, e.all
+			b.step = make([]named, len(e.acc))
+			for k, a := range e.acc {
+				b.step[k] = p.name(r, a, from)
+			}
 			b.wide = e.all
 			for _, a := range p.swapAccs(e.acc[e.npend:]) {
 				if a.loc >= maxNamedLoc || a.loc == 0 {
