@@ -105,6 +105,11 @@ type run struct {
 	failure   *Failure
 	aborting  bool
 	finished  chan struct{}
+	// sharedOps counts the run's Point and PointAt, the hottest of the
+	// operations sharedOps counts: a plain count, one goroutine of the
+	// run at a time, added to sharedOps when the run ends (an atomic add
+	// per step was a few percent of a plain search's CPU).
+	sharedOps int64
 	// progress counts handoffs; the driver's watchdog reads it from its
 	// own goroutine, so it is a real atomic and not a scheduling point.
 	progress atomic.Uint64

@@ -28,3 +28,22 @@ func TestSearchSetsAndRestoresGOGC(t *testing.T) {
 		}
 	}
 }
+
+// Result.SharedOps counts every Point and PointAt of every run: two
+// goroutines of two operations each and main's one, in every schedule.
+func TestSharedOpsCountsEveryRunsPoints(t *testing.T) {
+	res := Explore(Options{}, func() {
+		Go("g", func() {
+			PointAt(1, true)
+			PointAt(1, true)
+		})
+		Go("h", func() {
+			Point()
+			Point()
+		})
+		PointAt(1, false)
+	})
+	if res.Schedules < 2 || res.SharedOps != 5*int64(res.Schedules) {
+		t.Fatalf("%d shared operations in %d schedules: want 5 a schedule", res.SharedOps, res.Schedules)
+	}
+}
