@@ -113,7 +113,7 @@ func dequeClient(prefill int, owner string, thieves []int) linClient {
 			next++
 			c := h.begin(0)
 			d.Push(&item{id: id})
-			h.end(c, fmt.Sprintf("Push(%d)", id), func(s model.Deque) (bool, model.Deque) {
+			h.end(c, func() string { return fmt.Sprintf("Push(%d)", id) }, func(s model.Deque) (bool, model.Deque) {
 				return s.Step(model.DequeOp{Kind: model.DequePush, Value: id})
 			})
 		}
@@ -124,7 +124,7 @@ func dequeClient(prefill int, owner string, thieves []int) linClient {
 			if ok {
 				op.Outcome, op.Value = model.DequeOK, id(v) // 0 (no element) for a nil: the model refuses it
 			}
-			h.end(c, op.String(), func(s model.Deque) (bool, model.Deque) { return s.Step(op) })
+			h.end(c, op.String, func(s model.Deque) (bool, model.Deque) { return s.Step(op) })
 			return ok
 		}
 		steal := func(thread int) {
@@ -139,7 +139,7 @@ func dequeClient(prefill int, owner string, thieves []int) linClient {
 			default:
 				op.Outcome = model.DequeRetry
 			}
-			h.end(c, op.String(), func(s model.Deque) (bool, model.Deque) { return s.Step(op) })
+			h.end(c, op.String, func(s model.Deque) (bool, model.Deque) { return s.Step(op) })
 		}
 		for range prefill {
 			push()

@@ -52,7 +52,7 @@ func globalClient(main string, others []string) linClient {
 		call := func(thread int, in model.QueueInput, do func() model.QueueOutput) model.QueueOutput {
 			c := h.begin(thread)
 			out := do()
-			h.end(c, in.Describe(out), func(s model.QueueState) (bool, model.QueueState) {
+			h.end(c, func() string { return in.Describe(out) }, func(s model.QueueState) (bool, model.QueueState) {
 				return globalModel.Step(s, in, out)
 			})
 			return out

@@ -47,7 +47,7 @@ func (j linInjector) Push(t *item) {
 	in := model.QueueInput{Kind: model.OpGlobalPush, Task: t.id, Overflow: true}
 	c := j.h.begin(0)
 	j.g.Push(t)
-	j.h.end(c, in.Describe(model.QueueOutput{}), func(s model.QueueState) (bool, model.QueueState) {
+	j.h.end(c, func() string { return in.Describe(model.QueueOutput{}) }, func(s model.QueueState) (bool, model.QueueState) {
 		return ringModel.Step(s, in, model.QueueOutput{})
 	})
 }
@@ -59,7 +59,7 @@ func (j linInjector) PushBatch(ts []*item) {
 	}
 	c := j.h.begin(0)
 	j.g.PushBatch(ts)
-	j.h.end(c, in.Describe(model.QueueOutput{}), func(s model.QueueState) (bool, model.QueueState) {
+	j.h.end(c, func() string { return in.Describe(model.QueueOutput{}) }, func(s model.QueueState) (bool, model.QueueState) {
 		return ringModel.Step(s, in, model.QueueOutput{})
 	})
 }
@@ -70,7 +70,7 @@ func ringCall(h *linHistory[model.QueueState], thread int, in model.QueueInput, 
 	c := h.begin(thread)
 	c.touches = touches
 	out := do()
-	h.end(c, in.Describe(out), func(s model.QueueState) (bool, model.QueueState) {
+	h.end(c, func() string { return in.Describe(out) }, func(s model.QueueState) (bool, model.QueueState) {
 		in := in
 		in.Contended = c.contended
 		return ringModel.Step(s, in, out)

@@ -33,7 +33,7 @@ func slotClient(prefill int, owner string, thieves []int) linClient {
 		call := func(thread int, in model.SlotInput, do func() model.SlotOutput) model.SlotOutput {
 			c := h.begin(thread)
 			out := do()
-			h.end(c, in.Describe(out), func(st model.SlotState) (bool, model.SlotState) {
+			h.end(c, func() string { return in.Describe(out) }, func(st model.SlotState) (bool, model.SlotState) {
 				return model.SlotModel{}.Step(st, in, out)
 			})
 			return out

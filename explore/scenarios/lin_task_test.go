@@ -77,7 +77,7 @@ func taskClient(variant int, worker string, others []int) linClient {
 		call := func(thread int, op model.TaskOp, do func(*model.TaskOp)) model.TaskOp {
 			c := h.begin(thread)
 			do(&op)
-			h.end(c, op.String(), func(s model.TaskObject) (bool, model.TaskObject) { return s.Step(op) })
+			h.end(c, op.String, func(s model.TaskObject) (bool, model.TaskObject) { return s.Step(op) })
 			return op
 		}
 		wake := func(thread int) {
@@ -119,12 +119,12 @@ func taskClient(variant int, worker string, others []int) linClient {
 			held = false
 			c := h.begin(0)
 			if err := m.Start(); err != nil {
-				h.end(c, "Start() -> "+err.Error(), func(s model.TaskObject) (bool, model.TaskObject) { return false, s })
+				h.end(c, func() string { return "Start() -> " + err.Error() }, func(s model.TaskObject) (bool, model.TaskObject) { return false, s })
 				broken = true
 				return false
 			}
 			op := model.TaskOp{Kind: model.TaskOpStart, Seen: msgs.seen()}
-			h.end(c, op.String(), func(s model.TaskObject) (bool, model.TaskObject) { return s.Step(op) })
+			h.end(c, op.String, func(s model.TaskObject) (bool, model.TaskObject) { return s.Step(op) })
 			return true
 		}
 		endPending := func(yielded bool) {

@@ -60,7 +60,7 @@ type linCall[S any] struct {
 	// The weak mode's happens-before snapshots (nil otherwise).
 	wthread      int
 	wstart, wend vclock.Clock
-	desc         string            // the call and its result
+	desc         func() string     // the call and its result, for a report
 	step         func(S) (bool, S) // the model's step for this call and result
 	touches      []int             // the objects it touches (the ring model's Contended)
 	ended        bool              // the response was recorded
@@ -85,8 +85,10 @@ func (h *linHistory[S]) begin(thread int) *linCall[S] {
 	return c
 }
 
-// end records c's response, as desc, with the model step that accepts it.
-func (h *linHistory[S]) end(c *linCall[S], desc string, step func(S) (bool, S)) {
+// end records c's response, as desc describes it (called only for a
+// report: a history is checked in every execution, and reported in the
+// few that fail), with the model step that accepts it.
+func (h *linHistory[S]) end(c *linCall[S], desc func() string, step func(S) (bool, S)) {
 	h.bump()
 	c.end, c.desc, c.step, c.ended = h.clock, desc, step, true
 	if vc, _, ok := engine.WeakClock(); ok {
@@ -160,7 +162,11 @@ func (h *linHistory[S]) check(client string, init S, key func(S) string, show fu
 		}
 	}
 	full := uint64(1)<<len(calls) - 1
-	failed := map[string]bool{}
+	type memo struct {
+		done uint64
+		key  string
+	}
+	failed := map[memo]bool{}
 	var best, order []int
 	var bestState S
 	var try func(done uint64, s S) bool
@@ -168,8 +174,8 @@ func (h *linHistory[S]) check(client string, init S, key func(S) string, show fu
 		if done == full {
 			return true
 		}
-		memo := fmt.Sprintf("%x %s", done, key(s))
-		if failed[memo] {
+		m := memo{done, key(s)}
+		if failed[m] {
 			return false
 		}
 		for i, c := range calls {
@@ -189,7 +195,7 @@ func (h *linHistory[S]) check(client string, init S, key func(S) string, show fu
 			}
 			order = order[:len(order)-1]
 		}
-		failed[memo] = true
+		failed[m] = true
 		return false
 	}
 	bestState = init
@@ -219,19 +225,19 @@ func (h *linHistory[S]) report(client string, best []int, state S, pred []uint64
 	}
 	b.WriteString("):\n")
 	for _, c := range h.calls {
-		fmt.Fprintf(&b, "  T%d: [%2d,%2d] %s\n", c.thread, c.start, c.end, c.desc)
+		fmt.Fprintf(&b, "  T%d: [%2d,%2d] %s\n", c.thread, c.start, c.end, c.desc())
 	}
 	fmt.Fprintf(&b, "the nearest sequential history (the longest order the model accepts, %d of %d calls):\n", len(best), len(h.calls))
 	var done uint64
 	for _, i := range best {
 		c := h.calls[i]
-		fmt.Fprintf(&b, "  T%d: %s\n", c.thread, c.desc)
+		fmt.Fprintf(&b, "  T%d: %s\n", c.thread, c.desc())
 		done |= 1 << i
 	}
 	fmt.Fprintf(&b, "state there: %s; no call that may go next is accepted:\n", show(state))
 	for i, c := range h.calls {
 		if done&(1<<i) == 0 && pred[i]&^done == 0 {
-			fmt.Fprintf(&b, "  T%d: %s\n", c.thread, c.desc)
+			fmt.Fprintf(&b, "  T%d: %s\n", c.thread, c.desc())
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

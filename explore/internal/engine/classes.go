@@ -107,6 +107,7 @@ func ClassesWithTokens(opt Options, body func()) (map[string]int, map[string]str
 func classes(opt Options, body func()) (map[string]int, map[string]string, Result) {
 	opt = opt.WithDefaults()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer searchGC()()
 	weakOn.Store(opt.Weak)
 	defer weakOn.Store(false)
 	got, tokens := map[string]int{}, map[string]string{}

@@ -71,6 +71,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	main.wake <- struct{}{}
 	e.wait(r)
 	current.Store(nil)
+	sharedOps.Add(r.sharedOps)
 	if e.onRun != nil {
 		e.onRun(r)
 	}

@@ -58,7 +58,7 @@ func Tracing() bool {
 // conflict with every other; PointAt names it.
 func Point() {
 	if r := current.Load(); r != nil {
-		sharedOps.Add(1)
+		r.sharedOps++
 		r.cur.pendAll, r.cur.yieldStep = true, false
 		if r.deps != nil {
 			r.deps.unnamed(r.cur.id, "Point")
@@ -75,7 +75,7 @@ func Point() {
 // be its own, or named with Touch.
 func PointAt(loc uintptr, write bool) {
 	if r := current.Load(); r != nil {
-		sharedOps.Add(1)
+		r.sharedOps++
 		t := r.cur
 		t.pendBuf[0] = access{loc, write}
 		t.pend, t.pendAll, t.yieldStep = t.pendBuf[:], false, false

@@ -54,7 +54,7 @@ type porRun struct {
 	// parent is, per goroutine, the event that started it (a goroutine's
 	// steps happen after its go statement), or -1.
 	parent   []int
-	locs     map[uintptr]int32 // index in states
+	locs     locTable // index in states
 	states   []locState
 	arena    []uint32 // where clocks are cut from
 	accs     []access // where the steps' accesses are kept, in order
@@ -94,13 +94,13 @@ func (p *porRun) chose(c int) {
 func newPorRun(s *porSearch, spare *porRun) *porRun {
 	if spare != nil {
 		p := spare
-		clear(p.locs)
+		p.locs.reset()
 		*p = porRun{s: s, events: p.events[:0], last: p.last[:0], thClock: p.thClock[:0],
 			parent: p.parent[:0], locs: p.locs, states: p.states[:0], arena: p.arena[:0],
 			all: p.all[:0], glob: p.glob[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], idx: p.idx[:0], picks: p.picks[:0]}
 		return p
 	}
-	return &porRun{s: s, locs: map[uintptr]int32{}, lastGlob: -1}
+	return &porRun{s: s, lastGlob: -1}
 }
 
 // clock returns a zero clock of n entries.
@@ -117,11 +117,10 @@ func (p *porRun) clock(n int) vclock.Clock {
 // locIndex returns the index in states of location l's record, made
 // if need be (l is the k-th access of step n).
 func (p *porRun) locIndex(l uintptr, n, k int) int32 {
-	if i, ok := p.locs[l]; ok {
+	i, added := p.locs.index(l, int32(len(p.states)))
+	if !added {
 		return i
 	}
-	i := int32(len(p.states))
-	p.locs[l] = i
 	if len(p.states) < cap(p.states) {
 		p.states = p.states[:i+1]
 		old := &p.states[i]

@@ -1,6 +1,9 @@
 package engine
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // The reduced search: the decisions of the current path with the
 // alternatives the runs' analyses (por_run.go) asked for, the guide that
@@ -258,10 +261,11 @@ func (s *porSearch) next() []int {
 }
 
 // cut ends the path at decision k and returns its choices, the prefix of
-// the next run.
+// the next run, in the memory of the last run's prefix (which nothing
+// reads once that run ended).
 func (s *porSearch) cut(k int) []int {
 	s.nodes = s.nodes[:k+1]
-	pre := make([]int, k+1)
+	pre := slices.Grow(s.prefix[:0], k+1)[:k+1]
 	for j := range k + 1 {
 		pre[j] = s.nodes[j].chosen
 	}

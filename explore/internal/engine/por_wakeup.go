@@ -327,7 +327,7 @@ func (p *porRun) name(r *run, a access, from int) named {
 	if a.loc < maxNamedLoc {
 		return named{ev: -1, loc: a.loc, write: a.write}
 	}
-	if i, ok := p.locs[a.loc]; ok {
+	if i, ok := p.locs.lookup(a.loc); ok {
 		if st := &p.states[i]; int(st.first) < from {
 			return named{ev: st.first, at: st.at, write: a.write}
 		}

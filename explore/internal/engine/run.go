@@ -110,6 +110,11 @@ type run struct {
 	failure   *Failure
 	aborting  bool
 	finished  chan struct{}
+	// sharedOps counts the run's Point and PointAt, the hottest of the
+	// operations sharedOps counts: a plain count, one goroutine of the
+	// run at a time, added to sharedOps when the run ends (an atomic add
+	// per step was a few percent of a plain search's CPU).
+	sharedOps int64
 	// progress counts handoffs; the driver's watchdog reads it from its
 	// own goroutine, so it is a real atomic and not a scheduling point.
 	progress atomic.Uint64
@@ -341,6 +346,9 @@ func (r *run) schedule(t *thread) *thread {
 		r.por.finish(r)
 	}
 	var en, eager uint64
+	// sleeper is the earliest timeout (earliestSleeper), found in the
+	// same pass.
+	var sleeper *thread
 	for _, x := range r.threads {
 		if x.enabled() {
 			en |= 1 << x.id
@@ -348,12 +356,16 @@ func (r *run) schedule(t *thread) *thread {
 				eager |= 1 << x.id
 			}
 		}
+		if r.earlier(x, sleeper) {
+			sleeper = x
+		}
 	}
 	if eager == 0 {
-		if s := r.earliestSleeper(); s != nil {
+		if s := sleeper; s != nil {
 			r.now = s.deadline
 			s.timedOut = true
 			en, eager = 1<<s.id, 1<<s.id
+			sleeper = r.earliestSleeper() // the next one
 		} else if en == 0 {
 			return nil
 		} else {
@@ -368,7 +380,7 @@ func (r *run) schedule(t *thread) *thread {
 		// switching away from it is a preemption.
 		sc.cur = t.id
 	}
-	if s := r.earliestSleeper(); s != nil && en&(1<<s.id) == 0 {
+	if s := sleeper; s != nil && en&(1<<s.id) == 0 {
 		// The earliest timeout may fire now, before the others go on.
 		sc.timer = s.id
 		en |= 1 << s.id
@@ -415,12 +427,18 @@ func (r *run) schedule(t *thread) *thread {
 func (r *run) earliestSleeper() *thread {
 	var s *thread
 	for _, x := range r.threads {
-		if x.state == blocked && x.deadline > 0 && !x.timedOut && (s == nil || x.deadline < s.deadline ||
-			r.fifoTimers && x.deadline == s.deadline && x.armed < s.armed) {
+		if r.earlier(x, s) {
 			s = x
 		}
 	}
 	return s
+}
+
+// earlier reports whether x waits with a deadline that has not passed
+// and comes before s's (s nil: any such x).
+func (r *run) earlier(x, s *thread) bool {
+	return x.state == blocked && x.deadline > 0 && !x.timedOut && (s == nil || x.deadline < s.deadline ||
+		r.fifoTimers && x.deadline == s.deadline && x.armed < s.armed)
 }
 
 // timerLoc is the set of armed timers: arming one writes it (block). A

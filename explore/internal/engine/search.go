@@ -2,6 +2,7 @@ package engine
 
 import (
 	"runtime"
+	"runtime/debug"
 	"time"
 )
 
@@ -220,16 +221,36 @@ type StuckError struct{ msg string }
 
 func (e StuckError) Error() string { return e.msg }
 
+// searchGCPercent is the GOGC of a search. Every schedule builds the
+// scenario anew (a runtime's workers, rings, channels) on a live heap of
+// a few megabytes, so at the default 100 the collector runs many times a
+// second and its marking and assists were 5-10% of a search's CPU; at
+// 400 it runs a fifth as often, for a heap a few megabytes larger.
+const searchGCPercent = 400
+
+// searchGC sets the GOGC of a search, searchGCPercent, unless the
+// process asked for more (or for no collection, -1), and returns what
+// puts the process's own back.
+func searchGC() (restore func()) {
+	prev := debug.SetGCPercent(searchGCPercent)
+	if prev < 0 || prev > searchGCPercent {
+		debug.SetGCPercent(prev)
+	}
+	return func() { debug.SetGCPercent(prev) }
+}
+
 // Explore runs body under many schedules, as opt says, and returns what it
 // found. body runs as the goroutine "main"; everything it starts with Go
 // (or through instrumented code) is explored with it. body must leave
 // nothing running: a goroutine still blocked when the others are done is a
 // deadlock. Explore runs one exploration at a time (it is not reentrant)
 // and sets GOMAXPROCS to 1 while it runs, since one goroutine runs at a
-// time anyway and handoffs are cheapest on one P.
+// time anyway and handoffs are cheapest on one P; and it lets the heap
+// grow further between collections (searchGC).
 func Explore(opt Options, body func()) Result {
 	opt = opt.WithDefaults()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer searchGC()()
 	weakOn.Store(opt.Weak)
 	defer weakOn.Store(false)
 	weakOps.Store(0)
