@@ -25,6 +25,10 @@ type porEvent struct {
 	// latch: the wait is a latch's (latchWait) and its condition held
 	// (no timeout fired).
 	latch bool
+	// fired: the step passes a wait whose timeout fired (it writes the
+	// clock; had what it waits on become ready first, the same wait
+	// would pass without).
+	fired bool
 	stepSummary
 	// clock[q] is how many steps of goroutine q happen before this one,
 	// or are it.
@@ -171,6 +175,7 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	}
 	ev := porEvent{tid: c, local: local, prev: prev, dec: dec, en: en, wait: t.state == blocked}
 	ev.latch = ev.wait && t.latch && !t.timedOut
+	ev.fired = ev.wait && t.timedOut
 	ev.all = t.pendAll
 	start := len(p.accs)
 	p.accs = append(p.accs, t.pend...)
