@@ -139,3 +139,30 @@ func (lp latchProgram) timed() bool {
 	}
 	return false
 }
+
+// An Event set twice by g0, waited for by g1 after a store that g0's
+// loads read: at bound 1 the reduced search missed the trace where the
+// store goes between g0's loads and the wait passes after the second
+// Set, while the latch rule stopped the search for a race's cheaper
+// places at the first Set (the rule now applies only without a bound).
+// Found by TestReducedMissesNoTraceOfLatchPrograms; kept as a fixed
+// program so that it cannot pass by luck.
+func TestReducedWithABoundMissesNoTraceOfALatchSetTwice(t *testing.T) {
+	lp := latchProgram{gs: [][]progOp{
+		{{kind: opLoad, v: 2}, {kind: opSet}, {kind: opLoad, v: 2}},
+		{{kind: opStore, v: 2}, {kind: opWait}},
+	}}
+	eachBound(func(what string, plain, reduced Options) {
+		all, pres := classesOf(t, plain, lp.body())
+		got, rres := classesOf(t, reduced, lp.body())
+		if !pres.Exhaustive || !rres.Exhaustive {
+			t.Fatalf("%s: not exhaustive: %+v %+v", what, pres, rres)
+		}
+		for _, k := range sortedKeys(all) {
+			if got[k] == 0 {
+				t.Errorf("%v, %s: the reduced search missed trace %s (plain: %d traces; reduced: %d schedules, %d traces)",
+					lp, what, k, len(all), rres.Schedules, len(got))
+			}
+		}
+	})
+}

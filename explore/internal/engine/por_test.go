@@ -140,6 +140,25 @@ func toys() []toy {
 				func() { y.Store(1); y.Load(); x.Load() },
 				func() { x.Store(1); y.Load() })
 		}},
+		// A store that makes g0's wait hold, ahead of a timeout
+		// armed by g2: at the first decision g1's store sleeps (its
+		// subtree ran first) and commutes with g2's arming, but the
+		// race to reverse is of that arming with g0's timeout firing,
+		// which the store would turn into a wait passing in time,
+		// without the clock. Wakeup trees that let the store stand
+		// for g2 first never ran g2 arming before the firing (found
+		// by TestReducedMissesNoTraceOfLatchPrograms).
+		{"a store that stops a timeout firing", func() {
+			var x, y loc
+			var e Event
+			odd := func() bool { return x.v%2 == 1 }
+			ts := []*Thread{
+				Go("g0", func() { BlockOnTimeout(x.at(), false, odd, 10, "x odd"); e.Set() }),
+				Go("g1", func() { x.Store(1); e.Wait() }),
+				Go("g2", func() { y.Load(); BlockOnTimeout(x.at(), false, odd, 10, "x odd") }),
+			}
+			JoinAll(ts...)
+		}},
 		{"a goroutine's goroutine", func() {
 			var x, y loc
 			spawn(func() { y.Load(); Go("g2", func() { x.Store(2) }).Join() },

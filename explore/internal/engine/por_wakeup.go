@@ -244,12 +244,26 @@ func (p *porRun) startsOrCommutes(r *run, from, q int, wide bool, extra []access
 	if !exact && wide {
 		return false
 	}
+	conflicts := func(ys *stepSummary) bool {
+		return qs.conflicts(ys) || !exact && overlaps(ys.acc, extra) || fresh && p.touchesFresh(r, ys, from)
+	}
+	if p.events[from].fired {
+		// The race reversed is with a timeout's firing (from). A q
+		// that conflicts with it may make the wait pass in time
+		// instead (what it waits on ready): a step that no longer
+		// writes the clock, which the later steps of w may not race
+		// with. Runs after q then need not reach w with the firing
+		// after it, so q neither leads to w nor stands for it.
+		if fs := p.summary(from); conflicts(&fs) {
+			return false
+		}
+	}
 	for _, y := range w {
 		ys, _ := p.stepAt(r, from, y.tid)
 		if y.ev >= 0 {
 			ys = p.summary(y.ev)
 		}
-		if qs.conflicts(&ys) || !exact && overlaps(ys.acc, extra) || fresh && p.touchesFresh(r, &ys, from) {
+		if conflicts(&ys) {
 			return false
 		}
 	}
