@@ -22,7 +22,14 @@ import (
 // only worker 0's Rule 2 notify, as it found work, wakes worker 1: without
 // it every goroutine waits (a deadlock).
 func TestExploreRule2WakesForBatchMate(t *testing.T) {
-	explore.Check(t, "runtime/rule2-batch-mate", explore.Options{MaxSchedules: 20_000}, func() {
+	// The reduced search: exhaustive at 2 preemptions in 297,490
+	// schedules (under WSCHED_LONG, 1,000,000 at 3). The weak layer's
+	// budget stays 20,000 (cut at 1: docs/explore.md).
+	schedules := budget(400_000, 100_000)
+	if explore.WeakMode() {
+		schedules = 20_000
+	}
+	explore.Check(t, "runtime/rule2-batch-mate", explore.Options{Reduce: true, MaxSchedules: schedules}, func() {
 		rt := newRuntime(2)
 		explore.Sleep(time.Millisecond, "both workers to park")
 		if rt.Metrics().ParkedBitmap != 0b11 {
