@@ -66,6 +66,9 @@ var stateNames = [...]string{"scheduled", "idle", "running", "notified", "done",
 // task is the runtime's record of one spawned Task, together with its join
 // state. It is embedded in the JoinHandle so that a spawn allocates once.
 type task struct {
+	// race is the race build's note of who released the task's edge
+	// (raceseen_race.go); empty, and no field, in every other build.
+	race raceSeen
 	// state is the state machine above.
 	//
 	// The record is 48 bytes, one size class, and every word but state is
@@ -111,8 +114,9 @@ func (f Func) Poll(*Context) Poll {
 func (t *task) transitionToScheduled() bool {
 	// Race build: the waker's writes before the wake happen before the
 	// poll it causes (or the next one, when the task is running), for a
-	// detector that does not see the state's atomics (raceedge).
-	raceedge.ReleaseMerge(unsafe.Pointer(t))
+	// detector that does not see the state's atomics (raceedge,
+	// raceseen_race.go).
+	t.raceWoken()
 	for {
 		// Observes the state; acquire, pairs with the release CAS of
 		// whoever set it.

@@ -185,6 +185,67 @@ func TestEdgePollToPoll(t *testing.T) {
 	}
 }
 
+// A poll's end before the next poll of the same task, through a remote
+// wake and the global queue: the first poll spawns a blocker task into its
+// worker's ring, hands out its waker, writes, and returns Pending; the test
+// goroutine wakes the task after the poll ended. When the blocker keeps the
+// first poll's worker busy, the other worker takes the task from the global
+// queue. Its lock orders the waker before that worker, not the first
+// poll's end (the waker received the Waker before the write, and sleeps
+// rather than synchronise; the first worker took no lock since): only the
+// task's edge does. It catches a take of the global queue that would count as
+// having seen every release of the task (raceseen_race.go: only a remote
+// spawn's release is before the lock).
+func TestEdgeRemoteWakeAfterPoll(t *testing.T) {
+	rt := newRuntime(t)
+	const n = 16
+	crossed := 0
+	for i := range n {
+		wakers := make(chan sched.Waker, 1)
+		var data, polls int
+		var workers [2]int
+		var second atomic.Bool
+		var blocker *sched.JoinHandle
+		h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			workers[polls] = cx.Worker()
+			polls++
+			if polls == 1 {
+				var err error
+				if blocker, err = cx.Spawn(sched.Func(func() { waitFor(t, "the second poll", second.Load) })); err != nil {
+					t.Error(err)
+					return sched.Ready
+				}
+				wakers <- cx.Waker()
+				data = i + 1 // after the send: only the poll's end orders it
+				return sched.Pending
+			}
+			if data != i+1 {
+				t.Errorf("second poll read %d, want %d", data, i+1)
+			}
+			second.Store(true)
+			return sched.Ready
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := <-wakers
+		time.Sleep(2 * time.Millisecond) // the first poll ended, the blocker runs: almost surely, and ordering nothing
+		w.Wake()
+		if err := h.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := blocker.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if workers[0] != workers[1] {
+			crossed++
+		}
+	}
+	if crossed == 0 {
+		t.Fatalf("no second poll ran on another worker in %d tries: the edge was not exercised", n)
+	}
+}
+
 // Context.Sleep: the poll that slept before the poll the timer causes.
 func TestEdgeSleep(t *testing.T) {
 	rt := newRuntime(t)
