@@ -13,3 +13,4 @@ func (w *worker) raceTookGlobal(*task) {}
 func (w *worker) raceBeforePoll(*task) {}
 func (w *worker) raceAfterPoll(*task)  {}
 func (t *task) raceWoken()             {}
+func (w *worker) raceWake(*task)       {}

@@ -140,10 +140,18 @@ func (w *worker) raceAfterPoll(t *task) {
 	t.raceMark(w.raceID())
 }
 
-// raceWoken is a wake: the waker's writes before the poll it causes (or
-// the next one, when the task is running). The waker may be any
-// goroutine: it marks raceByMany.
+// raceWoken is a wake from any goroutine (Waker.Wake, the monitor's
+// timers): the waker's writes before the poll it causes (or the next one,
+// when the task is running). It marks raceByMany.
 func (t *task) raceWoken() {
 	raceedge.ReleaseMerge(unsafe.Pointer(t))
 	t.raceMark(raceByMany)
+}
+
+// raceWake is raceWoken by worker w's goroutine (Context.Wake, w's own
+// timers), which marks w's raceID: a task it wakes into its LIFO slot and
+// polls next needs no acquire.
+func (w *worker) raceWake(t *task) {
+	raceedge.ReleaseMerge(unsafe.Pointer(t))
+	t.raceMark(w.raceID())
 }

@@ -110,13 +110,12 @@ func (f Func) Poll(*Context) Poll {
 }
 
 // transitionToScheduled is a wake. It reports whether the caller must put
-// the task in a queue (it was idle).
+// the task in a queue (it was idle). Its caller annotates the wake for the
+// race build first (raceWoken or raceWake: the waker's writes before the
+// wake happen before the poll it causes, or the next one when the task is
+// running, for a detector that does not see the state's atomics;
+// raceseen_race.go).
 func (t *task) transitionToScheduled() bool {
-	// Race build: the waker's writes before the wake happen before the
-	// poll it causes (or the next one, when the task is running), for a
-	// detector that does not see the state's atomics (raceedge,
-	// raceseen_race.go).
-	t.raceWoken()
 	for {
 		// Observes the state; acquire, pairs with the release CAS of
 		// whoever set it.
