@@ -21,6 +21,9 @@
 // raceseen_race.go), TestEdgeRemoteWakeAfterPoll (a poll's end before the
 // next poll, through a remote wake and the global queue: a take of the
 // global queue may stand for a remote spawn's release only),
+// TestEdgeExtraWorkerSlot (an extra worker's slot, from the goroutine that
+// retired to the next: Yield, inlined into the user's package, writes the
+// worker under the detector),
 // TestEdgeFinishWait (a poll's end, Wait's acquire), TestEdgeGoexit (a
 // Goexit's end), TestEdgeShutdown (a worker's exit, Shutdown's acquire),
 // TestEdgeJoin (a fork, a job's end, Join's acquire), TestEdgeScopeAndRun

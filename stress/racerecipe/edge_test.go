@@ -246,6 +246,59 @@ func TestEdgeRemoteWakeAfterPoll(t *testing.T) {
 	}
 }
 
+// An extra worker's slot, used by one goroutine after another: Yield,
+// inlined into this package and so compiled with the detector, writes the
+// worker of the poll; the goroutine that retired from the slot must be
+// before the next one the monitor starts in it. The only worker is stuck
+// in a poll that blocks until released, so the tasks that yield run on the
+// extra worker, and the test waits for them through the runtime's counters
+// only, which order nothing for the detector: no Wait, no spawn links the
+// two goroutines.
+func TestEdgeExtraWorkerSlot(t *testing.T) {
+	cfg := sched.DefaultConfig()
+	cfg.Workers, cfg.ExtraWorkers = 1, 1
+	if runtime.GOOS == "linux" {
+		cfg.Parker = sched.ParkerFutex
+	}
+	rt, err := sched.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Shutdown(context.Background()) })
+	const rounds, yielders = 3, 4
+	var done uint64
+	for range rounds {
+		started, release := make(chan struct{}), make(chan struct{})
+		if err := rt.Go(func() { close(started); <-release }); err != nil {
+			t.Fatal(err)
+		}
+		<-started
+		for range yielders {
+			polls := 0
+			if err := rt.Go(func() {}); err != nil { // a Go record; the yielder below has a handle
+				t.Fatal(err)
+			}
+			if _, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+				if polls++; polls < 3 {
+					return cx.Yield()
+				}
+				return sched.Ready
+			})); err != nil {
+				t.Fatal(err)
+			}
+		}
+		done += 2 * yielders
+		completed(t, rt, done) // on the extra worker: the only worker is stuck
+		close(release)
+		done++
+		completed(t, rt, done)
+		waitFor(t, "the extra worker to retire", func() bool { return rt.Metrics().ExtraRunning == 0 })
+	}
+	if m := rt.Metrics(); m.ExtraStarted < rounds {
+		t.Fatalf("%d extra workers started in %d rounds: the slot was not reused", m.ExtraStarted, rounds)
+	}
+}
+
 // Context.Sleep: the poll that slept before the poll the timer causes.
 func TestEdgeSleep(t *testing.T) {
 	rt := newRuntime(t)
