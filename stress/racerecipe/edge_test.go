@@ -17,8 +17,15 @@ import (
 // edges the detector sees, which could hide a missing annotation.
 func newRuntime(t *testing.T) *sched.Runtime {
 	t.Helper()
+	return newRuntimeWith(t, 2, 0)
+}
+
+// newRuntimeWith is newRuntime with the given workers and extra workers (0:
+// the default).
+func newRuntimeWith(t *testing.T, workers, extra int) *sched.Runtime {
+	t.Helper()
 	cfg := sched.DefaultConfig()
-	cfg.Workers = 2
+	cfg.Workers, cfg.ExtraWorkers = workers, extra
 	if runtime.GOOS == "linux" {
 		cfg.Parker = sched.ParkerFutex
 	}
@@ -170,19 +177,12 @@ func TestEdgePollToPoll(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := h.Wait(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		if err := u.Wait(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		waitHandles(t, h, u)
 		if workers[0] != workers[1] {
 			crossed++
 		}
 	}
-	if crossed == 0 {
-		t.Fatalf("no second poll ran on another worker in %d tries: the edge was not exercised", n)
-	}
+	mustHaveCrossed(t, crossed, n)
 }
 
 // A poll's end before the next poll of the same task, through a remote
@@ -231,16 +231,28 @@ func TestEdgeRemoteWakeAfterPoll(t *testing.T) {
 		w := <-wakers
 		time.Sleep(2 * time.Millisecond) // the first poll ended, the blocker runs: almost surely, and ordering nothing
 		w.Wake()
-		if err := h.Wait(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		if err := blocker.Wait(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		waitHandles(t, h, blocker)
 		if workers[0] != workers[1] {
 			crossed++
 		}
 	}
+	mustHaveCrossed(t, crossed, n)
+}
+
+// waitHandles waits for each task in turn.
+func waitHandles(t *testing.T, hs ...*sched.JoinHandle) {
+	t.Helper()
+	for _, h := range hs {
+		if err := h.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// mustHaveCrossed fails the test if none of its n tries ran a task's second
+// poll on another worker than its first.
+func mustHaveCrossed(t *testing.T, crossed, n int) {
+	t.Helper()
 	if crossed == 0 {
 		t.Fatalf("no second poll ran on another worker in %d tries: the edge was not exercised", n)
 	}
@@ -255,16 +267,7 @@ func TestEdgeRemoteWakeAfterPoll(t *testing.T) {
 // only, which order nothing for the detector: no Wait, no spawn links the
 // two goroutines.
 func TestEdgeExtraWorkerSlot(t *testing.T) {
-	cfg := sched.DefaultConfig()
-	cfg.Workers, cfg.ExtraWorkers = 1, 1
-	if runtime.GOOS == "linux" {
-		cfg.Parker = sched.ParkerFutex
-	}
-	rt, err := sched.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Shutdown(context.Background()) })
+	rt := newRuntimeWith(t, 1, 1)
 	const rounds, yielders = 3, 4
 	var done uint64
 	for range rounds {
