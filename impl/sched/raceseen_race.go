@@ -47,9 +47,15 @@ import (
 //     raceByMany and never skips.
 //
 // The skip adds no edge: it only leaves out an acquire that could add
-// nothing. The marks are atomics the default race build (impl/ compiled
-// with the detector) sees too; each follows a release of the same edge by
-// the same goroutine, so it orders nothing that release does not.
+// nothing. The note's atomics are not seen in the fast race build (impl/
+// compiled outside the detector). The default race build sees them: each
+// sits next to a transition of the task's state that it sees as well (a
+// mark just before the push or state CAS that publishes its release, the
+// swap just after the transition to running) and joins the same
+// goroutines, so they order what the state already orders there; the
+// planted races that build must report still are (the catalog's mutants
+// caught under -race: ring-read-before-claim, task-finish-outcome-after-
+// state, sched-wake-absorbed-load-only).
 //
 // A remote spawn marks raceByGlobal. The worker that takes it from the
 // global queue has acquired the queue's lock (a sync.Mutex, which the
