@@ -5,8 +5,8 @@ package sched
 import (
 	"unsafe"
 
-	"github.com/wsched/wsched/explore/atomic"
 	"github.com/wsched/wsched/impl/internal/raceedge"
+	"github.com/wsched/wsched/internal/goid"
 )
 
 // The race build's edges of a task (raceedge), and the one acquire they
@@ -25,8 +25,9 @@ import (
 // releases since the last poll began.
 //
 // Why a skipped acquire loses no edge. Every release is followed by a
-// mark (a seq_cst read-modify-write of by) before the transition that
-// publishes it (the push, the state CAS, the end of the poll); a poll's
+// mark (an acq_rel read-modify-write of by) before the transition that
+// publishes it (the push, the state CAS, the end of the poll), whose
+// release orders the mark before whoever acquires the task; a poll's
 // start swaps by to raceByNone after its transition to running, and
 // acquires unless the old value is its own worker's. So:
 //   - by == me means every release marked since the previous poll's start
@@ -47,15 +48,12 @@ import (
 //     raceByMany and never skips.
 //
 // The skip adds no edge: it only leaves out an acquire that could add
-// nothing. The note's atomics are not seen in the fast race build (impl/
-// compiled outside the detector). The default race build sees them: each
-// sits next to a transition of the task's state that it sees as well (a
-// mark just before the push or state CAS that publishes its release, the
-// swap just after the transition to running) and joins the same
-// goroutines, so they order what the state already orders there; the
-// planted races that build must report still are (the catalog's mutants
-// caught under -race: ring-read-before-claim, task-finish-outcome-after-
-// state, sched-wake-absorbed-load-only).
+// nothing. The note's instructions are not seen by the detector in any
+// build (goid.Word), so they add no edge either, in the fast race build or
+// in the default one (impl/ compiled with the detector), where the planted
+// races it must report still are (the catalog's mutants caught under
+// -race: ring-read-before-claim, task-finish-outcome-after-state,
+// sched-wake-absorbed-load-only).
 //
 // A remote spawn marks raceByGlobal. The worker that takes it from the
 // global queue has acquired the queue's lock (a sync.Mutex, which the
@@ -65,8 +63,12 @@ import (
 // in between is not overwritten). A thief of the rest of the batch is not
 // after the lock, and acquires.
 type raceSeen struct {
-	// by is raceByNone, raceByMany, raceByGlobal or a worker's raceID.
-	by atomic.Uint32
+	// by is raceByNone, raceByMany, raceByGlobal or a worker's raceID,
+	// kept with instructions the detector does not see in any build
+	// (goid.Word): through sync/atomic, the default race build would make
+	// each of its operations a synchronization of the detector's on the
+	// task's address, the edge's own (the field is the record's first).
+	by goid.Word
 }
 
 const (
@@ -87,15 +89,15 @@ func (w *worker) raceID() uint32 {
 // raceMark notes a release of t's edge by id, made just before.
 func (t *task) raceMark(id uint32) {
 	for {
-		// seq_cst: after the release, before the transition that
-		// publishes it; a poll's swap sees it (see raceSeen).
-		old := t.race.by.LoadSeqCst()
+		// Acquire, acq_rel: after the release, before the transition
+		// that publishes it (whose release orders it before the poll's
+		// swap; see raceSeen).
+		old := t.race.by.LoadAcquire()
 		next := id
 		if old != raceByNone && old != id {
 			next = raceByMany
 		}
-		// seq_cst, as the load (a failure loops).
-		if t.race.by.CompareAndSwapSeqCstRelaxed(old, next) {
+		if t.race.by.CompareAndSwapAcqRel(old, next) { // a failure loops
 			return
 		}
 	}
@@ -118,8 +120,8 @@ func (rt *Runtime) raceRemote(t *task) {
 
 // raceTookGlobal is w's take of t from the global queue, under its lock.
 func (w *worker) raceTookGlobal(t *task) {
-	// seq_cst: a failure (a wake marked meanwhile) leaves the mark alone.
-	t.race.by.CompareAndSwapSeqCstRelaxed(raceByGlobal, w.raceID())
+	// acq_rel; a failure (a wake marked meanwhile) leaves the mark alone.
+	t.race.by.CompareAndSwapAcqRel(raceByGlobal, w.raceID())
 }
 
 // raceBeforePoll is a poll's start, after the transition to running: the
@@ -133,8 +135,9 @@ func (w *worker) raceBeforePoll(t *task) {
 // raceOwnEdge starts a poll's note afresh and reports whether every release
 // since the last poll's start was w's own (see raceSeen).
 func (w *worker) raceOwnEdge(t *task) bool {
-	// seq_cst: see raceMark.
-	old := t.race.by.SwapSeqCst(raceByNone)
+	// acq_rel: after the transition to running, whose acquire orders
+	// every mark published with the task before it (see raceMark).
+	old := t.race.by.SwapAcqRel(raceByNone)
 	return old == w.raceID() && old != raceByMany
 }
 

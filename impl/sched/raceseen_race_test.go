@@ -35,8 +35,8 @@ func TestRaceSeenSkipsOnlyOwnReleases(t *testing.T) {
 		if got := c.by.raceOwnEdge(&tk); got != c.skip {
 			t.Errorf("%s: the poll skips its acquire: %v, want %v", c.name, got, c.skip)
 		}
-		if tk.race.by.LoadSeqCst() != raceByNone {
-			t.Errorf("%s: after the poll's start the note is %d, want none", c.name, tk.race.by.LoadSeqCst())
+		if tk.race.by.LoadAcquire() != raceByNone {
+			t.Errorf("%s: after the poll's start the note is %d, want none", c.name, tk.race.by.LoadAcquire())
 		}
 	}
 }
