@@ -92,7 +92,6 @@ func (cx *Context) Wake(w Waker) {
 	if t.rt.closed.LoadAcquire() {
 		return
 	}
-	me.raceWake(t) // race build: see transitionToScheduled
 	if t.transitionToScheduled() {
 		me.pushLIFO(t)
 	}

@@ -126,10 +126,8 @@ func (w *worker) pollGlobal() *task {
 	w.m.globalPolls.Add(uint64(k)) // counter; relaxed
 	w.warmSink = warmRecords(w.scratch[:k])
 	first := w.scratch[0]
-	w.raceTookGlobal(first) // race build: this worker is after a remote spawn's release (raceseen_race.go)
 	if k > 1 {
 		for _, t := range w.scratch[1:k] {
-			w.raceTookGlobal(t)
 			w.pushRing(t)
 			if tlatrace.On { // TLA+ trace (Stranding): PushRest
 				tlatrace.Strand("SRest", w.index, t, -1, 0, true)

@@ -144,7 +144,6 @@ func (m *monitor) fireTimers(now int64) {
 	pushed := false
 	for i, t := range m.expired {
 		m.expired[i] = nil
-		t.raceWoken() // race build: see transitionToScheduled
 		if t.transitionToScheduled() {
 			rt.global.Push(t)
 			pushed = true

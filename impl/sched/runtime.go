@@ -2,12 +2,14 @@ package sched
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/wsched/wsched/explore/atomic"
 	"github.com/wsched/wsched/explore/sync"
 
 	"github.com/wsched/wsched/impl/idle"
 	"github.com/wsched/wsched/impl/internal/chaos"
+	"github.com/wsched/wsched/impl/internal/raceedge"
 	"github.com/wsched/wsched/impl/park"
 	"github.com/wsched/wsched/impl/queue"
 )
@@ -159,8 +161,9 @@ func (rt *Runtime) spawnRemote(t Task) (*JoinHandle, error) {
 // global queue and notifies. Called between enterRemote and exitRemote.
 func (rt *Runtime) pushRemote(t *task) {
 	// Race build: the spawner's writes happen before the first poll
-	// (raceedge, raceseen_race.go).
-	rt.raceRemote(t)
+	// (raceedge). Release, not merge: the record is new, or a Go record
+	// whose last run acquired its edge before it was recycled.
+	raceedge.Release(unsafe.Pointer(t))
 	rt.spawned.Add(1) // counter; relaxed
 	rt.global.Push(t) // TLA+ trace (Stranding): Arrive, recorded inside
 	chaos.Point()

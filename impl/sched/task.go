@@ -66,9 +66,6 @@ var stateNames = [...]string{"scheduled", "idle", "running", "notified", "done",
 // task is the runtime's record of one spawned Task, together with its join
 // state. It is embedded in the JoinHandle so that a spawn allocates once.
 type task struct {
-	// race is the race build's note of who released the task's edge
-	// (raceseen_race.go); empty, and no field, in every other build.
-	race raceSeen
 	// state is the state machine above.
 	//
 	// The record is 48 bytes, one size class, and every word but state is
@@ -110,12 +107,12 @@ func (f Func) Poll(*Context) Poll {
 }
 
 // transitionToScheduled is a wake. It reports whether the caller must put
-// the task in a queue (it was idle). Its caller annotates the wake for the
-// race build first (raceWoken or raceWake: the waker's writes before the
-// wake happen before the poll it causes, or the next one when the task is
-// running, for a detector that does not see the state's atomics;
-// raceseen_race.go).
+// the task in a queue (it was idle).
 func (t *task) transitionToScheduled() bool {
+	// Race build: the waker's writes before the wake happen before the
+	// poll it causes (or the next one, when the task is running), for a
+	// detector that does not see the state's atomics (raceedge).
+	raceedge.ReleaseMerge(unsafe.Pointer(t))
 	for {
 		// Observes the state; acquire, pairs with the release CAS of
 		// whoever set it.

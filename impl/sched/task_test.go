@@ -83,13 +83,10 @@ func TestTaskStateMachineMatchesModel(t *testing.T) {
 }
 
 // The task record is a spawn's one allocation; its size class is part of
-// the cost of every spawn (see the comment on task). A race build adds its
-// note of who released the task's edge (raceseen_race.go), a word with
-// alignment; every other build has no such field.
+// the cost of every spawn (see the comment on task).
 func TestTaskRecordSize(t *testing.T) {
-	note := (unsafe.Sizeof(raceSeen{}) + unsafe.Alignof(uintptr(0)) - 1) &^ (unsafe.Alignof(uintptr(0)) - 1)
-	if n := unsafe.Sizeof(JoinHandle{}); n > 48+note {
-		t.Fatalf("JoinHandle is %d bytes, want at most %d", n, 48+note)
+	if n := unsafe.Sizeof(JoinHandle{}); n > 48 {
+		t.Fatalf("JoinHandle is %d bytes, want at most 48", n)
 	}
 }
 

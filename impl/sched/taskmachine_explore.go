@@ -26,10 +26,7 @@ func NewTaskMachine(idle bool) *TaskMachine {
 
 // Wake is a wake (Waker.Wake without the runtime's queues): it reports
 // whether the caller must enqueue the task.
-func (m *TaskMachine) Wake() (enqueue bool) {
-	m.t.raceWoken() // as every caller of transitionToScheduled (a no-op: no race build has this file)
-	return m.t.transitionToScheduled()
-}
+func (m *TaskMachine) Wake() (enqueue bool) { return m.t.transitionToScheduled() }
 
 // Start is a worker taking the task from a queue to poll it. The runtime
 // panics when the task is not scheduled then; Start returns that panic

@@ -207,7 +207,6 @@ func (w *worker) pollTimers(now int64) {
 	pushed := false
 	for i, t := range w.expired {
 		w.expired[i] = nil
-		w.raceWake(t) // race build: see transitionToScheduled
 		if t.transitionToScheduled() {
 			w.pushRing(t)
 			pushed = true

@@ -27,7 +27,6 @@ func (w Waker) Wake() {
 	if !rt.enterRemote() {
 		return
 	}
-	t.raceWoken() // race build: see transitionToScheduled
 	if t.transitionToScheduled() {
 		rt.global.Push(t)
 		chaos.Point()

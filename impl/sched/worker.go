@@ -2,11 +2,13 @@ package sched
 
 import (
 	"runtime/debug"
+	"unsafe"
 
 	"github.com/wsched/wsched/explore/atomic"
 	"github.com/wsched/wsched/explore/sync"
 
 	"github.com/wsched/wsched/impl/fastrand"
+	"github.com/wsched/wsched/impl/internal/raceedge"
 	"github.com/wsched/wsched/impl/park"
 	"github.com/wsched/wsched/impl/queue"
 	"github.com/wsched/wsched/internal/goid"
@@ -305,11 +307,11 @@ func (w *worker) execute(t *task) {
 	// happen before this poll, and this poll before the next one and
 	// before whoever sees the task finished (raceedge; a Goexit's end is
 	// afterGoexit's). Merge: a wake during the poll released already.
-	w.raceBeforePoll(t) // raceseen_race.go
+	raceedge.Acquire(unsafe.Pointer(t))
 	w.polling = t
 	w.pollYielded = false
 	ready, err := poll(t.poll, w, t.context())
-	w.raceAfterPoll(t)
+	raceedge.ReleaseMerge(unsafe.Pointer(t))
 	w.polling = nil
 	if ready {
 		w.pc.completed++
@@ -366,7 +368,7 @@ func (w *worker) runDetached(t *task) {
 	}
 	// Race build: the spawn happens before the run (raceedge); before the
 	// record is recycled, when another spawn may release it afresh.
-	w.raceBeforePoll(t)
+	raceedge.Acquire(unsafe.Pointer(t))
 	w.recycle(t)
 	if _, p := poll(f, w, nil); p != nil { // a Func ignores its Context; polling stays nil: no handle to finish
 		w.pollUnwound = false // see execute
@@ -445,7 +447,7 @@ func (w *worker) afterGoexit() {
 	w.polling = nil
 	w.pc.completed++
 	if t != nil {
-		w.raceAfterPoll(t) // the poll's end, as in execute
+		raceedge.ReleaseMerge(unsafe.Pointer(t)) // the poll's end, as in execute
 		t.finish(goexitMark)
 	}
 	if w.extra {
@@ -513,7 +515,7 @@ func (w *worker) goLocal(f func()) error {
 // pushLocal counts a task spawned from inside a poll, puts it at the back
 // of the ring and announces it.
 func (w *worker) pushLocal(t *task) {
-	w.raceSpawned(t) // race build: the spawning poll before the child's first poll (raceseen_race.go)
+	raceedge.Release(unsafe.Pointer(t)) // race build: the spawning poll before the child's first poll (as pushRemote)
 	w.pc.spawned++
 	w.pushRing(t)
 	if tlatrace.On { // TLA+ trace (Stranding): WakeP, Shape "spawn": into the ring

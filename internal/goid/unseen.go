@@ -37,15 +37,3 @@ func load64Relaxed(p *uint64) uint64
 //
 //go:noescape
 func store64Relaxed(p *uint64, v uint64)
-
-// load32Acquire loads *p (a plain move on amd64, a load-acquire on arm64).
-//
-//go:noescape
-func load32Acquire(p *uint32) uint32
-
-// swap32AcqRel stores new in *p and returns the old value (an exchange, a
-// locked instruction on amd64, a load-acquire/store-release exclusive pair
-// on arm64).
-//
-//go:noescape
-func swap32AcqRel(p *uint32, new uint32) (old uint32)

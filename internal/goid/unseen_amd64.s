@@ -36,18 +36,3 @@ TEXT ·store64Relaxed(SB), NOSPLIT, $0-16
 	MOVQ	v+8(FP), AX
 	MOVQ	AX, 0(BX)
 	RET
-
-// func load32Acquire(p *uint32) uint32
-TEXT ·load32Acquire(SB), NOSPLIT, $0-12
-	MOVQ	p+0(FP), BX
-	MOVL	0(BX), AX
-	MOVL	AX, ret+8(FP)
-	RET
-
-// func swap32AcqRel(p *uint32, new uint32) (old uint32)
-TEXT ·swap32AcqRel(SB), NOSPLIT, $0-20
-	MOVQ	p+0(FP), BX
-	MOVL	new+8(FP), AX
-	XCHGL	AX, 0(BX)
-	MOVL	AX, old+16(FP)
-	RET

@@ -43,21 +43,3 @@ TEXT ·store64Relaxed(SB), NOSPLIT, $0-16
 	MOVD	v+8(FP), R1
 	MOVD	R1, (R0)
 	RET
-
-// func load32Acquire(p *uint32) uint32
-TEXT ·load32Acquire(SB), NOSPLIT, $0-12
-	MOVD	p+0(FP), R0
-	LDARW	(R0), R1
-	MOVW	R1, ret+8(FP)
-	RET
-
-// func swap32AcqRel(p *uint32, new uint32) (old uint32)
-TEXT ·swap32AcqRel(SB), NOSPLIT, $0-20
-	MOVD	p+0(FP), R0
-	MOVWU	new+8(FP), R1
-again:
-	LDAXRW	(R0), R2
-	STLXRW	R1, (R0), R3
-	CBNZ	R3, again
-	MOVW	R2, old+16(FP)
-	RET

@@ -13,5 +13,3 @@ func casRelaxed(p *uint32, old, new uint32) bool { return atomic.CompareAndSwapU
 func storeRelaxed(p *uint32, v uint32)           { atomic.StoreUint32(p, v) }
 func load64Relaxed(p *uint64) uint64             { return atomic.LoadUint64(p) }
 func store64Relaxed(p *uint64, v uint64)         { atomic.StoreUint64(p, v) }
-func load32Acquire(p *uint32) uint32             { return atomic.LoadUint32(p) }
-func swap32AcqRel(p *uint32, new uint32) uint32  { return atomic.SwapUint32(p, new) }

@@ -193,9 +193,7 @@ func TestEdgePollToPoll(t *testing.T) {
 // queue. Its lock orders the waker before that worker, not the first
 // poll's end (the waker received the Waker before the write, and sleeps
 // rather than synchronise; the first worker took no lock since): only the
-// task's edge does. It catches a take of the global queue that would count as
-// having seen every release of the task (raceseen_race.go: only a remote
-// spawn's release is before the lock).
+// task's edge does, so the lock cannot stand in for it.
 func TestEdgeRemoteWakeAfterPoll(t *testing.T) {
 	rt := newRuntime(t)
 	const n = 16

@@ -20,10 +20,6 @@
 // unchanged). In the fully instrumented race build they add edges the
 // atomics already make, at a few tens of nanoseconds per call.
 //
-// impl/sched calls them through raceseen_race.go, which also notes who
-// released a task's edge, so that a poll's start acquires it only when a
-// goroutine other than its own worker's released it since the last poll.
-//
 // Release starts an edge afresh (the record is new, or its previous use is
 // over); ReleaseMerge adds to it (several wakers of one task, a poll's end
 // after a wake that came during it); Acquire ends it.
