@@ -2,10 +2,12 @@ package sched
 
 import (
 	"time"
+	"unsafe"
 
 	"github.com/wsched/wsched/explore/atomic"
 	"github.com/wsched/wsched/explore/sync"
 	"github.com/wsched/wsched/impl/internal/chaos"
+	"github.com/wsched/wsched/impl/internal/raceedge"
 	"github.com/wsched/wsched/internal/tlatrace"
 )
 
@@ -113,6 +115,10 @@ func (x *extraWorkers) freeSlot() *worker {
 		// An inactive slot's goroutine has finished with it (retired
 		// stores active false as its last touch of the worker).
 		if !v.active.LoadAcquire() { // pairs with retired's release store of false
+			// Race build: the slot's last goroutine before this
+			// caller, and through the go statement before the next
+			// (retired).
+			raceedge.Acquire(unsafe.Pointer(v))
 			return v
 		}
 	}
@@ -124,6 +130,11 @@ func (x *extraWorkers) freeSlot() *worker {
 // looked between the two would see a free count and no free slot, and
 // make one more slot than max.
 func (x *extraWorkers) retired(w *worker) {
+	// Race build: this goroutine's use of the slot before the next
+	// goroutine's (freeSlot). Context methods inlined into a user's
+	// package, compiled with the detector, write the worker (Yield), and
+	// the detector sees neither the flag below nor the monitor's load.
+	raceedge.Release(unsafe.Pointer(w))
 	w.active.StoreRelease(false) // the slot is free for the next extra worker
 	x.running.AddSeqCst(-1)      // seq_cst, as in start; releases the slot's flag to ready's acquire
 }

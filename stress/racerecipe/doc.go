@@ -17,6 +17,11 @@
 // build reports a race in: TestEdgeLocalSpawn (a spawn inside a poll),
 // TestEdgePollToPoll (a poll's end, the next poll's start, on another
 // worker), TestEdgeWake (the wake's release, the poll's acquire),
+// TestEdgeRemoteWakeAfterPoll (a poll's end before the next poll, through
+// a remote wake and the global queue, whose lock orders the waker, not the
+// poll, before the next poller), TestEdgeExtraWorkerSlot (an extra
+// worker's slot, from the goroutine that retired to the next: Yield,
+// inlined into the user's package, writes the worker under the detector),
 // TestEdgeFinishWait (a poll's end, Wait's acquire), TestEdgeGoexit (a
 // Goexit's end), TestEdgeShutdown (a worker's exit, Shutdown's acquire),
 // TestEdgeJoin (a fork, a job's end, Join's acquire), TestEdgeScopeAndRun

@@ -17,8 +17,15 @@ import (
 // edges the detector sees, which could hide a missing annotation.
 func newRuntime(t *testing.T) *sched.Runtime {
 	t.Helper()
+	return newRuntimeWith(t, 2, 0)
+}
+
+// newRuntimeWith is newRuntime with the given workers and extra workers (0:
+// the default).
+func newRuntimeWith(t *testing.T, workers, extra int) *sched.Runtime {
+	t.Helper()
 	cfg := sched.DefaultConfig()
-	cfg.Workers = 2
+	cfg.Workers, cfg.ExtraWorkers = workers, extra
 	if runtime.GOOS == "linux" {
 		cfg.Parker = sched.ParkerFutex
 	}
@@ -170,18 +177,126 @@ func TestEdgePollToPoll(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := h.Wait(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		if err := u.Wait(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		waitHandles(t, h, u)
 		if workers[0] != workers[1] {
 			crossed++
 		}
 	}
+	mustHaveCrossed(t, crossed, n)
+}
+
+// A poll's end before the next poll of the same task, through a remote
+// wake and the global queue: the first poll spawns a blocker task into its
+// worker's ring, hands out its waker, writes, and returns Pending; the test
+// goroutine wakes the task after the poll ended. When the blocker keeps the
+// first poll's worker busy, the other worker takes the task from the global
+// queue. Its lock orders the waker before that worker, not the first
+// poll's end (the waker received the Waker before the write, and sleeps
+// rather than synchronise; the first worker took no lock since): only the
+// task's edge does, so the lock cannot stand in for it.
+func TestEdgeRemoteWakeAfterPoll(t *testing.T) {
+	rt := newRuntime(t)
+	const n = 16
+	crossed := 0
+	for i := range n {
+		wakers := make(chan sched.Waker, 1)
+		var data, polls int
+		var workers [2]int
+		var second atomic.Bool
+		var blocker *sched.JoinHandle
+		h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+			workers[polls] = cx.Worker()
+			polls++
+			if polls == 1 {
+				var err error
+				if blocker, err = cx.Spawn(sched.Func(func() { waitFor(t, "the second poll", second.Load) })); err != nil {
+					t.Error(err)
+					return sched.Ready
+				}
+				wakers <- cx.Waker()
+				data = i + 1 // after the send: only the poll's end orders it
+				return sched.Pending
+			}
+			if data != i+1 {
+				t.Errorf("second poll read %d, want %d", data, i+1)
+			}
+			second.Store(true)
+			return sched.Ready
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := <-wakers
+		time.Sleep(2 * time.Millisecond) // the first poll ended, the blocker runs: almost surely, and ordering nothing
+		w.Wake()
+		waitHandles(t, h, blocker)
+		if workers[0] != workers[1] {
+			crossed++
+		}
+	}
+	mustHaveCrossed(t, crossed, n)
+}
+
+// waitHandles waits for each task in turn.
+func waitHandles(t *testing.T, hs ...*sched.JoinHandle) {
+	t.Helper()
+	for _, h := range hs {
+		if err := h.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// mustHaveCrossed fails the test if none of its n tries ran a task's second
+// poll on another worker than its first.
+func mustHaveCrossed(t *testing.T, crossed, n int) {
+	t.Helper()
 	if crossed == 0 {
 		t.Fatalf("no second poll ran on another worker in %d tries: the edge was not exercised", n)
+	}
+}
+
+// An extra worker's slot, used by one goroutine after another: Yield,
+// inlined into this package and so compiled with the detector, writes the
+// worker of the poll; the goroutine that retired from the slot must be
+// before the next one the monitor starts in it. The only worker is stuck
+// in a poll that blocks until released, so the tasks that yield run on the
+// extra worker, and the test waits for them through the runtime's counters
+// only, which order nothing for the detector: no Wait, no spawn links the
+// two goroutines.
+func TestEdgeExtraWorkerSlot(t *testing.T) {
+	rt := newRuntimeWith(t, 1, 1)
+	const rounds, yielders = 3, 4
+	var done uint64
+	for range rounds {
+		started, release := make(chan struct{}), make(chan struct{})
+		if err := rt.Go(func() { close(started); <-release }); err != nil {
+			t.Fatal(err)
+		}
+		<-started
+		for range yielders {
+			polls := 0
+			if err := rt.Go(func() {}); err != nil { // a Go record; the yielder below has a handle
+				t.Fatal(err)
+			}
+			if _, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+				if polls++; polls < 3 {
+					return cx.Yield()
+				}
+				return sched.Ready
+			})); err != nil {
+				t.Fatal(err)
+			}
+		}
+		done += 2 * yielders
+		completed(t, rt, done) // on the extra worker: the only worker is stuck
+		close(release)
+		done++
+		completed(t, rt, done)
+		waitFor(t, "the extra worker to retire", func() bool { return rt.Metrics().ExtraRunning == 0 })
+	}
+	if m := rt.Metrics(); m.ExtraStarted < rounds {
+		t.Fatalf("%d extra workers started in %d rounds: the slot was not reused", m.ExtraStarted, rounds)
 	}
 }
 
