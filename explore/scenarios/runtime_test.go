@@ -228,7 +228,11 @@ func (p *pendingTask) waitForWaker() {
 // and finishes; a lost wake is a deadlock.
 func TestExploreWakeRacesPoll(t *testing.T) {
 	for _, workers := range []int{1, 2} {
-		explore.Check(t, "runtime/wake-races-poll-"+string(rune('0'+workers)), explore.Options{MaxSchedules: budget(120_000, 200_000)}, func() {
+		// One worker: the reduced search, exhaustive at 2 in 9,862
+		// schedules (the plain search: 69,783, about three times the
+		// CPU). Two workers: plain, cut by the budget either way (the
+		// reduced search passes 1,000,000 at 2, docs/explore.md).
+		explore.Check(t, "runtime/wake-races-poll-"+string(rune('0'+workers)), explore.Options{Reduce: workers == 1, MaxSchedules: budget(120_000, 200_000)}, func() {
 			rt := newRuntime(workers)
 			p := &pendingTask{}
 			h, err := rt.Spawn(p)
@@ -364,7 +368,9 @@ func TestExploreGoTree(t *testing.T) {
 // A task that panics: the panic reaches its handle, the worker goes on
 // and runs the next task.
 func TestExplorePanicReachesHandle(t *testing.T) {
-	explore.Check(t, "runtime/panic", explore.Options{MaxSchedules: 50_000}, func() {
+	// The reduced search: exhaustive at 2 in 4,747 schedules (the plain
+	// search: 34,207, about five times the CPU).
+	explore.Check(t, "runtime/panic", explore.Options{Reduce: true, MaxSchedules: 50_000}, func() {
 		rt := newRuntime(1)
 		h1, _ := rt.Spawn(sched.Func(func() { panic("boom") }))
 		var c counter
@@ -386,7 +392,11 @@ func TestExplorePanicReachesHandle(t *testing.T) {
 // passes only once every goroutine waits.)
 func TestExploreSleep(t *testing.T) {
 	for _, workers := range []int{1, 2} {
-		explore.Check(t, "runtime/sleep-"+string(rune('0'+workers)), explore.Options{MaxSchedules: budget(50_000, 200_000)}, func() {
+		// One worker: the reduced search, exhaustive at 2 in 4,980
+		// schedules (the plain search: 26,055). Two workers: plain, cut
+		// by the budget (reduced, it ends at 2 in 918,213: too long
+		// for the layer, docs/explore.md).
+		explore.Check(t, "runtime/sleep-"+string(rune('0'+workers)), explore.Options{Reduce: workers == 1, MaxSchedules: budget(50_000, 200_000)}, func() {
 			rt := newRuntime(workers)
 			slept := false
 			h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
@@ -453,7 +463,10 @@ func TestExploreShutdownRacesSpawn(t *testing.T) {
 // Shutdown races a Go from another goroutine: refused, or run once, or
 // cancelled, and accounted for either way.
 func TestExploreShutdownRacesGo(t *testing.T) {
-	explore.Check(t, "runtime/shutdown-races-go", explore.Options{MaxSchedules: 500_000}, func() {
+	// The reduced search: exhaustive at 2 preemptions in 105,686
+	// schedules, where the plain search needs 434,320 (about half the
+	// CPU).
+	explore.Check(t, "runtime/shutdown-races-go", explore.Options{Reduce: true, MaxSchedules: 500_000}, func() {
 		rt := newRuntime(2)
 		var ran counter
 		g := explore.Go("goer", func() {
@@ -510,9 +523,13 @@ func TestExploreShutdownCancelsWaiting(t *testing.T) {
 // Every func runs exactly once: a record is never in two places at once.
 func TestExploreGoRecycling(t *testing.T) {
 	for _, workers := range []int{1, 2} {
-		opt := explore.Options{MaxSchedules: 250_000}
+		// One worker: the reduced search, exhaustive at 2 in 2,506
+		// schedules (the plain search: 154,517, forty times the CPU).
+		// Two workers stay plain: there it cuts 74,466 to 33,982 and
+		// costs more per schedule than it saves.
+		opt := explore.Options{Reduce: true, MaxSchedules: 250_000}
 		if workers == 2 {
-			opt.Preemptions = 1
+			opt.Reduce, opt.Preemptions = false, 1
 		}
 		explore.Check(t, "runtime/go-recycling-"+string(rune('0'+workers)), opt, func() {
 			rt := newRuntime(workers)

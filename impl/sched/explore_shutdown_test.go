@@ -70,5 +70,7 @@ func TestExploreShutdownPairBlocked(t *testing.T) {
 }
 
 func TestExploreShutdownPairReturns(t *testing.T) {
-	explore.Check(t, "shutdown/pair-returns", explore.Options{Preemptions: 3, MaxSchedules: 1_000_000}, func() { shutdownPair(false) })
+	// The reduced search: exhaustive at 3 in 6,033 schedules (the plain
+	// search: 57,546).
+	explore.Check(t, "shutdown/pair-returns", explore.Options{Reduce: true, Preemptions: 3, MaxSchedules: 1_000_000}, func() { shutdownPair(false) })
 }
