@@ -18,7 +18,12 @@
 // protocol that makes it. In a build without -race every function here is
 // empty and inlines to nothing (cmd/samecode: impl/'s machine code is
 // unchanged). In the fully instrumented race build they add edges the
-// atomics already make, at a few tens of nanoseconds per call.
+// atomics already make, at a few tens of nanoseconds per call, when the
+// atomics are right. When one is wrong (a publication missing), the
+// annotation still makes the edge, and the detector cannot report what
+// the atomic fails to order: a check of impl/'s own publications under
+// -race must run a path that makes no annotation (TestAbsorbedWakePublishes
+// in impl/sched does; the stress test through the public API cannot).
 //
 // Release starts an edge afresh (the record is new, or its previous use is
 // over); ReleaseMerge adds to it (several wakers of one task, a poll's end
