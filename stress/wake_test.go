@@ -415,16 +415,11 @@ func schedTwoWakesOfIdleTasks(t *testing.T, cfg sched.Config) {
 // the test wakes an idle task (it is queued behind the blocker); another
 // goroutine writes a plain variable and wakes it again (absorbed); once
 // that goroutine has exited, the blocker is released and the task's poll
-// reads the variable. The wait for the goroutine's exit looks for its
-// frames in a goroutine dump, which does not synchronise.
-//
-// What it checks is the edge a user relies on, Wake before the poll, as
-// the race detector sees it. In a race build that edge is also given by
-// impl/internal/raceedge (a wake's annotation before its state CAS, the
-// poll's at its start), whatever the state word does: so this test does
-// not fail on an absorbed wake that only loads the state (mutant
-// sched-wake-absorbed-load-only survives it). TestAbsorbedWakePublishes
-// (impl/sched), where no annotation is made, is the one that does.
+// reads the variable. The state word is the only thing between the write
+// and the read, so -race reports the read if an absorbed wake publishes
+// nothing (the race build's edge annotations, which would order it anyway,
+// are off in this package: edgeoff_test.go). The wait for the goroutine's exit looks for its frames in a
+// goroutine dump, which does not synchronise.
 func TestSchedAbsorbedWakePublishes(t *testing.T) {
 	// The task must stay queued behind the blocker until released: the
 	// monitor's help, which would run it elsewhere, is off.

@@ -21,9 +21,10 @@
 // atomics already make, at a few tens of nanoseconds per call, when the
 // atomics are right. When one is wrong (a publication missing), the
 // annotation still makes the edge, and the detector cannot report what
-// the atomic fails to order: a check of impl/'s own publications under
-// -race must run a path that makes no annotation (TestAbsorbedWakePublishes
-// in impl/sched does; the stress test through the public API cannot).
+// the atomic fails to order. So impl/'s own race-build tests (stress/,
+// impl/sched, impl/forkjoin) switch them off (internal/edgeoff) and judge
+// the atomics alone; stress/racerecipe tests the annotations themselves,
+// in the build that needs them.
 //
 // Release starts an edge afresh (the record is new, or its previous use is
 // over); ReleaseMerge adds to it (several wakers of one task, a poll's end
