@@ -159,6 +159,27 @@ func toys() []toy {
 			}
 			JoinAll(ts...)
 		}},
+		// What a step touches after its operation depends on what
+		// the operation read: g1's load, reading 0, goes on to touch
+		// c, as g2's step does. At the first decision g0's store
+		// sleeps (its subtree ran first) and commutes with g2's step,
+		// but the race to reverse is of g2's step with g1's touch of
+		// c, which the store, run first, takes away (g1 reads 1 and
+		// touches nothing). Wakeup trees that let the store stand
+		// for g2 first never ran g2 before g1 reading 0 (the deque
+		// clients' thieves: a steal that finds the deque empty ends
+		// its call, touching the clients' counter of call
+		// boundaries).
+		{"a store that changes what a load goes on to touch", func() {
+			var x, y, c loc
+			spawn(func() { x.Store(1) },
+				func() {
+					if x.Load() == 0 {
+						Touch(c.at(), true)
+					}
+				},
+				func() { y.Store(1); Touch(c.at(), true) })
+		}},
 		{"a goroutine's goroutine", func() {
 			var x, y loc
 			spawn(func() { y.Load(); Go("g2", func() { x.Store(2) }).Join() },
