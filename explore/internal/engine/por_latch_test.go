@@ -58,7 +58,7 @@ func genLatchProgram(t *rapid.T) latchProgram {
 				lp.gs[g] = append(lp.gs[g], progOp{kind: opJoinPrev})
 				continue
 			}
-			lp.gs[g] = append(lp.gs[g], genOp(t, label, g, false))
+			lp.gs[g] = append(lp.gs[g], genOp(t, label, g, false, false))
 		}
 	}
 	return lp
