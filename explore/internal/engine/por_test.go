@@ -180,6 +180,31 @@ func toys() []toy {
 				},
 				func() { y.Store(1); Touch(c.at(), true) })
 		}},
+		// A store to what a waiting goroutine (g1) waits on, at a
+		// decision where that wait could already pass: the store does
+		// not stop g1's timeout firing (it could not fire there), but
+		// it counted as racing with the firing, which asked for the
+		// earliest timeout (g0's) to fire there instead; that run then
+		// found g1's and g2's steps asleep, commuting with the firing,
+		// and stopped: 9 runs for 8 traces (found by
+		// TestReducedMissesNoTraceOfLatchPrograms).
+		{"a store to what a ready wait waits on", latchProgram{gs: [][]progOp{
+			{{kind: opAdd, v: 1}, {kind: opTimeout, v: 0}, {kind: opTimeout, v: 0}},
+			{{kind: opTimeout, v: 1}, {kind: opJoinPrev}},
+			{{kind: opStore, v: 1}},
+		}, joinAll: true}.body()},
+		// g1 joins g0, whose end ran with no decision (g1 was
+		// blocked in the Join, g0 alone could go); the Join and the
+		// deadline g1 arms after it conflict with g0's arming, whose
+		// race was reversed with the Join first, though the Join
+		// passes only after g0's end (the latch rule, looking back
+		// past that end, never met it): a run that stopped asleep, 2
+		// runs for 1 trace (found by
+		// TestReducedMissesNoTraceOfLatchPrograms).
+		{"a Join of an end that had no decision", latchProgram{gs: [][]progOp{
+			{{kind: opSet}, {kind: opTimeout, v: 1}},
+			{{kind: opLoad, v: 2}, {kind: opJoinPrev}, {kind: opTimeout, v: 0}},
+		}, joinAll: true}.body()},
 		{"a goroutine's goroutine", func() {
 			var x, y loc
 			spawn(func() { y.Load(); Go("g2", func() { x.Store(2) }).Join() },
