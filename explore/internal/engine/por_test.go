@@ -205,6 +205,18 @@ func toys() []toy {
 			{{kind: opSet}, {kind: opTimeout, v: 1}},
 			{{kind: opLoad, v: 2}, {kind: opJoinPrev}, {kind: opTimeout, v: 0}},
 		}, joinAll: true}.body()},
+		// g3's timeout fires first; the race of that firing with g2's
+		// store is reversed at the first decision, where g1's step
+		// sleeps: it arms a deadline, reading the clock the firing
+		// writes, but leaves the firing as it is, and so stands for
+		// the store. Counted as conflicting with the firing, it did
+		// not, and the store's run found g1 asleep and alone: 6 runs
+		// for 5 traces (found by TestReducedMissesNoTraceOfLatchPrograms).
+		{"an arming that leaves a firing as it is", latchProgram{gs: [][]progOp{
+			{{kind: opSet, v: 1}, {kind: opTimeout, v: 2}},
+			{{kind: opStore, v: 2}, {kind: opJoinPrev}, {kind: opWait, v: 2}},
+			{{kind: opTimeout, v: 2}},
+		}, joinAll: true}.body()},
 		{"a goroutine's goroutine", func() {
 			var x, y loc
 			spawn(func() { y.Load(); Go("g2", func() { x.Store(2) }).Join() },

@@ -255,21 +255,14 @@ func (p *porRun) startsOrCommutes(r *run, from, q int, wide bool, extra []access
 		// q may change what the race's first step (from) reads: run
 		// first, q makes from another step, whose touches after its
 		// operation (a counter, a goroutine's end) depend on what it
-		// read, and the race reversed may be with one of those. Runs
-		// after q then need not reach w with from as it ran here, so
-		// q neither leads to w nor stands for it.
+		// read, and the race reversed may be with one of those; or,
+		// from being a timeout's firing, q may make the wait pass in
+		// time, a step that no longer writes the clock. Runs after q
+		// then need not reach w with from as it ran here, so q
+		// neither leads to w nor stands for it. (A q that only touches
+		// the clock, arming a deadline or firing an earlier one,
+		// leaves the firing as it is: it may stand.)
 		return false
-	}
-	if p.events[from].fired {
-		// The race reversed is with a timeout's firing (from). A q
-		// that conflicts with it may make the wait pass in time
-		// instead (what it waits on ready): a step that no longer
-		// writes the clock, which the later steps of w may not race
-		// with. Runs after q then need not reach w with the firing
-		// after it, so q neither leads to w nor stands for it.
-		if fs := p.summary(from); conflicts(&fs) {
-			return false
-		}
 	}
 	for _, y := range w {
 		ys, _ := p.stepAt(r, from, y.tid)
