@@ -415,19 +415,21 @@ func (p *porRun) race(r *run, i, n int) {
 		if j < i && (ej.tid == tid || p.hb(prev, j) || !ej.conflicts(&en.stepSummary)) {
 			continue
 		}
-		if ej.dec < 0 {
-			continue
-		}
 		if en.latch && p.s.bound < 0 && p.latchAhead(j, en) {
 			// n passes a latch's wait, which j set (or j touched
 			// everything) and nothing before j did: n cannot go
-			// before j, nor before any earlier step. Not under a
+			// before j, nor before any earlier step, whether or not
+			// j was chosen at a decision (a goroutine's end that ran
+			// alone, its joiner blocked). Not under a
 			// bound: there the reversal also stands for the places
 			// where it costs less, and the search looks on for them
 			// ([[load(2) set(0) load(2)] [store(2) wait(0)]], with
 			// the rule, missed a trace at bound 1:
 			// TestReducedWithABoundMissesNoTraceOfALatchSetTwice).
 			return
+		}
+		if ej.dec < 0 {
+			continue
 		}
 		if en.wait && !en.all && ej.en&(1<<tid) == 0 && (arrived < j || ends(ej, en)) && onWait(ej, en) {
 			// n passes a wait on one location (BlockOn), at which
@@ -596,7 +598,7 @@ func writes(as []access, loc uintptr) bool {
 func (p *porRun) timerRace(r *run, n int) {
 	e := &p.events[n]
 	d := &r.decisions[e.dec]
-	if !e.all && !p.hitsSleeper(r, e) {
+	if !e.all && !p.hitsSleeper(r, e, d) {
 		return
 	}
 	if d.timer >= 0 && d.timer != e.tid {
@@ -649,18 +651,27 @@ func touchesFiring(e *porEvent, t *thread) bool {
 	return t.pendAll || overlaps(e.acc, t.pend)
 }
 
-// hitsSleeper reports whether step e conflicts with the firing of a
-// goroutine waiting with a deadline.
-func (p *porRun) hitsSleeper(r *run, e *porEvent) bool {
+// hitsSleeper reports whether step e, chosen at decision d, conflicts
+// with the firing of a goroutine waiting with a deadline. Without a
+// bound, a sleeper whose wait could pass at d and still can after e does
+// not count: its timeout could not fire at d, e did not stop it firing,
+// and a later step that does asks for it then.
+func (p *porRun) hitsSleeper(r *run, e *porEvent, d *decision) bool {
 	if touchesClock(e.acc) {
 		return true
 	}
 	for _, t := range r.threads {
-		if t.state == blocked && t.deadline > 0 && !t.timedOut && t.id != e.tid && touchesFiring(e, t) {
+		if t.state == blocked && t.deadline > 0 && !t.timedOut && t.id != e.tid && touchesFiring(e, t) && !p.readyThrough(t, d) {
 			return true
 		}
 	}
 	return false
+}
+
+// readyThrough reports, in the unbounded search, whether sleeper t's wait
+// could pass at decision d (not by its timeout) and still can.
+func (p *porRun) readyThrough(t *thread, d *decision) bool {
+	return p.s.bound < 0 && t.id != d.timer && d.enabled&(1<<t.id) != 0 && !t.pendAll && t.ready != nil && t.ready()
 }
 
 // onWait reports whether step j conflicts with what the wait n waits on

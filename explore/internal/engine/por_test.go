@@ -159,6 +159,64 @@ func toys() []toy {
 			}
 			JoinAll(ts...)
 		}},
+		// What a step touches after its operation depends on what
+		// the operation read: g1's load, reading 0, goes on to touch
+		// c, as g2's step does. At the first decision g0's store
+		// sleeps (its subtree ran first) and commutes with g2's step,
+		// but the race to reverse is of g2's step with g1's touch of
+		// c, which the store, run first, takes away (g1 reads 1 and
+		// touches nothing). Wakeup trees that let the store stand
+		// for g2 first never ran g2 before g1 reading 0 (the deque
+		// clients' thieves: a steal that finds the deque empty ends
+		// its call, touching the clients' counter of call
+		// boundaries).
+		{"a store that changes what a load goes on to touch", func() {
+			var x, y, c loc
+			spawn(func() { x.Store(1) },
+				func() {
+					if x.Load() == 0 {
+						Touch(c.at(), true)
+					}
+				},
+				func() { y.Store(1); Touch(c.at(), true) })
+		}},
+		// A store to what a waiting goroutine (g1) waits on, at a
+		// decision where that wait could already pass: the store does
+		// not stop g1's timeout firing (it could not fire there), but
+		// it counted as racing with the firing, which asked for the
+		// earliest timeout (g0's) to fire there instead; that run then
+		// found g1's and g2's steps asleep, commuting with the firing,
+		// and stopped: 9 runs for 8 traces (found by
+		// TestReducedMissesNoTraceOfLatchPrograms).
+		{"a store to what a ready wait waits on", latchProgram{gs: [][]progOp{
+			{{kind: opAdd, v: 1}, {kind: opTimeout, v: 0}, {kind: opTimeout, v: 0}},
+			{{kind: opTimeout, v: 1}, {kind: opJoinPrev}},
+			{{kind: opStore, v: 1}},
+		}, joinAll: true}.body()},
+		// g1 joins g0, whose end ran with no decision (g1 was
+		// blocked in the Join, g0 alone could go); the Join and the
+		// deadline g1 arms after it conflict with g0's arming, whose
+		// race was reversed with the Join first, though the Join
+		// passes only after g0's end (the latch rule, looking back
+		// past that end, never met it): a run that stopped asleep, 2
+		// runs for 1 trace (found by
+		// TestReducedMissesNoTraceOfLatchPrograms).
+		{"a Join of an end that had no decision", latchProgram{gs: [][]progOp{
+			{{kind: opSet}, {kind: opTimeout, v: 1}},
+			{{kind: opLoad, v: 2}, {kind: opJoinPrev}, {kind: opTimeout, v: 0}},
+		}, joinAll: true}.body()},
+		// g3's timeout fires first; the race of that firing with g2's
+		// store is reversed at the first decision, where g1's step
+		// sleeps: it arms a deadline, reading the clock the firing
+		// writes, but leaves the firing as it is, and so stands for
+		// the store. Counted as conflicting with the firing, it did
+		// not, and the store's run found g1 asleep and alone: 6 runs
+		// for 5 traces (found by TestReducedMissesNoTraceOfLatchPrograms).
+		{"an arming that leaves a firing as it is", latchProgram{gs: [][]progOp{
+			{{kind: opSet, v: 1}, {kind: opTimeout, v: 2}},
+			{{kind: opStore, v: 2}, {kind: opJoinPrev}, {kind: opWait, v: 2}},
+			{{kind: opTimeout, v: 2}},
+		}, joinAll: true}.body()},
 		{"a goroutine's goroutine", func() {
 			var x, y loc
 			spawn(func() { y.Load(); Go("g2", func() { x.Store(2) }).Join() },

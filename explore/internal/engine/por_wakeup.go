@@ -19,7 +19,10 @@ import "slices"
 // goroutine asleep at the decision could start it (its class is run
 // already), nor when a branch already starts in a way that leads to it
 // (the branch's first goroutine starts the sequence, or commutes with
-// all of it).
+// all of it). A goroutine commutes with the sequence only if it cannot
+// change what the race's first step reads either: that step's touches
+// after its operation depend on it, and the race may be with one of
+// them (startsOrCommutes).
 //
 // A branch names goroutines, not addresses: a run's addresses are not
 // the next run's. When a branch is compared with a sequence of this run,
@@ -208,7 +211,8 @@ type walk struct {
 
 // startsOrCommutes reports whether goroutine q's next step can start
 // sequence w (q's first step in w depends on none before it) or, q being
-// absent from w, commutes with all of w. q's next step is branch b's
+// absent from w, commutes with all of w and writes nothing the operation
+// of the race's first step (from) touches. q's next step is branch b's
 // (nil for a sleeper at the decision); for a goroutine not walked down
 // the branch (wk) it is the one it was about to take at the decision,
 // for the others walk says what is known of it.
@@ -247,16 +251,18 @@ func (p *porRun) startsOrCommutes(r *run, from, q int, wide bool, extra []access
 	conflicts := func(ys *stepSummary) bool {
 		return qs.conflicts(ys) || !exact && overlaps(ys.acc, extra) || fresh && p.touchesFresh(r, ys, from)
 	}
-	if p.events[from].fired {
-		// The race reversed is with a timeout's firing (from). A q
-		// that conflicts with it may make the wait pass in time
-		// instead (what it waits on ready): a step that no longer
-		// writes the clock, which the later steps of w may not race
-		// with. Runs after q then need not reach w with the firing
-		// after it, so q neither leads to w nor stands for it.
-		if fs := p.summary(from); conflicts(&fs) {
-			return false
-		}
+	if fs := p.summary(from); changesOp(&qs, !exact, extra, fs.all, fs.acc[:p.events[from].npend]) {
+		// q may change what the race's first step (from) reads: run
+		// first, q makes from another step, whose touches after its
+		// operation (a counter, a goroutine's end) depend on what it
+		// read, and the race reversed may be with one of those; or,
+		// from being a timeout's firing, q may make the wait pass in
+		// time, a step that no longer writes the clock. Runs after q
+		// then need not reach w with from as it ran here, so q
+		// neither leads to w nor stands for it. (A q that only touches
+		// the clock, arming a deadline or firing an earlier one,
+		// leaves the firing as it is: it may stand.)
+		return false
 	}
 	for _, y := range w {
 		ys, _ := p.stepAt(r, from, y.tid)
@@ -446,4 +452,19 @@ func indexOf(w []wstep, q int) int {
 		}
 	}
 	return -1
+}
+
+// changesOp reports whether step qs (with extra besides, when inexact)
+// may change what an operation op returns: it writes a location op
+// touches, or one of them is not known.
+func changesOp(qs *stepSummary, inexact bool, extra []access, opAll bool, op []access) bool {
+	if qs.all || opAll {
+		return true
+	}
+	for _, a := range op {
+		if writes(qs.acc, a.loc) || inexact && writes(extra, a.loc) {
+			return true
+		}
+	}
+	return false
 }

@@ -40,10 +40,10 @@ func (p symProg) String() string { return fmt.Sprintf("g0 %v, %d x %v", p.g0, p.
 func genSymProgram(t *rapid.T, checks bool) symProg {
 	var p symProg
 	for i := range rapid.IntRange(1, 3).Draw(t, "ops0") {
-		p.g0 = append(p.g0, genOp(t, fmt.Sprintf("g0.%d", i), 0, false))
+		p.g0 = append(p.g0, genOp(t, fmt.Sprintf("g0.%d", i), 0, false, false))
 	}
 	for i := range rapid.IntRange(1, 3).Draw(t, "opsm") {
-		o := genOp(t, fmt.Sprintf("m.%d", i), 1, false)
+		o := genOp(t, fmt.Sprintf("m.%d", i), 1, false, false)
 		if checks && rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("m.%d.check", i)) == 0 {
 			o = progOp{kind: opCheck, v: o.v}
 		}
