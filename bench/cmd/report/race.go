@@ -84,6 +84,7 @@ func raceSection(plain, race []*group, title, tag, intro string) string {
 	sb.WriteString(intro)
 	ratios := map[[2]string]float64{} // workload, peer -> race/plain
 	raceNs := map[[2]string]float64{} // workload, peer -> race ns/task
+	cost := map[[2]string]float64{}   // workload, peer -> race ns/task minus plain ns/task
 	var workloads []string
 	for _, g := range race {
 		base := baseline(g)
@@ -104,13 +105,37 @@ func raceSection(plain, race []*group, title, tag, intro string) string {
 			ratio := r.Ns.Center / p.Ns.Center
 			ratios[[2]string{g.Workload, r.Peer}] = ratio
 			raceNs[[2]string{g.Workload, r.Peer}] = r.Ns.Center
+			cost[[2]string{g.Workload, r.Peer}] = r.Ns.Center - p.Ns.Center
 			fmt.Fprintf(&sb, "| %s | %s | %s | %s | %d |\n", r.Peer, fmtNum(r.Ns.Center), fmtRatio(ratio), fmtRatio(ratio/baseRatio), len(r.NsPerTask))
 		}
 		sb.WriteString("\n")
 	}
 	sb.WriteString(raceGoalMarkdown(title, workloads, ratios))
 	sb.WriteString(raceTimeMarkdown(title, workloads, raceNs))
+	sb.WriteString(raceCostMarkdown(title, workloads, cost))
 	return sb.String()
+}
+
+// raceCostMarkdown compares the same rows by what the detector adds per task: the race
+// build's ns/task minus the plain build's (medians). race/plain divides this by the plain
+// time, so a scheduler whose plain build is fast needs a smaller cost to meet the same ratio;
+// this table is the cost itself. *cheaper* says whether each wsched row's is under every one
+// of racePeers.
+func raceCostMarkdown(title string, workloads []string, cost map[[2]string]float64) string {
+	return raceComparison{
+		heading: title + ": the detector's cost per task",
+		intro: "What the detector adds per task: the race build's ns/task minus the plain build's " +
+			"(medians of this run). race/plain is this cost over the plain time, so it asks less of a " +
+			"scheduler that is slow without the detector: meeting a peer's race/plain takes a cost " +
+			"at most (the peer's race/plain − 1) × wsched's plain ns/task. *cheaper* says whether each " +
+			"wsched row's cost is under every one of " + strings.Join(racePeers, " and ") + "'s.",
+		verdict: "cheaper",
+		format:  fmtNum,
+		unit:    " ns",
+		fails:   func(v, bar float64) bool { return v >= bar },
+		allPass: "The detector costs wsched less per task than " + strings.Join(racePeers, " and ") + " on every row.",
+		failing: "Rows where the detector costs wsched as much as " + strings.Join(racePeers, " or ") + " or more: ",
+	}.markdown(workloads, cost)
 }
 
 // raceTimeMarkdown compares the same rows by the race build's own ns/task: what a user's

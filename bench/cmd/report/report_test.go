@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"golang.org/x/perf/benchmath"
 )
 
 // sample is go test output in the shape the bench package prints: two runs of two peers of
@@ -208,5 +210,28 @@ func TestRaceTimeAgainstPondAndAnts(t *testing.T) {
 	}
 	if raceTimeMarkdown("Race build", []string{"YieldMany"}, map[[2]string]float64{{"YieldMany", "impl-channel"}: 1}) != "" {
 		t.Error("a race time table without pond or ants rows")
+	}
+}
+
+func TestRaceCostAgainstPondAndAnts(t *testing.T) {
+	// What the detector adds: race minus plain, per row. wsched at 40 ns plain and 400 ns
+	// race costs 360 ns; ants at 600 and 3000 costs 2400, though its race/plain (×5.00) is
+	// under wsched's (×10.0).
+	plain := []*group{{Workload: "ChainedSpawn", Rows: []*row{
+		{Peer: "goroutines", Ns: benchmath.Summary{Center: 200}}, {Peer: "impl-channel", Ns: benchmath.Summary{Center: 40}},
+		{Peer: "pond", Ns: benchmath.Summary{Center: 300}}, {Peer: "ants", Ns: benchmath.Summary{Center: 600}}}}}
+	race := []*group{{Workload: "ChainedSpawn", Rows: []*row{
+		{Peer: "goroutines", Ns: benchmath.Summary{Center: 1000}}, {Peer: "impl-channel", Ns: benchmath.Summary{Center: 400}},
+		{Peer: "pond", Ns: benchmath.Summary{Center: 700}}, {Peer: "ants", Ns: benchmath.Summary{Center: 3000}}}}}
+	md := raceSection(plain, race, "Race build", "race", "")
+	for _, want := range []string{
+		"| ChainedSpawn | ×10.0 | – | ×2.33 | ×5.00 | no |",
+		"### Race build: the detector's cost per task",
+		"| ChainedSpawn | 360 | – | 400 | 2400 | yes |",
+		"The detector costs wsched less per task than pond and ants on every row.",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("race section lacks %q:\n%s", want, md)
+		}
 	}
 }
