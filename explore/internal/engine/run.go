@@ -144,6 +144,9 @@ type run struct {
 	// symAllowed says the search skips twins (symmetry.go); sym is the
 	// histories, from the scenario's first Symmetric on.
 	symAllowed bool
+	// seen: the locations accessed before the first Symmetric, in a
+	// search one of whose runs declared one (symmetry.go, ownLoc).
+	seen map[uintptr]struct{}
 	sym        *symState
 	// fifoTimers (a scenario with a Symmetric group) breaks a tie of
 	// deadlines by the order of arming; arms counts the armings.

@@ -173,7 +173,16 @@ type symState struct {
 	lastW map[uintptr]uint64 // the identity of the last write to each location, this epoch
 	epoch uint64             // steps that may have written every location
 	uniq  uint64             // unique observations handed out
+	// own: each location accessed since the first Symmetric, with the
+	// member that accessed it first (its own: see access) and its number
+	// among that member's own, or -1 if someone else did.
+	own  map[uintptr]ownLoc
+	nOwn []int // by thread: its own locations
 }
+
+// ownLoc is a location's first accessor, if a member, and its number
+// among that member's own locations.
+type ownLoc struct{ tid, k int }
 
 // symOn reports whether the run keeps twins.
 func (r *run) symOn() bool { return r.symAllowed }
@@ -188,6 +197,7 @@ func (s *symState) grow(n int) {
 		id := len(s.hist)
 		s.hist = append(s.hist, symMix(0xA5A5, uint64(id)+1<<32))
 		s.group = append(s.group, 0)
+		s.nOwn = append(s.nOwn, 0)
 	}
 }
 
@@ -206,7 +216,11 @@ func (r *run) declareSymmetric(ts []*thread) {
 		return
 	}
 	if r.sym == nil {
-		r.sym = &symState{lastW: map[uintptr]uint64{}}
+		r.sym = &symState{lastW: map[uintptr]uint64{}, own: make(map[uintptr]ownLoc, len(r.seen))}
+		for l := range r.seen {
+			r.sym.own[l] = ownLoc{-1, 0}
+		}
+		r.seen = nil
 	}
 	s := r.sym
 	s.grow(len(r.threads))
@@ -296,7 +310,20 @@ func (s *symState) access(t *thread, a access) {
 	if a.write {
 		w = 1
 	}
-	h := symMix(symMix(symMix(s.hist[t.id], uint64(a.loc)), w), obs)
+	at := uint64(a.loc)
+	o, ok := s.own[a.loc]
+	if !ok {
+		o = ownLoc{-1, 0}
+		if s.group[t.id] != 0 {
+			o = ownLoc{t.id, s.nOwn[t.id]}
+			s.nOwn[t.id]++
+		}
+		s.own[a.loc] = o
+	}
+	if o.tid == t.id {
+		at = symMix(0x0A7, uint64(o.k)) // its own: by its number
+	}
+	h := symMix(symMix(symMix(s.hist[t.id], at), w), obs)
 	s.hist[t.id] = h
 	if a.write {
 		s.lastW[a.loc] = symMix(h, 0x3)
@@ -332,6 +359,11 @@ func (r *run) symStep(c *thread) {
 	c.ordered = c.ordered || c.yieldStep || c.state == blocked && c.timedOut
 	s := r.sym
 	if s == nil {
+		if r.seen != nil && !c.pendAll {
+			for _, a := range c.pend {
+				r.seen[a.loc] = struct{}{}
+			}
+		}
 		return
 	}
 	s.grow(len(r.threads))
@@ -369,7 +401,7 @@ func (r *run) twinsOf(sc *schedule) uint64 {
 	s.grow(len(r.threads))
 	var twins uint64
 	cand := sc.enabled
-	if sc.cur >= 0 {
+	if sc.cur >= 0 && !r.curTwins() {
 		cand &^= 1 << sc.cur
 	}
 	if sc.timer >= 0 {
@@ -392,6 +424,15 @@ func (r *run) twinsOf(sc *schedule) uint64 {
 	return twins
 }
 
+// curTwins reports whether the goroutine deciding may be a twin: in the
+// unbounded search with wakeup trees, where no choice costs anything
+// (por_symmetry.go). Elsewhere its continuing is free and a switch is
+// not, so it is never one.
+func (r *run) curTwins() bool {
+	g, ok := r.guide.(*porGuide)
+	return ok && g.s.optimal
+}
+
 // twin reports whether threads x and y are twins (both of one group,
 // with equal histories and wait states).
 func (r *run) twin(x, y int) bool {
@@ -407,7 +448,7 @@ func (r *run) twinBases(sc *schedule) map[int]int {
 	for m := sc.twins; m != 0; m &= m - 1 {
 		y := bits.TrailingZeros64(m)
 		for x := range y {
-			if sc.enabled&(1<<x) != 0 && sc.twins&(1<<x) == 0 && x != sc.cur && x != sc.timer && r.twin(x, y) {
+			if sc.enabled&(1<<x) != 0 && sc.twins&(1<<x) == 0 && (x != sc.cur || r.curTwins()) && x != sc.timer && r.twin(x, y) {
 				bases[y] = x
 				break
 			}
