@@ -147,7 +147,7 @@ type run struct {
 	// seen: the locations accessed before the first Symmetric, in a
 	// search one of whose runs declared one (symmetry.go, ownLoc).
 	seen map[uintptr]struct{}
-	sym        *symState
+	sym  *symState
 	// fifoTimers (a scenario with a Symmetric group) breaks a tie of
 	// deadlines by the order of arming; arms counts the armings.
 	fifoTimers bool
