@@ -68,7 +68,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		r.por, e.spare = newPorRun(s, e.spare), nil
 	}
 	r.symAllowed = !e.opt.NoSymmetry
-	if r.symAllowed && e.symmetric {
+	if r.symAllowed && e.symmetric && r.curTwins() {
 		r.seen = map[uintptr]struct{}{} // symmetry.go: ownLoc
 	}
 	current.Store(r)

@@ -37,17 +37,36 @@ import (
 // a goroutine started, the goroutine's own number asked for): twins then
 // stop being twins, which costs reduction and never soundness. A step
 // that may write anything (Point) writes every location: the table of
-// last writes starts over, in a new epoch. Accesses to a member's own
-// data also end twinship (its locations differ from its twin's); the
-// search never maps one member's locations to another's, the proof
-// does.
+// last writes starts over, in a new epoch. A member's own data, in the
+// unbounded search with wakeup trees (elsewhere an access to it ends the
+// twinship, its address differing from the twin's): a location that no
+// goroutine accessed before a member did (in a search that declares a
+// group, every run keeps the locations accessed before its first
+// Symmetric) is that member's own, and the member's history
+// names it by its number among its own (the first, the second...), not by
+// its address; anyone else's access to it, and a member's access to
+// another's, names the address. Twins whose own locations differ in
+// address only are then twins: the swap takes the k-th own location of
+// one to the k-th of the other, with what is stored there. This is sound
+// because two members with equal histories computed the same addresses
+// from the same observations, so where their k-th own locations differ,
+// the difference came from what each made for itself (an allocation; data
+// given by identity is not allowed), and nobody else can reach those
+// before a member publishes one with a write to shared state, which the
+// other twin's history would have to repeat, observing the first's write
+// (so they would not be twins). A location that was shared but first
+// touched by a member is named as the member's own by it and by address
+// by everyone after: the other members then differ from it, which costs
+// reduction only.
 //
 // The plain depth-first search (and the forecast that walks its tree)
 // uses it, and the bounded reduced search: a twin a race asks for is run
 // as the goroutine it twins (porNode.untwin).
 //
 // The unbounded reduced search with wakeup trees (por_wakeup.go) uses it
-// in the mirror image (por_symmetry.go). Its completeness rests on a
+// in the mirror image (por_symmetry.go). Nothing costs there, so the
+// goroutine deciding may be a twin too (curTwins): where it is the higher
+// one, the run goes on with the goroutine it twins. Its completeness rests on a
 // lemma (Abdulla, Aronis, Jonsson and Sagonas, JACM 2017): when the
 // search of a node E with sleep set Z ends, every maximal execution E.w
 // that no member of Z blocks has an equivalent execution explored below
@@ -173,9 +192,10 @@ type symState struct {
 	lastW map[uintptr]uint64 // the identity of the last write to each location, this epoch
 	epoch uint64             // steps that may have written every location
 	uniq  uint64             // unique observations handed out
-	// own: each location accessed since the first Symmetric, with the
-	// member that accessed it first (its own: see access) and its number
-	// among that member's own, or -1 if someone else did.
+	// own (in the unbounded search with wakeup trees, curTwins): each
+	// location accessed, with the member that accessed it first (its
+	// own: see above) and its number among that member's own, or -1 if
+	// someone else did.
 	own  map[uintptr]ownLoc
 	nOwn []int // by thread: its own locations
 }
@@ -216,9 +236,12 @@ func (r *run) declareSymmetric(ts []*thread) {
 		return
 	}
 	if r.sym == nil {
-		r.sym = &symState{lastW: map[uintptr]uint64{}, own: make(map[uintptr]ownLoc, len(r.seen))}
-		for l := range r.seen {
-			r.sym.own[l] = ownLoc{-1, 0}
+		r.sym = &symState{lastW: map[uintptr]uint64{}}
+		if r.curTwins() {
+			r.sym.own = make(map[uintptr]ownLoc, len(r.seen))
+			for l := range r.seen {
+				r.sym.own[l] = ownLoc{-1, 0}
+			}
 		}
 		r.seen = nil
 	}
@@ -311,17 +334,19 @@ func (s *symState) access(t *thread, a access) {
 		w = 1
 	}
 	at := uint64(a.loc)
-	o, ok := s.own[a.loc]
-	if !ok {
-		o = ownLoc{-1, 0}
-		if s.group[t.id] != 0 {
-			o = ownLoc{t.id, s.nOwn[t.id]}
-			s.nOwn[t.id]++
+	if s.own != nil {
+		o, ok := s.own[a.loc]
+		if !ok {
+			o = ownLoc{-1, 0}
+			if s.group[t.id] != 0 {
+				o = ownLoc{t.id, s.nOwn[t.id]}
+				s.nOwn[t.id]++
+			}
+			s.own[a.loc] = o
 		}
-		s.own[a.loc] = o
-	}
-	if o.tid == t.id {
-		at = symMix(0x0A7, uint64(o.k)) // its own: by its number
+		if o.tid == t.id {
+			at = symMix(0x0A7, uint64(o.k)) // its own: by its number
+		}
 	}
 	h := symMix(symMix(symMix(s.hist[t.id], at), w), obs)
 	s.hist[t.id] = h

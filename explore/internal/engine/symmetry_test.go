@@ -317,22 +317,6 @@ func TestSymmetryMissesNoOutcomeOfGeneratedPrograms(t *testing.T) {
 	}
 }
 
-// The same with data the members own (genSymProgramOwn; symmetry.go,
-// ownLoc). 1,000 programs passed when it was written.
-func TestSymmetryMissesNoOutcomeOfProgramsWithOwnData(t *testing.T) {
-	skipUnderRace(t)
-	fewerPrograms(t, symPrograms, "symmetry's comparison with own data")
-	var tally symTally
-	rapid.Check(t, func(t *rapid.T) {
-		p := genSymProgramOwn(t)
-		for b := 0; b <= 2; b++ {
-			compareSymmetry(t, p, fmt.Sprintf("bound %d", b), Options{Preemptions: preemptionsOption(b), MaxSchedules: symBudget}, &tally)
-		}
-		compareSymmetry(t, p, "no bound", Options{Preemptions: 64, MaxSchedules: symBudget}, &tally)
-	})
-	t.Logf("symmetry on generated programs with own data: %v", &tally)
-}
-
 // A failure planted where the twin rule cuts: two members each add 1 to
 // a counter; the first to get 1 publishes a flag, the other must find it
 // set. It fails when the first is preempted between its add and its
