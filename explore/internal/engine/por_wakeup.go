@@ -160,21 +160,10 @@ func (p *porRun) insert(r *run, dec, from int, w []wstep) {
 		}
 		p.swapped, p.swapX, p.swapY = true, x, y
 		defer func() { p.swapped = false }()
-	} else if nd.twins != 0 && p.mirrorCovered(r, nd, from, w) {
-		return
 	}
-	p.place(r, nd, from, w, false)
-}
-
-// place adds sequence w to the wakeup tree of node nd (that chose event
-// from), unless a goroutine asleep there starts it (or commutes with all
-// of it) or a branch leads to it already; it reports whether w was
-// covered so. With dry, it only reports.
-func (p *porRun) place(r *run, nd *porNode, from int, w []wstep, dry bool) bool {
-	s := p.s
 	for _, z := range nd.sleepAt(nd.chosen) {
 		if p.startsOrCommutes(r, from, z.tid, z.wide, z.extra, w, nil, nil) {
-			return true
+			return
 		}
 	}
 	list := &nd.wut
@@ -188,13 +177,10 @@ func (p *porRun) place(r *run, nd *porNode, from int, w []wstep, dry bool) bool 
 			}
 		}
 		if next == nil {
-			if dry {
-				return false
-			}
 			*list = append(*list, p.chain(r, from, w))
 			s.held += len(w)
 			s.peakHeld = max(s.peakHeld, s.held)
-			return false
+			return
 		}
 		wk.walked |= 1 << next.tid
 		if k := indexOf(w, next.tid); k >= 0 {
@@ -205,40 +191,10 @@ func (p *porRun) place(r *run, nd *porNode, from int, w []wstep, dry bool) bool 
 			wk.known &^= 1 << next.tid
 		}
 		if len(next.kids) == 0 || len(w) == 0 {
-			return true // that branch leads to w
+			return // that branch leads to w
 		}
 		list = &next.kids
 	}
-}
-
-// mirrorCovered reports whether, at a node nd with twins, the mirror
-// image of sequence w (led by no twin) under the swap of a twin and the
-// goroutine it twins is covered there already: a goroutine asleep at nd
-// starts it or commutes with all of it, or a branch leads to it. The
-// path to nd is equivalent to its own mirror image (symmetry.go), so the
-// runs from nd that w starts are the mirror images of runs the image
-// starts, in the same orbits. The twin mirrored by the branch explored
-// now (chosen's) is not asleep here: its runs are the ones being covered.
-func (p *porRun) mirrorCovered(r *run, nd *porNode, from int, w []wstep) bool {
-	for y, x := range nd.twinOf {
-		if nd.twins&(1<<y) == 0 || indexOf(w, x) < 0 && indexOf(w, y) < 0 {
-			continue
-		}
-		ws := slices.Clone(w)
-		for k := range ws {
-			ws[k].tid = swapTid(ws[k].tid, x, y)
-		}
-		if ws[0].tid == nd.chosen {
-			continue
-		}
-		p.swapped, p.swapX, p.swapY = true, x, y
-		covered := p.place(r, nd, from, ws, true)
-		p.swapped = false
-		if covered {
-			return true
-		}
-	}
-	return false
 }
 
 // walk is what insert knows of the goroutines whose branch it walked
