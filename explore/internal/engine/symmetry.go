@@ -84,14 +84,19 @@ import (
 //     reduced search orders against others' while its history stays a
 //     twin's: the step after a Gosched (which conflicts with every step)
 //     and a timeout's firing (which writes the clock); thread.ordered.
-//     Then E is equivalent to its image under the swap s of x and y:
+//     Then E is equivalent to its image under the swap s of x and y
+//     (with their own locations, the k-th of each for the other's):
 //     their histories are equal, so their i-th accesses are to one
-//     location and read one write, and neither wrote a shared location
-//     (the second twin to access a location after the first wrote it
-//     observes that write, which the first did not: they would not be
-//     twins). So the i-th events of x and of y conflict with exactly the
-//     same events of others, and renaming them gives an equivalent
-//     execution. Hence E.s(u) is equivalent to s(E.u) for every
+//     location, or to each one's k-th own, and read one write, and
+//     neither wrote a shared location (the second twin to access a
+//     location after the first wrote it observes that write, which the
+//     first did not: they would not be twins); nobody else touched their
+//     own locations (nobody can reach them before one is published). So
+//     the i-th events of x and of y conflict with exactly the same events
+//     of others, and renaming them gives an equivalent execution. Where
+//     x or y is the goroutine deciding (curTwins), nothing changes: the
+//     search has no bound, and which goroutine decides is no part of the
+//     state the continuations depend on. Hence E.s(u) is equivalent to s(E.u) for every
 //     continuation u: the mirror image of a run from E is a run from E,
 //     in the same orbit;
 //   - runs no branch that y leads at E: a branch handed down from an
