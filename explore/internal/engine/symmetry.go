@@ -42,9 +42,8 @@ import (
 // twinship, its address differing from the twin's): a location that no
 // goroutine accessed before a member did (in a search that declares a
 // group, every run keeps the locations accessed before its first
-// Symmetric) is that member's own, and the member's history
-// names it by its number among its own (the first, the second...), not by
-// its address; anyone else's access to it, and a member's access to
+// Symmetric) is that member's own, and the member's history names it by
+// its number among its own (the first, the second...), not by its address; anyone else's access to it, and a member's access to
 // another's, names the address. Twins whose own locations differ in
 // address only are then twins: the swap takes the k-th own location of
 // one to the k-th of the other, with what is stored there. This is sound
@@ -66,8 +65,8 @@ import (
 // The unbounded reduced search with wakeup trees (por_wakeup.go) uses it
 // in the mirror image (por_symmetry.go). Nothing costs there, so the
 // goroutine deciding may be a twin too (curTwins): where it is the higher
-// one, the run goes on with the goroutine it twins. Its completeness rests on a
-// lemma (Abdulla, Aronis, Jonsson and Sagonas, JACM 2017): when the
+// one, the run goes on with the goroutine it twins. Its completeness
+// rests on a lemma (Abdulla, Aronis, Jonsson and Sagonas, JACM 2017): when the
 // search of a node E with sleep set Z ends, every maximal execution E.w
 // that no member of Z blocks has an equivalent execution explored below
 // E. The proof takes, among the executions explored below E, one that
@@ -96,8 +95,8 @@ import (
 //     of others, and renaming them gives an equivalent execution. Where
 //     x or y is the goroutine deciding (curTwins), nothing changes: the
 //     search has no bound, and which goroutine decides is no part of the
-//     state the continuations depend on. Hence E.s(u) is equivalent to s(E.u) for every
-//     continuation u: the mirror image of a run from E is a run from E,
+//     state the continuations depend on. Hence E.s(u) is equivalent to
+//     s(E.u) for every continuation u: the mirror image of a run from E is a run from E,
 //     in the same orbit;
 //   - runs no branch that y leads at E: a branch handed down from an
 //     ancestor (the carry) or inserted by a race, led by y, is replaced
