@@ -85,7 +85,7 @@ func modelCmds(extra ...string) [][]string {
 // engineGenerated names the engine's tests that compare searches on
 // generated programs (the reduced search and symmetry with the full
 // search, plain and weak, and a sharded symmetric search with the whole).
-const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)OfGeneratedPrograms|Symmetry(MissesNoOutcome|InTheReducedSearch|InTheUnboundedReducedSearch|InTheWeakMode)OfGeneratedPrograms|ShardsAddUpOnSymmetricPrograms)$"
+const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)OfGeneratedPrograms|Symmetry(MissesNoOutcome|InTheReducedSearch|InTheUnboundedReducedSearch|InTheUnboundedReducedSearchWithOwnData|InTheWeakMode)OfGeneratedPrograms|ShardsAddUpOnSymmetricPrograms)$"
 
 // explorerProcesses is how many test processes the explorer's layers run
 // at once: one per core, up to four. The explorer runs one goroutine at a

@@ -26,6 +26,9 @@ type explorer struct {
 	record bool
 	onRun  func(*run)
 	spare  *porRun // the last run's record (reduced or recording search), for the next
+	// symmetric: a run declared a Symmetric group (its runs from then on
+	// keep the locations accessed before it: symmetry.go, ownLoc).
+	symmetric bool
 	// decisions is the last run's decisions, whose memory the next run
 	// reuses: whoever looks at a run does so before the next one starts.
 	decisions []decision
@@ -65,6 +68,9 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		r.por, e.spare = newPorRun(s, e.spare), nil
 	}
 	r.symAllowed = !e.opt.NoSymmetry
+	if r.symAllowed && e.symmetric && r.curTwins() {
+		r.seen = map[uintptr]struct{}{} // symmetry.go: ownLoc
+	}
 	current.Store(r)
 	main := r.spawn("main", e.body)
 	r.cur = main
@@ -79,6 +85,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		e.spare = r.por // looked at (onRun): the next run may reuse it
 	}
 	e.decisions = r.decisions
+	e.symmetric = e.symmetric || r.sym != nil
 	e.res.Schedules++
 	e.res.Steps += int64(r.steps)
 	e.res.MaxSteps = max(e.res.MaxSteps, r.steps)

@@ -193,6 +193,8 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 		}
 		if b := s.take(&n); b != nil {
 			c, s.carry = b.tid, b.kids
+		} else if x, ok := n.twinOf[c]; ok && n.twins&(1<<c) != 0 {
+			c = x // the default is a twin (curTwins): the goroutine it twins
 		}
 	}
 	if z := asleep(n.sleep0); z&(1<<c) != 0 {

@@ -145,6 +145,9 @@ type run struct {
 	// histories, from the scenario's first Symmetric on.
 	symAllowed bool
 	sym        *symState
+	// seen: the locations accessed before the first Symmetric, in a
+	// search one of whose runs declared one (symmetry.go, ownLoc).
+	seen map[uintptr]struct{}
 	// fifoTimers (a scenario with a Symmetric group) breaks a tie of
 	// deadlines by the order of arming; arms counts the armings.
 	fifoTimers bool

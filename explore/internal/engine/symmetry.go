@@ -37,18 +37,36 @@ import (
 // a goroutine started, the goroutine's own number asked for): twins then
 // stop being twins, which costs reduction and never soundness. A step
 // that may write anything (Point) writes every location: the table of
-// last writes starts over, in a new epoch. Accesses to a member's own
-// data also end twinship (its locations differ from its twin's); the
-// search never maps one member's locations to another's, the proof
-// does.
+// last writes starts over, in a new epoch. A member's own data, in the
+// unbounded search with wakeup trees (elsewhere an access to it ends the
+// twinship, its address differing from the twin's): a location that no
+// goroutine accessed before a member did (in a search that declares a
+// group, every run keeps the locations accessed before its first
+// Symmetric) is that member's own, and the member's history names it by
+// its number among its own (the first, the second...), not by its address; anyone else's access to it, and a member's access to
+// another's, names the address. Twins whose own locations differ in
+// address only are then twins: the swap takes the k-th own location of
+// one to the k-th of the other, with what is stored there. This is sound
+// because two members with equal histories computed the same addresses
+// from the same observations, so where their k-th own locations differ,
+// the difference came from what each made for itself (an allocation; data
+// given by identity is not allowed), and nobody else can reach those
+// before a member publishes one with a write to shared state, which the
+// other twin's history would have to repeat, observing the first's write
+// (so they would not be twins). A location that was shared but first
+// touched by a member is named as the member's own by it and by address
+// by everyone after: the other members then differ from it, which costs
+// reduction only.
 //
 // The plain depth-first search (and the forecast that walks its tree)
 // uses it, and the bounded reduced search: a twin a race asks for is run
 // as the goroutine it twins (porNode.untwin).
 //
 // The unbounded reduced search with wakeup trees (por_wakeup.go) uses it
-// in the mirror image (por_symmetry.go). Its completeness rests on a
-// lemma (Abdulla, Aronis, Jonsson and Sagonas, JACM 2017): when the
+// in the mirror image (por_symmetry.go). Nothing costs there, so the
+// goroutine deciding may be a twin too (curTwins): where it is the higher
+// one, the run goes on with the goroutine it twins. Its completeness
+// rests on a lemma (Abdulla, Aronis, Jonsson and Sagonas, JACM 2017): when the
 // search of a node E with sleep set Z ends, every maximal execution E.w
 // that no member of Z blocks has an equivalent execution explored below
 // E. The proof takes, among the executions explored below E, one that
@@ -65,15 +83,20 @@ import (
 //     reduced search orders against others' while its history stays a
 //     twin's: the step after a Gosched (which conflicts with every step)
 //     and a timeout's firing (which writes the clock); thread.ordered.
-//     Then E is equivalent to its image under the swap s of x and y:
+//     Then E is equivalent to its image under the swap s of x and y
+//     (with their own locations, the k-th of each for the other's):
 //     their histories are equal, so their i-th accesses are to one
-//     location and read one write, and neither wrote a shared location
-//     (the second twin to access a location after the first wrote it
-//     observes that write, which the first did not: they would not be
-//     twins). So the i-th events of x and of y conflict with exactly the
-//     same events of others, and renaming them gives an equivalent
-//     execution. Hence E.s(u) is equivalent to s(E.u) for every
-//     continuation u: the mirror image of a run from E is a run from E,
+//     location, or to each one's k-th own, and read one write, and
+//     neither wrote a shared location (the second twin to access a
+//     location after the first wrote it observes that write, which the
+//     first did not: they would not be twins); nobody else touched their
+//     own locations (nobody can reach them before one is published). So
+//     the i-th events of x and of y conflict with exactly the same events
+//     of others, and renaming them gives an equivalent execution. Where
+//     x or y is the goroutine deciding (curTwins), nothing changes: the
+//     search has no bound, and which goroutine decides is no part of the
+//     state the continuations depend on. Hence E.s(u) is equivalent to
+//     s(E.u) for every continuation u: the mirror image of a run from E is a run from E,
 //     in the same orbit;
 //   - runs no branch that y leads at E: a branch handed down from an
 //     ancestor (the carry) or inserted by a race, led by y, is replaced
@@ -173,7 +196,17 @@ type symState struct {
 	lastW map[uintptr]uint64 // the identity of the last write to each location, this epoch
 	epoch uint64             // steps that may have written every location
 	uniq  uint64             // unique observations handed out
+	// own (in the unbounded search with wakeup trees, curTwins): each
+	// location accessed, with the member that accessed it first (its
+	// own: see above) and its number among that member's own, or -1 if
+	// someone else did.
+	own  map[uintptr]ownLoc
+	nOwn []int // by thread: its own locations
 }
+
+// ownLoc is a location's first accessor, if a member, and its number
+// among that member's own locations.
+type ownLoc struct{ tid, k int }
 
 // symOn reports whether the run keeps twins.
 func (r *run) symOn() bool { return r.symAllowed }
@@ -188,6 +221,7 @@ func (s *symState) grow(n int) {
 		id := len(s.hist)
 		s.hist = append(s.hist, symMix(0xA5A5, uint64(id)+1<<32))
 		s.group = append(s.group, 0)
+		s.nOwn = append(s.nOwn, 0)
 	}
 }
 
@@ -207,6 +241,13 @@ func (r *run) declareSymmetric(ts []*thread) {
 	}
 	if r.sym == nil {
 		r.sym = &symState{lastW: map[uintptr]uint64{}}
+		if r.curTwins() {
+			r.sym.own = make(map[uintptr]ownLoc, len(r.seen))
+			for l := range r.seen {
+				r.sym.own[l] = ownLoc{-1, 0}
+			}
+		}
+		r.seen = nil
 	}
 	s := r.sym
 	s.grow(len(r.threads))
@@ -296,7 +337,22 @@ func (s *symState) access(t *thread, a access) {
 	if a.write {
 		w = 1
 	}
-	h := symMix(symMix(symMix(s.hist[t.id], uint64(a.loc)), w), obs)
+	at := uint64(a.loc)
+	if s.own != nil {
+		o, ok := s.own[a.loc]
+		if !ok {
+			o = ownLoc{-1, 0}
+			if s.group[t.id] != 0 {
+				o = ownLoc{t.id, s.nOwn[t.id]}
+				s.nOwn[t.id]++
+			}
+			s.own[a.loc] = o
+		}
+		if o.tid == t.id {
+			at = symMix(0x0A7, uint64(o.k)) // its own: by its number
+		}
+	}
+	h := symMix(symMix(symMix(s.hist[t.id], at), w), obs)
 	s.hist[t.id] = h
 	if a.write {
 		s.lastW[a.loc] = symMix(h, 0x3)
@@ -332,6 +388,11 @@ func (r *run) symStep(c *thread) {
 	c.ordered = c.ordered || c.yieldStep || c.state == blocked && c.timedOut
 	s := r.sym
 	if s == nil {
+		if r.seen != nil && !c.pendAll {
+			for _, a := range c.pend {
+				r.seen[a.loc] = struct{}{}
+			}
+		}
 		return
 	}
 	s.grow(len(r.threads))
@@ -369,7 +430,7 @@ func (r *run) twinsOf(sc *schedule) uint64 {
 	s.grow(len(r.threads))
 	var twins uint64
 	cand := sc.enabled
-	if sc.cur >= 0 {
+	if sc.cur >= 0 && !r.curTwins() {
 		cand &^= 1 << sc.cur
 	}
 	if sc.timer >= 0 {
@@ -392,6 +453,15 @@ func (r *run) twinsOf(sc *schedule) uint64 {
 	return twins
 }
 
+// curTwins reports whether the goroutine deciding may be a twin: in the
+// unbounded search with wakeup trees, where no choice costs anything
+// (por_symmetry.go). Elsewhere its continuing is free and a switch is
+// not, so it is never one.
+func (r *run) curTwins() bool {
+	g, ok := r.guide.(*porGuide)
+	return ok && g.s.optimal
+}
+
 // twin reports whether threads x and y are twins (both of one group,
 // with equal histories and wait states).
 func (r *run) twin(x, y int) bool {
@@ -407,7 +477,7 @@ func (r *run) twinBases(sc *schedule) map[int]int {
 	for m := sc.twins; m != 0; m &= m - 1 {
 		y := bits.TrailingZeros64(m)
 		for x := range y {
-			if sc.enabled&(1<<x) != 0 && sc.twins&(1<<x) == 0 && x != sc.cur && x != sc.timer && r.twin(x, y) {
+			if sc.enabled&(1<<x) != 0 && sc.twins&(1<<x) == 0 && (x != sc.cur || r.curTwins()) && x != sc.timer && r.twin(x, y) {
 				bases[y] = x
 				break
 			}

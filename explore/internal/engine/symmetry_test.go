@@ -30,12 +30,47 @@ import (
 // only, at the top level).
 const opCheck = nOps
 
+// Data a member owns (symmetry.go, ownLoc): opOwn adds 1 to the
+// member's own integer, made as it starts, and logs what it got;
+// opPublish (a member's) puts a pointer to it in a shared box; opPeek
+// (g0's) reads the box and adds 1 to the integer published there, if any,
+// logging what it got (-1 if none).
+const (
+	opOwn = nOps + 1 + iota
+	opPublish
+	opPeek
+)
+
 type symProg struct {
 	g0, member []progOp
 	k          int // members
 }
 
 func (p symProg) String() string { return fmt.Sprintf("g0 %v, %d x %v", p.g0, p.k, p.member) }
+
+// genSymProgramOwn is genSymProgram with some of the members' operations
+// on their own data, some publishing it, and some of g0's reading what
+// was published.
+func genSymProgramOwn(t *rapid.T) symProg {
+	p := genSymProgram(t, true)
+	for i := range p.member {
+		switch rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("m.%d.own", i)) {
+		case 0, 1:
+			p.member[i] = progOp{kind: opOwn}
+		case 2:
+			p.member[i] = progOp{kind: opPublish}
+		}
+	}
+	if rapid.Bool().Draw(t, "own") {
+		p.member = append(p.member, progOp{kind: opOwn})
+	}
+	for i := range p.g0 {
+		if rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("g0.%d.peek", i)) == 0 {
+			p.g0[i] = progOp{kind: opPeek}
+		}
+	}
+	return p
+}
 
 func genSymProgram(t *rapid.T, checks bool) symProg {
 	var p symProg
@@ -66,9 +101,20 @@ func (p symProg) members() []int {
 func (p symProg) body(out *string) func() {
 	return func() {
 		var w progWorld
+		var box loc  // its address stands for pub's
+		var pub *loc // a member's own integer, published
 		var log0 []int
 		g0 := Go("g0", func() {
 			for _, o := range p.g0 {
+				if o.kind == opPeek {
+					PointAt(box.at(), false)
+					if x := pub; x != nil {
+						log0 = append(log0, x.Add(1))
+					} else {
+						log0 = append(log0, -1)
+					}
+					continue
+				}
 				w.do(o, &log0)
 			}
 			w.e.Set()
@@ -78,7 +124,17 @@ func (p symProg) body(out *string) func() {
 		for i := range p.k {
 			log := &logs[i] // written, never read, by the member: not its identity
 			ms = append(ms, Go("m", func() {
+				mine := new(loc)
 				for _, o := range p.member {
+					switch o.kind {
+					case opOwn:
+						*log = append(*log, mine.Add(1))
+						continue
+					case opPublish:
+						PointAt(box.at(), true)
+						pub = mine
+						continue
+					}
 					if o.kind == opCheck {
 						if v := w.xs[o.v].Load(); v >= 2 {
 							*out = fmt.Sprintf("failed: integer %d is %d", o.v, v)
