@@ -241,7 +241,10 @@ func (r *run) declareSymmetric(ts []*thread) {
 	}
 	if r.sym == nil {
 		r.sym = &symState{lastW: map[uintptr]uint64{}}
-		if r.curTwins() {
+		// Own data only where every location accessed before is known:
+		// not in the search's first run (r.seen is kept from the run after
+		// one declared a group) nor after a step of unknown accesses.
+		if r.curTwins() && r.seen != nil {
 			r.sym.own = make(map[uintptr]ownLoc, len(r.seen))
 			for l := range r.seen {
 				r.sym.own[l] = ownLoc{-1, 0}
@@ -388,7 +391,11 @@ func (r *run) symStep(c *thread) {
 	c.ordered = c.ordered || c.yieldStep || c.state == blocked && c.timedOut
 	s := r.sym
 	if s == nil {
-		if r.seen != nil && !c.pendAll {
+		if r.seen != nil {
+			if c.pendAll { // what it touched is not known: nothing is a member's own
+				r.seen = nil
+				return
+			}
 			for _, a := range c.pend {
 				r.seen[a.loc] = struct{}{}
 			}
