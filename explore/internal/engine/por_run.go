@@ -13,15 +13,22 @@ import (
 // sleep set; each race asks the search (por_search.go) for an
 // alternative at an earlier decision (race, timerRace, backtrack).
 
-// porEvent is one step of a run.
+// porEvent is one step of a run. The fields the scans back over a run
+// read (race, backtrack, initials) come first, in one cache line of the
+// 128 bytes.
 type porEvent struct {
 	tid   int
 	local int    // the step's number among its goroutine's steps
 	prev  int    // its goroutine's previous step, or -1
 	dec   int    // the decision that chose it, or -1 (no choice)
 	en    uint64 // the goroutines that could go instead
-	wait  bool   // the step passes a wait (Block, BlockOn)
-	npend int    // acc[:npend] is its pending operation's, the rest touches
+	// sig and wsig are the locations the step touches, and those it
+	// writes, each as one bit of a 64-bit hash (sigBit), set when it
+	// ends: two steps whose signatures do not meet (neither's writes
+	// meet the other's locations) do not conflict, a test that spares
+	// comparing their accesses one by one.
+	sig, wsig uint64
+	wait      bool // the step passes a wait (Block, BlockOn)
 	// latch: the wait is a latch's (latchWait) and its condition held
 	// (no timeout fired).
 	latch bool
@@ -29,6 +36,10 @@ type porEvent struct {
 	// clock; had what it waits on become ready first, the same wait
 	// would pass without).
 	fired bool
+	// free: the decision that chose it had no running goroutine to
+	// preempt (its goroutine had stopped: any choice there was free).
+	free  bool
+	npend int // acc[:npend] is its pending operation's, the rest touches
 	stepSummary
 	// clock[q] is how many steps of goroutine q happen before this one,
 	// or are it.
@@ -64,8 +75,10 @@ type porRun struct {
 	accs     []access // where the steps' accesses are kept, in order
 	accStart int      // the running step's first in accs
 	cand     []int
+	firsts   []int        // initials' scratch
 	idx      []int32      // the running step's locations, in states
-	all      vclock.Clock // every event's clock, joined
+	joins    []uint8      // per access of the running step: what stepClock joins (joinW, joinR)
+	joinGlob bool         // stepClock joins glob
 	glob     vclock.Clock // the clocks of the events that touch everything, joined
 	lastGlob int
 	sleep    []sleeper
@@ -101,7 +114,7 @@ func newPorRun(s *porSearch, spare *porRun) *porRun {
 		p.locs.reset()
 		*p = porRun{s: s, events: p.events[:0], last: p.last[:0], thClock: p.thClock[:0],
 			parent: p.parent[:0], locs: p.locs, states: p.states[:0], arena: p.arena[:0],
-			all: p.all[:0], glob: p.glob[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], idx: p.idx[:0], picks: p.picks[:0]}
+			joins: p.joins[:0], glob: p.glob[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], firsts: p.firsts[:0], idx: p.idx[:0], picks: p.picks[:0]}
 		return p
 	}
 	return &porRun{s: s, lastGlob: -1}
@@ -176,6 +189,7 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	ev.latch = ev.wait && t.latch && !t.timedOut
 	ev.fired = ev.wait && t.timedOut
 	ev.all = t.pendAll
+	ev.free = dec >= 0 && r.decisions[dec].cur < 0
 	start := len(p.accs)
 	p.accs = append(p.accs, t.pend...)
 	ev.npend = len(t.pend)
@@ -243,6 +257,14 @@ func (p *porRun) finish(r *run) {
 	p.open = false
 	n := len(p.events) - 1
 	e := &p.events[n]
+	e.sig, e.wsig = 0, 0
+	for _, a := range e.acc {
+		b := sigBit(a.loc)
+		e.sig |= b
+		if a.write {
+			e.wsig |= b
+		}
+	}
 	if p.s != nil && p.s.sleep {
 		p.wakeSleepers(r, e)
 	}
@@ -283,13 +305,20 @@ func (p *porRun) wakeSleepers(r *run, e *porEvent) {
 // other goroutines (the last writer of each location e touches, and the
 // readers since if e writes it; every goroutine's last step if e touches
 // everything) that do not already happen before e. It keeps the indexes
-// of e's locations' records in p.idx, for stepClock and remember.
+// of e's locations' records in p.idx, for stepClock and remember, and in
+// p.joins which of their clocks stepClock is to join (joinW, joinR) and
+// in p.joinGlob whether the last step that touched everything's: those
+// of a step that happens before e (it is e's goroutine's, or prev counts
+// it) are no later than prev, and joining them changes nothing.
 func (p *porRun) racesOf(e *porEvent, prev vclock.Clock) []int {
 	cand := p.cand[:0]
-	add := func(i int) {
+	// add adds i, if it is a candidate, and reports whether it is.
+	add := func(i int) bool {
 		if i >= 0 && p.events[i].tid != e.tid && !p.hb(prev, i) {
 			cand = append(cand, i)
+			return true
 		}
+		return false
 	}
 	if e.all {
 		for _, i := range p.last {
@@ -297,38 +326,63 @@ func (p *porRun) racesOf(e *porEvent, prev vclock.Clock) []int {
 		}
 		return cand
 	}
-	add(p.lastGlob)
-	idx := p.idx[:0]
+	p.joinGlob = add(p.lastGlob)
+	idx, joins := p.idx[:0], p.joins[:0]
 	for j, a := range e.acc {
 		k := p.locIndex(a.loc, len(p.events)-1, j)
 		idx = append(idx, k)
 		ls := &p.states[k]
-		add(ls.w)
+		var join uint8
+		if add(ls.w) {
+			join |= joinW
+		}
 		if a.write {
 			for _, i := range ls.reads {
-				add(i)
+				if add(i) {
+					join |= joinR
+				}
 			}
 		}
+		joins = append(joins, join)
 	}
-	p.idx = idx
+	p.idx, p.joins = idx, joins
 	return cand
 }
 
+// What stepClock joins of a location's record (porRun.joins).
+const (
+	joinW = 1 << iota // the last writer's clock
+	joinR             // the readers' since
+)
+
 // stepClock is step e's vector clock: its goroutine's (prev) and one
 // more step of it, joined with the clocks of the steps it conflicts with
-// (every step's, if it touches everything).
+// (every step's, if it touches everything: each goroutine's last step's,
+// which are no earlier than its steps before). Of those, it joins only
+// the clocks racesOf found may be later than prev (p.joins).
 func (p *porRun) stepClock(r *run, e *porEvent, prev vclock.Clock) vclock.Clock {
 	c := p.clock(len(r.threads))
 	copy(c, prev)
 	c[e.tid] = uint32(e.local + 1)
 	if e.all {
-		return c.Join(p.all)
+		for _, q := range p.thClock {
+			c = c.Join(q)
+		}
+		return c
 	}
-	c = c.Join(p.glob)
+	if p.joinGlob {
+		c = c.Join(p.glob)
+	}
 	for k, a := range e.acc {
+		join := p.joins[k]
+		if join == 0 {
+			continue
+		}
 		ls := &p.states[p.idx[k]]
-		c = c.Join(ls.wclock)
-		if a.write {
+		if join&joinW != 0 {
+			c = c.Join(ls.wclock)
+		}
+		if a.write && join&joinR != 0 {
 			c = c.Join(ls.rclock)
 		}
 	}
@@ -360,7 +414,6 @@ func (p *porRun) remember(n int) {
 	e := &p.events[n]
 	c := e.clock
 	p.thClock[e.tid] = c
-	p.all = p.all.Join(c)
 	if e.all {
 		p.glob = p.glob.Join(c)
 		p.lastGlob = n
@@ -403,6 +456,7 @@ func (p *porRun) race(r *run, i, n int) {
 	}
 	tid := p.events[n].tid
 	en := &p.events[n]
+	enAll := en.all
 	prev := p.clockOf(tid)
 	// arrived: the step after which n's goroutine stood at n's wait
 	// (its previous step, or the step that started it).
@@ -412,7 +466,11 @@ func (p *porRun) race(r *run, i, n int) {
 	}
 	for j := i; j >= 0; j-- {
 		ej := &p.events[j]
-		if j < i && (ej.tid == tid || p.hb(prev, j) || !ej.conflicts(&en.stepSummary)) {
+		// j < i: j is skipped if it is n's goroutine's, happens before
+		// n (p.hb(prev, j)), or does not conflict with n (the
+		// signatures first: stepsConflict).
+		if j < i && (ej.tid == tid || uint32(ej.local) < prev.At(ej.tid) ||
+			!enAll && ej.wsig&en.sig == 0 && ej.sig&en.wsig == 0 && !ej.all || !stepsConflict(ej, en)) {
 			continue
 		}
 		if en.latch && p.s.bound < 0 && p.latchAhead(j, en) {
@@ -572,6 +630,22 @@ func (p *porRun) writtenBefore(j int, loc uintptr) bool {
 	return false
 }
 
+// sigBit is location l's bit in a step's signature (porEvent.sig): the
+// high bits of a multiplicative hash, as locTable's slot.
+func sigBit(l uintptr) uint64 { return 1 << ((uint64(l) * 0x9e3779b97f4a7c15) >> 58) }
+
+// stepsConflict is a.conflicts(&b.stepSummary) for two ended steps, the
+// signatures first.
+func stepsConflict(a, b *porEvent) bool {
+	if a.all || b.all {
+		return true
+	}
+	if a.wsig&b.sig == 0 && a.sig&b.wsig == 0 {
+		return false
+	}
+	return overlaps(a.acc, b.acc)
+}
+
 func writes(as []access, loc uintptr) bool {
 	for _, a := range as {
 		if a.loc == loc && a.write {
@@ -728,7 +802,7 @@ func (p *porRun) undoPreemptions(r *run, j int) {
 // event n.
 func (p *porRun) initials(i, n int) uint64 {
 	var seen, ini uint64
-	var firsts []int
+	firsts := p.firsts[:0]
 	for x := i + 1; x <= n; x++ {
 		ex := &p.events[x]
 		if x < n && p.hb(ex.clock, i) {
@@ -750,6 +824,7 @@ func (p *porRun) initials(i, n int) uint64 {
 		}
 		firsts = append(firsts, x)
 	}
+	p.firsts = firsts
 	return ini
 }
 
@@ -774,9 +849,9 @@ func (p *porRun) backtrack(r *run, i, tid int) {
 		if ek.dec < 0 {
 			continue
 		}
-		d := &r.decisions[ek.dec]
+		// ek.en and ek.free are its decision's enabled and cur < 0.
 		start := k == 0 || p.events[k-1].tid != ek.tid
-		if (start || d.cur < 0) && d.enabled&(1<<tid) != 0 {
+		if (start || ek.free) && ek.en&(1<<tid) != 0 {
 			p.s.nodes[ek.dec].bt |= 1 << tid
 		}
 	}
