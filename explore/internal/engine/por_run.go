@@ -53,10 +53,8 @@ type locState struct {
 	// before a decision are the same in every run through it, their
 	// addresses not).
 	first, at int32
-	w         int          // the last step that wrote it, or -1
-	wclock    vclock.Clock // its clock
-	reads     []int        // the steps that read it since, the last per goroutine
-	rclock    vclock.Clock // their clocks joined
+	w         int   // the last step that wrote it, or -1
+	reads     []int // the steps that read it since, the last per goroutine
 }
 
 // porRun is the analysis of one run.
@@ -75,11 +73,10 @@ type porRun struct {
 	accs     []access // where the steps' accesses are kept, in order
 	accStart int      // the running step's first in accs
 	cand     []int
-	firsts   []int        // initials' scratch
-	idx      []int32      // the running step's locations, in states
-	joins    []uint8      // per access of the running step: what stepClock joins (joinW, joinR)
-	joinGlob bool         // stepClock joins glob
-	glob     vclock.Clock // the clocks of the events that touch everything, joined
+	firsts   []int   // initials' scratch
+	idx      []int32 // the running step's locations, in states
+	joins    []uint8 // per access of the running step: what stepClock joins (joinW, joinR)
+	joinGlob bool    // stepClock joins lastGlob's clock
 	lastGlob int
 	sleep    []sleeper
 	undone   bool // undoPreemptions ran in this run
@@ -114,7 +111,7 @@ func newPorRun(s *porSearch, spare *porRun) *porRun {
 		p.locs.reset()
 		*p = porRun{s: s, events: p.events[:0], last: p.last[:0], thClock: p.thClock[:0],
 			parent: p.parent[:0], locs: p.locs, states: p.states[:0], arena: p.arena[:0],
-			joins: p.joins[:0], glob: p.glob[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], firsts: p.firsts[:0], idx: p.idx[:0], picks: p.picks[:0]}
+			joins: p.joins[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], firsts: p.firsts[:0], idx: p.idx[:0], picks: p.picks[:0]}
 		return p
 	}
 	return &porRun{s: s, lastGlob: -1}
@@ -141,7 +138,7 @@ func (p *porRun) locIndex(l uintptr, n, k int) int32 {
 	if len(p.states) < cap(p.states) {
 		p.states = p.states[:i+1]
 		old := &p.states[i]
-		*old = locState{first: int32(n), at: int32(k), w: -1, reads: old.reads[:0], rclock: old.rclock[:0]}
+		*old = locState{first: int32(n), at: int32(k), w: -1, reads: old.reads[:0]}
 	} else {
 		p.states = append(p.states, locState{first: int32(n), at: int32(k), w: -1})
 	}
@@ -185,7 +182,9 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	if prev >= 0 {
 		local = p.events[prev].local + 1
 	}
-	ev := porEvent{tid: c, local: local, prev: prev, dec: dec, en: en, wait: t.state == blocked}
+	// The step is made in place (a porEvent is 128 bytes).
+	p.events = append(p.events, porEvent{tid: c, local: local, prev: prev, dec: dec, en: en, wait: t.state == blocked})
+	ev := &p.events[len(p.events)-1]
 	ev.latch = ev.wait && t.latch && !t.timedOut
 	ev.fired = ev.wait && t.timedOut
 	ev.all = t.pendAll
@@ -204,7 +203,6 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	}
 	ev.acc = p.accs[start:len(p.accs):len(p.accs)]
 	p.accStart = start
-	p.events = append(p.events, ev)
 	p.last[c] = len(p.events) - 1
 	if dec < 0 && p.s != nil && p.s.optimal && !p.stopped && asleep(p.sleep)&(1<<c) != 0 && p.alone(r, c) {
 		// The one goroutine that can go is asleep: the run repeats a
@@ -371,7 +369,9 @@ func (p *porRun) stepClock(r *run, e *porEvent, prev vclock.Clock) vclock.Clock 
 		return c
 	}
 	if p.joinGlob {
-		c = c.Join(p.glob)
+		// A step that touches everything happens after every earlier
+		// one: the last one's clock is the join of theirs.
+		c = c.Join(p.events[p.lastGlob].clock)
 	}
 	for k, a := range e.acc {
 		join := p.joins[k]
@@ -380,10 +380,15 @@ func (p *porRun) stepClock(r *run, e *porEvent, prev vclock.Clock) vclock.Clock 
 		}
 		ls := &p.states[p.idx[k]]
 		if join&joinW != 0 {
-			c = c.Join(ls.wclock)
+			c = c.Join(p.events[ls.w].clock)
 		}
 		if a.write && join&joinR != 0 {
-			c = c.Join(ls.rclock)
+			// A reader replaced in reads by a later read of its
+			// goroutine happens before that read: the readers left
+			// stand for every read since the write.
+			for _, i := range ls.reads {
+				c = c.Join(p.events[i].clock)
+			}
 		}
 	}
 	return c
@@ -407,25 +412,23 @@ func (p *porRun) reverseRaces(r *run, cand []int, n int) {
 	}
 }
 
-// remember records step n as its goroutine's last, in the join of every
-// clock, and as the last writer, or one of the readers, of each location
-// it touched (or as the last step that touched everything).
+// remember records step n as its goroutine's last, and as the last
+// writer, or one of the readers, of each location it touched (or as the
+// last step that touched everything).
 func (p *porRun) remember(n int) {
 	e := &p.events[n]
 	c := e.clock
 	p.thClock[e.tid] = c
 	if e.all {
-		p.glob = p.glob.Join(c)
 		p.lastGlob = n
 		return
 	}
 	for k, a := range e.acc {
 		ls := &p.states[p.idx[k]]
 		if a.write {
-			ls.w, ls.wclock, ls.reads, ls.rclock = n, c, ls.reads[:0], ls.rclock[:0]
+			ls.w, ls.reads = n, ls.reads[:0]
 			continue
 		}
-		ls.rclock = ls.rclock.Join(c)
 		replaced := false
 		for k, i := range ls.reads {
 			if p.events[i].tid == e.tid {
@@ -634,6 +637,9 @@ func (p *porRun) writtenBefore(j int, loc uintptr) bool {
 // high bits of a multiplicative hash, as locTable's slot.
 func sigBit(l uintptr) uint64 { return 1 << ((uint64(l) * 0x9e3779b97f4a7c15) >> 58) }
 
+// clockSig is the virtual clock's bit.
+var clockSig = sigBit(clockLoc)
+
 // stepsConflict is a.conflicts(&b.stepSummary) for two ended steps, the
 // signatures first.
 func stepsConflict(a, b *porEvent) bool {
@@ -688,7 +694,7 @@ func (p *porRun) timerRace(r *run, n int) {
 		t := r.threads[d.timer]
 		for k := n - 1; k >= 0 && p.s.bound >= 0; k-- {
 			ek := &p.events[k]
-			if ek.tid == d.timer || ek.all || touchesClock(ek.acc) || touchesFiring(ek, t) {
+			if ek.tid == d.timer || ek.all || ek.sig&clockSig != 0 && touchesClock(ek.acc) || touchesFiring(ek, t) {
 				break
 			}
 			if ek.dec >= 0 && r.decisions[ek.dec].timer == d.timer {
