@@ -304,10 +304,11 @@ func (p *porRun) wakeSleepers(r *run, e *porEvent) {
 // readers since if e writes it; every goroutine's last step if e touches
 // everything) that do not already happen before e. It keeps the indexes
 // of e's locations' records in p.idx, for stepClock and remember, and in
-// p.joins which of their clocks stepClock is to join (joinW, joinR) and
-// in p.joinGlob whether the last step that touched everything's: those
-// of a step that happens before e (it is e's goroutine's, or prev counts
-// it) are no later than prev, and joining them changes nothing.
+// p.joins which of their clocks stepClock is to join (joinW, joinR), and
+// in p.joinGlob whether to join the clock of the last step that touched
+// everything: the clock of a step that happens before e (it is e's
+// goroutine's, or prev counts it) is no later than prev, and joining it
+// changes nothing.
 func (p *porRun) racesOf(e *porEvent, prev vclock.Clock) []int {
 	cand := p.cand[:0]
 	// add adds i, if it is a candidate, and reports whether it is.
