@@ -13,15 +13,22 @@ import (
 // sleep set; each race asks the search (por_search.go) for an
 // alternative at an earlier decision (race, timerRace, backtrack).
 
-// porEvent is one step of a run.
+// porEvent is one step of a run. The fields the scans back over a run
+// read (race, backtrack, initials) come first, in one cache line of the
+// 128 bytes.
 type porEvent struct {
 	tid   int
 	local int    // the step's number among its goroutine's steps
 	prev  int    // its goroutine's previous step, or -1
 	dec   int    // the decision that chose it, or -1 (no choice)
 	en    uint64 // the goroutines that could go instead
-	wait  bool   // the step passes a wait (Block, BlockOn)
-	npend int    // acc[:npend] is its pending operation's, the rest touches
+	// sig and wsig are the locations the step touches, and those it
+	// writes, each as one bit of a 64-bit hash (sigBit), set when it
+	// ends: two steps whose signatures do not meet (neither's writes
+	// meet the other's locations) do not conflict, a test that spares
+	// comparing their accesses one by one.
+	sig, wsig uint64
+	wait      bool // the step passes a wait (Block, BlockOn)
 	// latch: the wait is a latch's (latchWait) and its condition held
 	// (no timeout fired).
 	latch bool
@@ -29,6 +36,10 @@ type porEvent struct {
 	// clock; had what it waits on become ready first, the same wait
 	// would pass without).
 	fired bool
+	// free: the decision that chose it had no running goroutine to
+	// preempt (its goroutine had stopped: any choice there was free).
+	free  bool
+	npend int // acc[:npend] is its pending operation's, the rest touches
 	stepSummary
 	// clock[q] is how many steps of goroutine q happen before this one,
 	// or are it.
@@ -42,10 +53,8 @@ type locState struct {
 	// before a decision are the same in every run through it, their
 	// addresses not).
 	first, at int32
-	w         int          // the last step that wrote it, or -1
-	wclock    vclock.Clock // its clock
-	reads     []int        // the steps that read it since, the last per goroutine
-	rclock    vclock.Clock // their clocks joined
+	w         int   // the last step that wrote it, or -1
+	reads     []int // the steps that read it since, the last per goroutine
 }
 
 // porRun is the analysis of one run.
@@ -64,9 +73,10 @@ type porRun struct {
 	accs     []access // where the steps' accesses are kept, in order
 	accStart int      // the running step's first in accs
 	cand     []int
-	idx      []int32      // the running step's locations, in states
-	all      vclock.Clock // every event's clock, joined
-	glob     vclock.Clock // the clocks of the events that touch everything, joined
+	firsts   []int   // initials' scratch
+	idx      []int32 // the running step's locations, in states
+	joins    []uint8 // per access of the running step: what stepClock joins (joinW, joinR)
+	joinGlob bool    // stepClock joins lastGlob's clock
 	lastGlob int
 	sleep    []sleeper
 	undone   bool // undoPreemptions ran in this run
@@ -101,7 +111,7 @@ func newPorRun(s *porSearch, spare *porRun) *porRun {
 		p.locs.reset()
 		*p = porRun{s: s, events: p.events[:0], last: p.last[:0], thClock: p.thClock[:0],
 			parent: p.parent[:0], locs: p.locs, states: p.states[:0], arena: p.arena[:0],
-			all: p.all[:0], glob: p.glob[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], idx: p.idx[:0], picks: p.picks[:0]}
+			joins: p.joins[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], firsts: p.firsts[:0], idx: p.idx[:0], picks: p.picks[:0]}
 		return p
 	}
 	return &porRun{s: s, lastGlob: -1}
@@ -128,7 +138,7 @@ func (p *porRun) locIndex(l uintptr, n, k int) int32 {
 	if len(p.states) < cap(p.states) {
 		p.states = p.states[:i+1]
 		old := &p.states[i]
-		*old = locState{first: int32(n), at: int32(k), w: -1, reads: old.reads[:0], rclock: old.rclock[:0]}
+		*old = locState{first: int32(n), at: int32(k), w: -1, reads: old.reads[:0]}
 	} else {
 		p.states = append(p.states, locState{first: int32(n), at: int32(k), w: -1})
 	}
@@ -172,10 +182,13 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	if prev >= 0 {
 		local = p.events[prev].local + 1
 	}
-	ev := porEvent{tid: c, local: local, prev: prev, dec: dec, en: en, wait: t.state == blocked}
+	// The step is made in place (a porEvent is 128 bytes).
+	p.events = append(p.events, porEvent{tid: c, local: local, prev: prev, dec: dec, en: en, wait: t.state == blocked})
+	ev := &p.events[len(p.events)-1]
 	ev.latch = ev.wait && t.latch && !t.timedOut
 	ev.fired = ev.wait && t.timedOut
 	ev.all = t.pendAll
+	ev.free = dec >= 0 && r.decisions[dec].cur < 0
 	start := len(p.accs)
 	p.accs = append(p.accs, t.pend...)
 	ev.npend = len(t.pend)
@@ -190,7 +203,6 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	}
 	ev.acc = p.accs[start:len(p.accs):len(p.accs)]
 	p.accStart = start
-	p.events = append(p.events, ev)
 	p.last[c] = len(p.events) - 1
 	if dec < 0 && p.s != nil && p.s.optimal && !p.stopped && asleep(p.sleep)&(1<<c) != 0 && p.alone(r, c) {
 		// The one goroutine that can go is asleep: the run repeats a
@@ -243,6 +255,14 @@ func (p *porRun) finish(r *run) {
 	p.open = false
 	n := len(p.events) - 1
 	e := &p.events[n]
+	e.sig, e.wsig = 0, 0
+	for _, a := range e.acc {
+		b := sigBit(a.loc)
+		e.sig |= b
+		if a.write {
+			e.wsig |= b
+		}
+	}
 	if p.s != nil && p.s.sleep {
 		p.wakeSleepers(r, e)
 	}
@@ -283,13 +303,21 @@ func (p *porRun) wakeSleepers(r *run, e *porEvent) {
 // other goroutines (the last writer of each location e touches, and the
 // readers since if e writes it; every goroutine's last step if e touches
 // everything) that do not already happen before e. It keeps the indexes
-// of e's locations' records in p.idx, for stepClock and remember.
+// of e's locations' records in p.idx, for stepClock and remember, and in
+// p.joins which of their clocks stepClock is to join (joinW, joinR), and
+// in p.joinGlob whether to join the clock of the last step that touched
+// everything: the clock of a step that happens before e (it is e's
+// goroutine's, or prev counts it) is no later than prev, and joining it
+// changes nothing.
 func (p *porRun) racesOf(e *porEvent, prev vclock.Clock) []int {
 	cand := p.cand[:0]
-	add := func(i int) {
+	// add adds i, if it is a candidate, and reports whether it is.
+	add := func(i int) bool {
 		if i >= 0 && p.events[i].tid != e.tid && !p.hb(prev, i) {
 			cand = append(cand, i)
+			return true
 		}
+		return false
 	}
 	if e.all {
 		for _, i := range p.last {
@@ -297,39 +325,71 @@ func (p *porRun) racesOf(e *porEvent, prev vclock.Clock) []int {
 		}
 		return cand
 	}
-	add(p.lastGlob)
-	idx := p.idx[:0]
+	p.joinGlob = add(p.lastGlob)
+	idx, joins := p.idx[:0], p.joins[:0]
 	for j, a := range e.acc {
 		k := p.locIndex(a.loc, len(p.events)-1, j)
 		idx = append(idx, k)
 		ls := &p.states[k]
-		add(ls.w)
+		var join uint8
+		if add(ls.w) {
+			join |= joinW
+		}
 		if a.write {
 			for _, i := range ls.reads {
-				add(i)
+				if add(i) {
+					join |= joinR
+				}
 			}
 		}
+		joins = append(joins, join)
 	}
-	p.idx = idx
+	p.idx, p.joins = idx, joins
 	return cand
 }
 
+// What stepClock joins of a location's record (porRun.joins).
+const (
+	joinW = 1 << iota // the last writer's clock
+	joinR             // the readers' since
+)
+
 // stepClock is step e's vector clock: its goroutine's (prev) and one
 // more step of it, joined with the clocks of the steps it conflicts with
-// (every step's, if it touches everything).
+// (every step's, if it touches everything: each goroutine's last step's,
+// which are no earlier than its steps before). Of those, it joins only
+// the clocks racesOf found may be later than prev (p.joins).
 func (p *porRun) stepClock(r *run, e *porEvent, prev vclock.Clock) vclock.Clock {
 	c := p.clock(len(r.threads))
 	copy(c, prev)
 	c[e.tid] = uint32(e.local + 1)
 	if e.all {
-		return c.Join(p.all)
+		for _, q := range p.thClock {
+			c = c.Join(q)
+		}
+		return c
 	}
-	c = c.Join(p.glob)
+	if p.joinGlob {
+		// A step that touches everything happens after every earlier
+		// one: the last one's clock is the join of theirs.
+		c = c.Join(p.events[p.lastGlob].clock)
+	}
 	for k, a := range e.acc {
+		join := p.joins[k]
+		if join == 0 {
+			continue
+		}
 		ls := &p.states[p.idx[k]]
-		c = c.Join(ls.wclock)
-		if a.write {
-			c = c.Join(ls.rclock)
+		if join&joinW != 0 {
+			c = c.Join(p.events[ls.w].clock)
+		}
+		if a.write && join&joinR != 0 {
+			// A reader replaced in reads by a later read of its
+			// goroutine happens before that read: the readers left
+			// stand for every read since the write.
+			for _, i := range ls.reads {
+				c = c.Join(p.events[i].clock)
+			}
 		}
 	}
 	return c
@@ -353,26 +413,23 @@ func (p *porRun) reverseRaces(r *run, cand []int, n int) {
 	}
 }
 
-// remember records step n as its goroutine's last, in the join of every
-// clock, and as the last writer, or one of the readers, of each location
-// it touched (or as the last step that touched everything).
+// remember records step n as its goroutine's last, and as the last
+// writer, or one of the readers, of each location it touched (or as the
+// last step that touched everything).
 func (p *porRun) remember(n int) {
 	e := &p.events[n]
 	c := e.clock
 	p.thClock[e.tid] = c
-	p.all = p.all.Join(c)
 	if e.all {
-		p.glob = p.glob.Join(c)
 		p.lastGlob = n
 		return
 	}
 	for k, a := range e.acc {
 		ls := &p.states[p.idx[k]]
 		if a.write {
-			ls.w, ls.wclock, ls.reads, ls.rclock = n, c, ls.reads[:0], ls.rclock[:0]
+			ls.w, ls.reads = n, ls.reads[:0]
 			continue
 		}
-		ls.rclock = ls.rclock.Join(c)
 		replaced := false
 		for k, i := range ls.reads {
 			if p.events[i].tid == e.tid {
@@ -403,6 +460,7 @@ func (p *porRun) race(r *run, i, n int) {
 	}
 	tid := p.events[n].tid
 	en := &p.events[n]
+	enAll := en.all
 	prev := p.clockOf(tid)
 	// arrived: the step after which n's goroutine stood at n's wait
 	// (its previous step, or the step that started it).
@@ -412,7 +470,11 @@ func (p *porRun) race(r *run, i, n int) {
 	}
 	for j := i; j >= 0; j-- {
 		ej := &p.events[j]
-		if j < i && (ej.tid == tid || p.hb(prev, j) || !ej.conflicts(&en.stepSummary)) {
+		// j < i: j is skipped if it is n's goroutine's, happens before
+		// n (p.hb(prev, j)), or does not conflict with n (the
+		// signatures first: stepsConflict).
+		if j < i && (ej.tid == tid || uint32(ej.local) < prev.At(ej.tid) ||
+			!enAll && ej.wsig&en.sig == 0 && ej.sig&en.wsig == 0 && !ej.all || !stepsConflict(ej, en)) {
 			continue
 		}
 		if en.latch && p.s.bound < 0 && p.latchAhead(j, en) {
@@ -572,6 +634,25 @@ func (p *porRun) writtenBefore(j int, loc uintptr) bool {
 	return false
 }
 
+// sigBit is location l's bit in a step's signature (porEvent.sig): the
+// high bits of a multiplicative hash, as locTable's slot.
+func sigBit(l uintptr) uint64 { return 1 << ((uint64(l) * 0x9e3779b97f4a7c15) >> 58) }
+
+// clockSig is the virtual clock's bit.
+var clockSig = sigBit(clockLoc)
+
+// stepsConflict is a.conflicts(&b.stepSummary) for two ended steps, the
+// signatures first.
+func stepsConflict(a, b *porEvent) bool {
+	if a.all || b.all {
+		return true
+	}
+	if a.wsig&b.sig == 0 && a.sig&b.wsig == 0 {
+		return false
+	}
+	return overlaps(a.acc, b.acc)
+}
+
 func writes(as []access, loc uintptr) bool {
 	for _, a := range as {
 		if a.loc == loc && a.write {
@@ -614,7 +695,7 @@ func (p *porRun) timerRace(r *run, n int) {
 		t := r.threads[d.timer]
 		for k := n - 1; k >= 0 && p.s.bound >= 0; k-- {
 			ek := &p.events[k]
-			if ek.tid == d.timer || ek.all || touchesClock(ek.acc) || touchesFiring(ek, t) {
+			if ek.tid == d.timer || ek.all || ek.sig&clockSig != 0 && touchesClock(ek.acc) || touchesFiring(ek, t) {
 				break
 			}
 			if ek.dec >= 0 && r.decisions[ek.dec].timer == d.timer {
@@ -728,7 +809,7 @@ func (p *porRun) undoPreemptions(r *run, j int) {
 // event n.
 func (p *porRun) initials(i, n int) uint64 {
 	var seen, ini uint64
-	var firsts []int
+	firsts := p.firsts[:0]
 	for x := i + 1; x <= n; x++ {
 		ex := &p.events[x]
 		if x < n && p.hb(ex.clock, i) {
@@ -750,6 +831,7 @@ func (p *porRun) initials(i, n int) uint64 {
 		}
 		firsts = append(firsts, x)
 	}
+	p.firsts = firsts
 	return ini
 }
 
@@ -774,9 +856,9 @@ func (p *porRun) backtrack(r *run, i, tid int) {
 		if ek.dec < 0 {
 			continue
 		}
-		d := &r.decisions[ek.dec]
+		// ek.en and ek.free are its decision's enabled and cur < 0.
 		start := k == 0 || p.events[k-1].tid != ek.tid
-		if (start || d.cur < 0) && d.enabled&(1<<tid) != 0 {
+		if (start || ek.free) && ek.en&(1<<tid) != 0 {
 			p.s.nodes[ek.dec].bt |= 1 << tid
 		}
 	}

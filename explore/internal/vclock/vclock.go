@@ -29,11 +29,16 @@ func (c Clock) At(g int) uint32 {
 // either happens before the join) and returns it; it grows c if o is
 // longer, so the result is to be kept as append's is.
 func (c Clock) Join(o Clock) Clock {
-	for len(c) < len(o) {
-		c = append(c, 0)
+	if n := len(c); n < len(o) {
+		// What c lacks, o has alone: take it as it is.
+		c = append(c, o[n:]...)
+		o = o[:n]
 	}
+	c2 := c[:len(o)]
 	for i, v := range o {
-		c[i] = max(c[i], v)
+		if v > c2[i] {
+			c2[i] = v
+		}
 	}
 	return c
 }
