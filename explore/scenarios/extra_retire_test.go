@@ -27,13 +27,14 @@ import (
 // retiring worker missed and nobody was woken for waits for ever (with
 // the park timeout off, a deadlock).
 //
-// Each is exhaustive at one preemption (about 2,000 schedules); at two
-// each takes about 900,000, more than CI's explore step affords (the
-// reduced search takes longer still), so the budget (five times the
-// first bound's count) cuts it there and says so; WSCHED_LONG=1 (verify
-// -long: ten times its own budget, one bound more) runs it through. The
-// mutants of retire die at one preemption (docs/explore.md and the
-// mutants have the counts).
+// Each is exhaustive at one preemption (about 2,000 schedules). At two,
+// the remote one ends in 870,923 schedules (about 31 s), which the explore
+// step runs; the local one in 979,522 (about 36 s), more than the step
+// affords beside it (the reduced search takes longer still), so its
+// budget (five times the first bound's count) cuts it there and says so.
+// WSCHED_LONG=1 (verify -long) gives each a million schedules at three
+// preemptions. The mutants of retire die at one preemption
+// (docs/explore.md and the mutants have the counts).
 
 // blockOnChild spawns a task that spawns a child and blocks until the
 // child has run, and waits for it. The child is in the blocked worker's
@@ -58,7 +59,7 @@ func blockOnChild(rt *sched.Runtime) {
 }
 
 func TestExploreExtraRetireAgainstRemoteSpawn(t *testing.T) {
-	explore.Check(t, "protocol/extra-retire-remote", explore.Options{MaxSchedules: budget(10_000, 100_000)}, func() {
+	explore.Check(t, "protocol/extra-retire-remote", explore.Options{MaxSchedules: budget(1_000_000, 100_000)}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
 		blockOnChild(rt)
 		var c counter

@@ -44,8 +44,9 @@ func TestExploreBatchMateOfBlockedPoll(t *testing.T) {
 // Go's parallelism test in small: three workers, three tasks from outside
 // that can finish only when all three run at once. Every worker must be
 // woken (Rule 1, Rule 2), and no task may wait in a private place.
+// Exhaustive at one preemption in 640,224 schedules (about 28 s).
 func TestExploreThreeWorkersRendezvous(t *testing.T) {
-	explore.Check(t, "stranding/rendezvous-3", explore.Options{Preemptions: 1, MaxSchedules: budget(50_000, 200_000)}, func() {
+	explore.Check(t, "stranding/rendezvous-3", explore.Options{Preemptions: 1, MaxSchedules: budget(700_000, 200_000)}, func() {
 		rt := newMonitoredRuntime(3)
 		arrived := 0
 		var hs []*sched.JoinHandle
@@ -154,9 +155,10 @@ func extraWorkerForStuckWorker(cfg sched.Config) {
 
 // One worker blocked in a poll until a sleeping task wakes: the timer is
 // not tied to a worker, the monitor fires it, and an extra worker runs the
-// woken task.
+// woken task. Exhaustive at two preemptions in 1,008,107 schedules
+// (about 31 s).
 func TestExploreTimerDuringBlockedPoll(t *testing.T) {
-	explore.Check(t, "stranding/timer", explore.Options{MaxSchedules: budget(20_000, 200_000)}, func() {
+	explore.Check(t, "stranding/timer", explore.Options{MaxSchedules: budget(1_100_000, 200_000)}, func() {
 		rt := newMonitoredRuntime(1)
 		var woke explore.Event
 		slept := false
