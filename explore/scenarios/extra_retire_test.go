@@ -27,14 +27,12 @@ import (
 // retiring worker missed and nobody was woken for waits for ever (with
 // the park timeout off, a deadlock).
 //
-// Each is exhaustive at one preemption (about 2,000 schedules). At two,
-// the remote one ends in 870,923 schedules (about 31 s), which the explore
-// step runs; the local one in 979,522 (about 36 s), more than the step
-// affords beside it (the reduced search takes longer still), so its
-// budget (five times the first bound's count) cuts it there and says so.
-// WSCHED_LONG=1 (verify -long) gives each a million schedules at three
-// preemptions. The mutants of retire die at one preemption
-// (docs/explore.md and the mutants have the counts).
+// Each is exhaustive at one preemption (about 2,000 schedules) and at
+// two, the explore step's bound: the remote one in 870,923 schedules
+// (about 31 s), the local one in 979,522 (about 36 s; the reduced search
+// takes longer on both). WSCHED_LONG=1 (verify -long) gives each a
+// million schedules at three preemptions. The mutants of retire die at
+// one preemption (docs/explore.md and the mutants have the counts).
 
 // blockOnChild spawns a task that spawns a child and blocks until the
 // child has run, and waits for it. The child is in the blocked worker's
@@ -76,7 +74,7 @@ func TestExploreExtraRetireAgainstRemoteSpawn(t *testing.T) {
 }
 
 func TestExploreExtraRetireAgainstLocalSpawn(t *testing.T) {
-	explore.Check(t, "protocol/extra-retire-local", explore.Options{MaxSchedules: budget(10_000, 100_000)}, func() {
+	explore.Check(t, "protocol/extra-retire-local", explore.Options{MaxSchedules: budget(1_100_000, 100_000)}, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
 		blockOnChild(rt)
 		// A task that spawns a child and does not wait for it: the child
