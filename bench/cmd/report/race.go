@@ -122,39 +122,43 @@ func raceSection(plain, race []*group, title, tag, intro string) string {
 // this table is the cost itself. *cheaper* says whether each wsched row's is under every one
 // of racePeers.
 func raceCostMarkdown(title string, workloads []string, cost map[[2]string]float64) string {
-	return raceComparison{
-		heading: title + ": the detector's cost per task",
-		intro: "What the detector adds per task: the race build's ns/task minus the plain build's " +
-			"(medians of this run). race/plain is this cost over the plain time, so it asks less of a " +
-			"scheduler that is slow without the detector: meeting a peer's race/plain takes a cost " +
-			"at most (the peer's race/plain − 1) × wsched's plain ns/task. *cheaper* says whether each " +
-			"wsched row's cost is under every one of " + strings.Join(racePeers, " and ") + "'s.",
-		verdict: "cheaper",
-		format:  fmtNum,
-		unit:    " ns",
-		fails:   func(v, bar float64) bool { return v >= bar },
-		allPass: "The detector costs wsched less per task than " + strings.Join(racePeers, " and ") + " on every row.",
-		failing: "Rows where the detector costs wsched as much as " + strings.Join(racePeers, " or ") + " or more: ",
-	}.markdown(workloads, cost)
+	return nsComparison(title+": the detector's cost per task",
+		"What the detector adds per task: the race build's ns/task minus the plain build's "+
+			"(medians of this run). race/plain is this cost over the plain time, so it asks less of a "+
+			"scheduler that is slow without the detector: meeting a peer's race/plain takes a cost "+
+			"at most (the peer's race/plain − 1) × wsched's plain ns/task. *cheaper* says whether each "+
+			"wsched row's cost is under every one of "+strings.Join(racePeers, " and ")+"'s.",
+		"cheaper",
+		"The detector costs wsched less per task than "+strings.Join(racePeers, " and ")+" on every row.",
+		"Rows where the detector costs wsched as much as "+strings.Join(racePeers, " or ")+" or more: ",
+	).markdown(workloads, cost)
 }
 
 // raceTimeMarkdown compares the same rows by the race build's own ns/task: what a user's
 // tests under -race wait for, whatever the plain build costs. *faster* says whether each
 // wsched row is under every one of racePeers.
 func raceTimeMarkdown(title string, workloads []string, ns map[[2]string]float64) string {
+	return nsComparison(title+": its own time",
+		"The same run's race-build ns/task (medians), side by side: race/plain above "+
+			"charges a scheduler for being fast in the plain build, so it is shown with the time "+
+			"a test under -race actually waits. *faster* says whether each wsched row is under "+
+			"every one of "+strings.Join(racePeers, " and ")+".",
+		"faster",
+		"Every wsched row is faster than "+strings.Join(racePeers, " and ")+" in the race build.",
+		"Rows at or above "+strings.Join(racePeers, " or ")+"'s race-build time: ",
+	).markdown(workloads, ns)
+}
+
+// nsComparison is a raceComparison of nanoseconds, where a wsched row passes if it is under
+// every peer's.
+func nsComparison(heading, intro, verdict, allPass, failing string) raceComparison {
 	return raceComparison{
-		heading: title + ": its own time",
-		intro: "The same run's race-build ns/task (medians), side by side: race/plain above " +
-			"charges a scheduler for being fast in the plain build, so it is shown with the time " +
-			"a test under -race actually waits. *faster* says whether each wsched row is under " +
-			"every one of " + strings.Join(racePeers, " and ") + ".",
-		verdict: "faster",
+		heading: heading, intro: intro, verdict: verdict,
 		format:  fmtNum,
 		unit:    " ns",
 		fails:   func(v, bar float64) bool { return v >= bar },
-		allPass: "Every wsched row is faster than " + strings.Join(racePeers, " and ") + " in the race build.",
-		failing: "Rows at or above " + strings.Join(racePeers, " or ") + "'s race-build time: ",
-	}.markdown(workloads, ns)
+		allPass: allPass, failing: failing,
+	}
 }
 
 // raceGoalMarkdown is the race build's summary: per workload, the race/plain of wsched's rows
