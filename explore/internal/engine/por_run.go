@@ -53,8 +53,31 @@ type locState struct {
 	// before a decision are the same in every run through it, their
 	// addresses not).
 	first, at int32
-	w         int   // the last step that wrote it, or -1
-	reads     []int // the steps that read it since, the last per goroutine
+	w         stepRef   // the last step that wrote it (ev -1: none)
+	reads     []stepRef // the steps that read it since, the last per goroutine
+	// lastT and lastW are the last access to it, and the last write, of
+	// the steps remembered (indexes in accs; -1: none): the heads of its
+	// chains (accLink).
+	lastT, lastW int32
+}
+
+// stepRef names a step of the run (ev) with its goroutine and its number
+// among that goroutine's steps (porEvent.tid, local): what racesOf asks of
+// a location's writer and readers (another goroutine's? does it happen
+// before the step?), answered without reading the step's record.
+type stepRef struct {
+	ev, tid, local int32
+}
+
+// accLink is the record of one access of a remembered step (at the same
+// index as the access in porRun.accs): the step, and the access to the
+// same location before it, and the write to it before it, of the steps
+// remembered earlier (-1: none). Following them from a location's
+// lastT (lastW) visits, latest first, every earlier step that touched
+// (wrote) it: race's scan back visits only the steps that can conflict
+// with its step, not every earlier step (scanBack).
+type accLink struct {
+	ev, prevT, prevW int32
 }
 
 // porRun is the analysis of one run.
@@ -69,9 +92,13 @@ type porRun struct {
 	parent   []int
 	locs     locTable // index in states
 	states   []locState
-	arena    []uint32 // where clocks are cut from
-	accs     []access // where the steps' accesses are kept, in order
-	accStart int      // the running step's first in accs
+	arena    []uint32  // where clocks are cut from
+	accs     []access  // where the steps' accesses are kept, in order
+	accStart int       // the running step's first in accs
+	links    []accLink // per access in accs of a remembered step: its chains
+	// alls are the remembered steps that touch everything, in order.
+	alls     []int32
+	curs     []cursor // scanBack's scratch
 	cand     []int
 	firsts   []int   // initials' scratch
 	idx      []int32 // the running step's locations, in states
@@ -111,20 +138,22 @@ func newPorRun(s *porSearch, spare *porRun) *porRun {
 		p.locs.reset()
 		*p = porRun{s: s, events: p.events[:0], last: p.last[:0], thClock: p.thClock[:0],
 			parent: p.parent[:0], locs: p.locs, states: p.states[:0], arena: p.arena[:0],
-			joins: p.joins[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], firsts: p.firsts[:0], idx: p.idx[:0], picks: p.picks[:0]}
+			joins: p.joins[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], firsts: p.firsts[:0], idx: p.idx[:0], picks: p.picks[:0],
+			links: p.links[:0], alls: p.alls[:0], curs: p.curs[:0]}
 		return p
 	}
 	return &porRun{s: s, lastGlob: -1}
 }
 
-// clock returns a zero clock of n entries.
-func (p *porRun) clock(n int) vclock.Clock {
+// clock returns a clock of n entries, a copy of from (which has at most
+// n), zeros after it.
+func (p *porRun) clock(n int, from vclock.Clock) vclock.Clock {
 	if cap(p.arena)-len(p.arena) < n {
 		p.arena = make([]uint32, 0, max(1<<14, n))
 	}
 	c := p.arena[len(p.arena) : len(p.arena)+n : len(p.arena)+n]
 	p.arena = p.arena[:len(p.arena)+n]
-	clear(c)
+	clear(c[copy(c, from):])
 	return c
 }
 
@@ -138,9 +167,9 @@ func (p *porRun) locIndex(l uintptr, n, k int) int32 {
 	if len(p.states) < cap(p.states) {
 		p.states = p.states[:i+1]
 		old := &p.states[i]
-		*old = locState{first: int32(n), at: int32(k), w: -1, reads: old.reads[:0]}
+		old.first, old.at, old.w, old.reads, old.lastT, old.lastW = int32(n), int32(k), stepRef{ev: -1}, old.reads[:0], -1, -1
 	} else {
-		p.states = append(p.states, locState{first: int32(n), at: int32(k), w: -1})
+		p.states = append(p.states, locState{first: int32(n), at: int32(k), w: stepRef{ev: -1}, lastT: -1, lastW: -1})
 	}
 	return i
 }
@@ -182,9 +211,20 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	if prev >= 0 {
 		local = p.events[prev].local + 1
 	}
-	// The step is made in place (a porEvent is 128 bytes).
-	p.events = append(p.events, porEvent{tid: c, local: local, prev: prev, dec: dec, en: en, wait: t.state == blocked})
+	// The step is made in place, field by field (a porEvent is 128
+	// bytes: a composite literal is built on the stack and copied, with
+	// the write barrier's bulk move while the collector marks). Every
+	// field is set here.
+	if len(p.events) < cap(p.events) {
+		p.events = p.events[:len(p.events)+1]
+	} else {
+		p.events = append(p.events, porEvent{})
+	}
 	ev := &p.events[len(p.events)-1]
+	ev.tid, ev.local, ev.prev, ev.dec, ev.en = c, local, prev, dec, en
+	ev.sig, ev.wsig = 0, 0
+	ev.wait = t.state == blocked
+	ev.clock = nil
 	ev.latch = ev.wait && t.latch && !t.timedOut
 	ev.fired = ev.wait && t.timedOut
 	ev.all = t.pendAll
@@ -319,6 +359,14 @@ func (p *porRun) racesOf(e *porEvent, prev vclock.Clock) []int {
 		}
 		return false
 	}
+	// addRef is add, for a location's writer or reader.
+	addRef := func(x stepRef) bool {
+		if x.ev >= 0 && int(x.tid) != e.tid && uint32(x.local) >= prev.At(int(x.tid)) {
+			cand = append(cand, int(x.ev))
+			return true
+		}
+		return false
+	}
 	if e.all {
 		for _, i := range p.last {
 			add(i)
@@ -332,12 +380,12 @@ func (p *porRun) racesOf(e *porEvent, prev vclock.Clock) []int {
 		idx = append(idx, k)
 		ls := &p.states[k]
 		var join uint8
-		if add(ls.w) {
+		if addRef(ls.w) {
 			join |= joinW
 		}
 		if a.write {
-			for _, i := range ls.reads {
-				if add(i) {
+			for _, x := range ls.reads {
+				if addRef(x) {
 					join |= joinR
 				}
 			}
@@ -360,8 +408,7 @@ const (
 // which are no earlier than its steps before). Of those, it joins only
 // the clocks racesOf found may be later than prev (p.joins).
 func (p *porRun) stepClock(r *run, e *porEvent, prev vclock.Clock) vclock.Clock {
-	c := p.clock(len(r.threads))
-	copy(c, prev)
+	c := p.clock(len(r.threads), prev)
 	c[e.tid] = uint32(e.local + 1)
 	if e.all {
 		for _, q := range p.thClock {
@@ -381,14 +428,14 @@ func (p *porRun) stepClock(r *run, e *porEvent, prev vclock.Clock) vclock.Clock 
 		}
 		ls := &p.states[p.idx[k]]
 		if join&joinW != 0 {
-			c = c.Join(p.events[ls.w].clock)
+			c = c.Join(p.events[ls.w.ev].clock)
 		}
 		if a.write && join&joinR != 0 {
 			// A reader replaced in reads by a later read of its
 			// goroutine happens before that read: the readers left
 			// stand for every read since the write.
-			for _, i := range ls.reads {
-				c = c.Join(p.events[i].clock)
+			for _, x := range ls.reads {
+				c = c.Join(p.events[x.ev].clock)
 			}
 		}
 	}
@@ -422,22 +469,34 @@ func (p *porRun) remember(n int) {
 	p.thClock[e.tid] = c
 	if e.all {
 		p.lastGlob = n
+		p.alls = append(p.alls, int32(n))
 		return
 	}
+	if len(p.accs) > cap(p.links) {
+		p.links = append(p.links[:cap(p.links)], make([]accLink, len(p.accs)-cap(p.links))...)
+	}
+	p.links = p.links[:len(p.accs)]
+	me := stepRef{int32(n), int32(e.tid), int32(e.local)}
 	for k, a := range e.acc {
 		ls := &p.states[p.idx[k]]
+		g := int32(p.accStart + k)
+		l := &p.links[g]
+		l.ev, l.prevT, ls.lastT = int32(n), ls.lastT, g
 		if a.write {
-			ls.w, ls.reads = n, ls.reads[:0]
+			l.prevW, ls.lastW = ls.lastW, g
+		}
+		if a.write {
+			ls.w, ls.reads = me, ls.reads[:0]
 			continue
 		}
 		replaced := false
-		for k, i := range ls.reads {
-			if p.events[i].tid == e.tid {
-				ls.reads[k], replaced = n, true
+		for k, x := range ls.reads {
+			if x.tid == me.tid {
+				ls.reads[k], replaced = me, true
 			}
 		}
 		if !replaced {
-			ls.reads = append(ls.reads, n)
+			ls.reads = append(ls.reads, me)
 		}
 	}
 }
@@ -468,7 +527,8 @@ func (p *porRun) race(r *run, i, n int) {
 	if arrived < 0 {
 		arrived = p.parent[tid]
 	}
-	for j := i; j >= 0; j-- {
+	it := p.scanBack(i, n)
+	for j := i; j >= 0; j = it.next(p) {
 		ej := &p.events[j]
 		// j < i: j is skipped if it is n's goroutine's, happens before
 		// n (p.hb(prev, j)), or does not conflict with n (the
@@ -738,7 +798,7 @@ func touchesFiring(e *porEvent, t *thread) bool {
 // not count: its timeout could not fire at d, e did not stop it firing,
 // and a later step that does asks for it then.
 func (p *porRun) hitsSleeper(r *run, e *porEvent, d *decision) bool {
-	if touchesClock(e.acc) {
+	if e.sig&clockSig != 0 && touchesClock(e.acc) {
 		return true
 	}
 	for _, t := range r.threads {
@@ -862,4 +922,82 @@ func (p *porRun) backtrack(r *run, i, tid int) {
 			p.s.nodes[ek.dec].bt |= 1 << tid
 		}
 	}
+}
+
+// cursor is scanBack's place on one chain of a location (accLink): an
+// access (an index in accs, or -1 past the chain's end), and whether the
+// chain is the location's writes' (w) or all its accesses'.
+type cursor struct {
+	g int32
+	w bool
+}
+
+// scanner walks back over the steps before event i that may conflict
+// with event n, latest first (scanBack).
+type scanner struct {
+	j      int // the step returned last
+	linear bool
+	curs   []cursor
+	all    int // the next of porRun.alls to look at, downwards
+}
+
+// scanBack returns a scanner of the steps before event i (i itself is
+// the scan's first step) that may conflict with event n, the step just
+// finished, latest first: every earlier step, if n touches everything;
+// else the steps on the chains of n's locations (accLink: every step that
+// touched a location that n writes, every step that wrote one that n
+// reads) and the steps that touch everything. Every step before i that
+// conflicts with n is among them (race tests each it returns as it tested
+// every step), so race visits the same steps in the same order as a scan
+// of every step would.
+func (p *porRun) scanBack(i, n int) scanner {
+	en := &p.events[n]
+	if en.all {
+		return scanner{j: i, linear: true}
+	}
+	curs := p.curs[:0]
+	for k, a := range en.acc {
+		ls := &p.states[p.idx[k]]
+		if a.write {
+			curs = append(curs, cursor{ls.lastT, false})
+		} else {
+			curs = append(curs, cursor{ls.lastW, true})
+		}
+	}
+	p.curs = curs
+	return scanner{j: i, curs: curs, all: len(p.alls) - 1}
+}
+
+// next returns the next step of the scan, or -1 at its end.
+func (s *scanner) next(p *porRun) int {
+	if s.linear {
+		s.j--
+		return s.j
+	}
+	last := int32(s.j)
+	best := int32(-1)
+	for k := range s.curs {
+		c := &s.curs[k]
+		for c.g >= 0 {
+			l := &p.links[c.g]
+			if l.ev < last {
+				best = max(best, l.ev)
+				break
+			}
+			if c.w {
+				c.g = l.prevW
+			} else {
+				c.g = l.prevT
+			}
+		}
+	}
+	for s.all >= 0 {
+		if a := p.alls[s.all]; a < last {
+			best = max(best, a)
+			break
+		}
+		s.all--
+	}
+	s.j = int(best)
+	return s.j
 }
