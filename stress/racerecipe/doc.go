@@ -14,7 +14,9 @@
 // writing one variable with nothing between them, must be.
 //
 // What the edge tests catch. With one annotation removed, the recipe's
-// build reports a race in: TestEdgeLocalSpawn (a spawn inside a poll),
+// build reports a race in: TestEdgeRemoteSpawnStolen (Runtime.Spawn's
+// release, for a task run by another worker than the one that took it
+// from the global queue), TestEdgeLocalSpawn (a spawn inside a poll),
 // TestEdgePollToPoll (a poll's end, the next poll's start, on another
 // worker), TestEdgeWake (the wake's release, the poll's acquire),
 // TestEdgeRemoteWakeAfterPoll (a poll's end before the next poll, through
@@ -26,9 +28,13 @@
 // Goexit's end), TestEdgeShutdown (a worker's exit, Shutdown's acquire),
 // TestEdgeJoin (a fork, a job's end, Join's acquire), TestEdgeScopeAndRun
 // (a scope's spawn, a scope job's end, the scope's acquire). Not caught,
-// because the detector sees another edge there anyway: Runtime.Spawn and
-// Go (the global queue's lock, a sync.Mutex, which the detector always
-// sees) and Pool.Run (its injector's lock and done channel).
+// because the detector sees another edge there anyway: Pool.Run (its
+// injector's lock and done channel). TestEdgeRemoteSpawn does not catch
+// the release Runtime.Spawn and Go share either: there the worker that
+// takes a task from the global queue runs it, and the queue's lock, a
+// sync.Mutex, which the detector always sees, orders the spawner before
+// that worker; TestEdgeRemoteSpawnStolen has another worker steal the
+// task from the taker's ring, where the lock orders nothing.
 //
 // The scheduler's queues are generic (impl/queue's ring, LIFO slot and
 // global queue, impl/deque's deque), and Go compiles the methods of an

@@ -87,6 +87,73 @@ func TestEdgeRemoteSpawn(t *testing.T) {
 	}
 }
 
+// Runtime.Spawn: the spawner's writes before the first poll of a task
+// that runs on another worker than the one that took it from the global
+// queue. Two tasks keep both workers busy while four tasks are spawned:
+// the first to end (it waits for the spawns) frees its worker, which
+// takes all four in one batch (the batch is at least four), polls the
+// first, which keeps it until the other three ran, and queues three in
+// its ring; the other busy task ends later, by the clock, which orders
+// nothing, and its worker finds the global queue empty and steals the
+// three. That worker's last lock of the queue came before the spawns, so
+// the lock cannot stand in for the tasks' own edge there.
+func TestEdgeRemoteSpawnStolen(t *testing.T) {
+	rt := newRuntime(t)
+	const n = 8
+	crossed := 0
+	for i := range n {
+		var started [2]atomic.Bool
+		var spawned atomic.Bool
+		busyA, err := rt.Spawn(sched.Func(func() {
+			started[0].Store(true)
+			waitFor(t, "the other busy task", started[1].Load)
+			waitFor(t, "the spawns", spawned.Load)
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		busyB, err := rt.Spawn(sched.Func(func() {
+			started[1].Store(true)
+			waitFor(t, "the other busy task", started[0].Load)
+			for time.Since(start) < 5*time.Millisecond { // by the clock: it orders nothing
+				runtime.Gosched()
+			}
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the busy tasks", func() bool { return started[0].Load() && started[1].Load() })
+		var data [4]int
+		var ran [4]atomic.Bool
+		var workers [4]int
+		hs := make([]*sched.JoinHandle, 4)
+		for j := range hs {
+			data[j] = i + 1 // before the spawn
+			h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
+				workers[j] = cx.Worker()
+				if j == 0 {
+					waitFor(t, "the other three", func() bool { return ran[1].Load() && ran[2].Load() && ran[3].Load() })
+				} else if data[j] != i+1 {
+					t.Errorf("task %d read %d, want %d", j, data[j], i+1)
+				}
+				ran[j].Store(true)
+				return sched.Ready
+			}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs[j] = h
+		}
+		spawned.Store(true)
+		waitHandles(t, append(hs, busyA, busyB)...)
+		if workers[1] != workers[0] || workers[2] != workers[0] || workers[3] != workers[0] {
+			crossed++
+		}
+	}
+	mustHaveCrossed(t, crossed, n)
+}
+
 // Context.Spawn and Context.Go: a poll's writes before the child's first
 // poll. The parent keeps its worker until the child ran, so the child runs
 // on the other worker.
