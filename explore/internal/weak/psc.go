@@ -131,8 +131,8 @@ func (p *pscState) node(u, idx int) *scNode {
 
 // joinSet makes a the union of the sets a and b.
 func joinSet(a, b []int) []int {
-	for len(a) < len(b) {
-		a = append(a, 0)
+	if len(a) < len(b) {
+		a = append(a, make([]int, len(b)-len(a))...)
 	}
 	for i, x := range b {
 		a[i] = max(a[i], x)
