@@ -22,7 +22,7 @@ import (
 // only worker 0's Rule 2 notify, as it found work, wakes worker 1: without
 // it every goroutine waits (a deadlock).
 func TestExploreRule2WakesForBatchMate(t *testing.T) {
-	// The reduced search: exhaustive at 2 preemptions in 297,490
+	// The reduced search: exhaustive at 2 preemptions in 229,336
 	// schedules (under WSCHED_LONG, 1,000,000 at 3). In the weak-memory
 	// mode its bound is 1: exhaustive there in 139,810 (docs/explore.md;
 	// under WSCHED_LONG, 200,000 at 2, as before).
