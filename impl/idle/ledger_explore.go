@@ -25,3 +25,9 @@ func (l *claimLedger) end()   { l.n.Add(-1) }
 func (s *State) Ledger() (searching, claiming int32) {
 	return s.searching.Peek(), s.claims.n.Load()
 }
+
+// PeekBitmap returns the parked bitmap as memory holds it, the latest
+// store, with no scheduling point and no operation of the weak-memory
+// model (explore build only): a scenario's check of its premise, which
+// must not branch on which store it reads.
+func (s *State) PeekBitmap() uint64 { return s.bitmap.Peek() }

@@ -170,7 +170,21 @@ func isInstrumentation(file string) bool {
 func callerFrame() runtime.Frame {
 	var pcs [16]uintptr
 	n := runtime.Callers(2, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
+	return firstFrame(pcs[:n])
+}
+
+// callerPCs is the stack callerFrame walks, not yet resolved into frames
+// (firstFrame does that), and only its first 8 frames, which hold the
+// instrumentation's: the cheap half of callerFrame, for a name that may
+// never be asked for.
+func callerPCs() []uintptr {
+	pcs := make([]uintptr, 8)
+	return pcs[:runtime.Callers(2, pcs)]
+}
+
+// firstFrame is the first frame of pcs outside the instrumentation.
+func firstFrame(pcs []uintptr) runtime.Frame {
+	frames := runtime.CallersFrames(pcs)
 	for {
 		f, more := frames.Next()
 		if !isInstrumentation(f.File) {

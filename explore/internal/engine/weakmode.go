@@ -118,7 +118,11 @@ func (mem *memory) loc(a uintptr, before any) weak.Loc {
 	if l, ok := mem.locs[a]; ok && mem.m.Latest(l) == before {
 		return l
 	}
-	l := mem.m.NewAtomic(location(callerFrame()), before)
+	// Named by the code that first touched it, as a report asks: most
+	// runs never do, and resolving the stack cost a third of a weak
+	// search's CPU.
+	pcs := callerPCs()
+	l := mem.m.NewAtomicNamer(func() string { return location(firstFrame(pcs)) }, before)
 	mem.locs[a] = l
 	return l
 }

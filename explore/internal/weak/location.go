@@ -45,7 +45,10 @@ type Value = any
 // store at or after its thread's frontier for the location; forgetting the
 // oldest only takes choices away, never adds an outcome C11 forbids.
 type location struct {
-	name   string
+	name string
+	// namer, if set, names the location when its name is first asked
+	// for (NewAtomicNamer), and is then cleared.
+	namer  func() string
 	stores []store // in modification order, oldest first
 	// forgotten and forgottenF join the psc sources (psc.go) of the
 	// stores forgotten, and of their reads: older than every kept one.
@@ -78,6 +81,16 @@ type store struct {
 func (m *Model) NewAtomic(name string, init Value) Loc {
 	l := Loc(len(m.locs))
 	m.locs = append(m.locs, &location{name: name, stores: []store{{val: init, writer: -1, info: &storeInfo{writer: -1}}}})
+	return l
+}
+
+// NewAtomicNamer is NewAtomic with the name computed by namer when Name
+// first asks for it: a controller that names a location by the code that
+// first touched it (a walk of the stack) registers locations in every
+// run, and asks for a name only to report one.
+func (m *Model) NewAtomicNamer(namer func() string, init Value) Loc {
+	l := m.NewAtomic("", init)
+	m.locs[l].namer = namer
 	return l
 }
 
@@ -131,7 +144,13 @@ func (x *location) between(i int) (float64, bool) {
 func (m *Model) Latest(l Loc) Value { return m.loc(l).latest().val }
 
 // Name returns the name l was registered with.
-func (m *Model) Name(l Loc) string { return m.loc(l).name }
+func (m *Model) Name(l Loc) string {
+	x := m.loc(l)
+	if x.namer != nil {
+		x.name, x.namer = x.namer(), nil
+	}
+	return x.name
+}
 
 // index returns the index of st among x's kept stores.
 func (x *location) index(st *store) int {

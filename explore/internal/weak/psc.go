@@ -131,8 +131,8 @@ func (p *pscState) node(u, idx int) *scNode {
 
 // joinSet makes a the union of the sets a and b.
 func joinSet(a, b []int) []int {
-	for len(a) < len(b) {
-		a = append(a, 0)
+	if len(a) < len(b) {
+		a = append(a, make([]int, len(b)-len(a))...)
 	}
 	for i, x := range b {
 		a[i] = max(a[i], x)
@@ -152,7 +152,7 @@ func (p *pscState) fencesBefore(clock []uint32) []int {
 		for i := len(ns) - 1; i >= 0; i-- {
 			n := ns[i]
 			if n.fence && hbBefore(clock, Thread(u), n.ev) {
-				out = joinSet(out, oneSet(u, n.idx))
+				out = joinOne(out, u, n.idx)
 				break
 			}
 		}
@@ -160,10 +160,14 @@ func (p *pscState) fencesBefore(clock []uint32) []int {
 	return out
 }
 
-func oneSet(u, idx int) []int {
-	s := make([]int, u+1)
-	s[u] = idx
-	return s
+// joinOne makes a the union of a and the set of thread u's SC events up
+// to index idx.
+func joinOne(a []int, u, idx int) []int {
+	if len(a) <= u {
+		a = append(a, make([]int, u+1-len(a))...)
+	}
+	a[u] = max(a[u], idx)
+	return a
 }
 
 // closure returns the SC events that reach some event of set s.
@@ -200,7 +204,7 @@ func (p *pscState) accessPreds(t Thread, l Loc, clock, prv []uint32, in []int) [
 			}
 		}
 		if best > 0 {
-			preds = joinSet(preds, oneSet(u, best))
+			preds = joinOne(preds, u, best)
 		}
 	}
 	return preds
@@ -214,7 +218,7 @@ func (p *pscState) fencePreds(clock []uint32, pin []int) []int {
 	for u, ns := range p.nodes {
 		for i := len(ns) - 1; i >= 0; i-- {
 			if hbBefore(clock, Thread(u), ns[i].ev) {
-				preds = joinSet(preds, oneSet(u, ns[i].idx))
+				preds = joinOne(preds, u, ns[i].idx)
 				break
 			}
 		}
@@ -242,7 +246,7 @@ func (s *storeInfo) readBefore(clock []uint32) bool {
 func (p *pscState) add(t Thread, ev uint32, fence bool, l Loc, clock []uint32, preds []int) *scNode {
 	ns := p.thread(t)
 	n := &scNode{thread: t, idx: len(ns) + 1, ev: ev, fence: fence, loc: l, clock: append([]uint32(nil), clock...)}
-	n.reach = joinSet(p.closure(preds), oneSet(int(t), n.idx))
+	n.reach = joinOne(p.closure(preds), int(t), n.idx)
 	for u, idx := range preds {
 		if m := p.node(u, idx); m != nil {
 			m.succ = append(m.succ, n)
@@ -398,7 +402,7 @@ func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence 
 		}
 		node = p.add(t, ev, fence, l, clock, preds)
 		ts.awaiting = append(ts.awaiting, node)
-		srcs = joinSet(srcs, oneSet(int(t), node.idx))
+		srcs = joinOne(srcs, int(t), node.idx)
 	}
 	if read != nil {
 		r := read.info
