@@ -25,9 +25,9 @@ func TestExploreRule2WakesForBatchMate(t *testing.T) {
 	// The reduced search: exhaustive at 2 preemptions in 229,336
 	// schedules (under WSCHED_LONG, 1,000,000 at 3). In the weak-memory
 	// mode its bound is 1: exhaustive there in 139,810 (docs/explore.md;
-	// under WSCHED_LONG, 200,000 at 2, as before). The longest search of
+	// under WSCHED_LONG, 200,000 at 2; at 3 before). The longest search of
 	// the weak layer, so its file's name sorts first: the layer's
-	// processes claim the scenarios in source order (explore.Claims), and
+	// processes claim the scenarios in source order (explore.ClaimsEnv), and
 	// the others spread over the other process while one runs this.
 	opt := explore.Options{Reduce: true, MaxSchedules: budget(400_000, 100_000)}
 	if explore.WeakMode() {

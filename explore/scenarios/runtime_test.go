@@ -118,8 +118,10 @@ func TestExploreRemoteSpawn(t *testing.T) {
 // One worker and one task from outside: the smallest race between a remote
 // spawn's notify and the worker's park (the re-check after the parked bit
 // is what catches a task pushed while the notifier saw no parked bit).
-// Small enough to be exhaustive at two preemptions, where the two-worker
-// runs of TestExploreRemoteSpawn are not.
+// Small enough to be exhaustive at two preemptions in the plain search,
+// and at 2 in the weak mode, where the two-worker runs of
+// TestExploreRemoteSpawn need the reduced search (remote-spawn) or are
+// cut (its timed-park twin).
 func TestExploreRemoteSpawnOneWorker(t *testing.T) {
 	// The budget is for the weak-memory mode, where the lost wakeup of a
 	// Dekker pair weakened by one ordering takes two preemptions and a

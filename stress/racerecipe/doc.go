@@ -31,10 +31,11 @@
 // because the detector sees another edge there anyway: Pool.Run (its
 // injector's lock and done channel). TestEdgeRemoteSpawn does not catch
 // the release Runtime.Spawn and Go share either: there the worker that
-// takes a task from the global queue runs it, and the queue's lock, a
-// sync.Mutex, which the detector always sees, orders the spawner before
-// that worker; TestEdgeRemoteSpawnStolen has another worker steal the
-// task from the taker's ring, where the lock orders nothing.
+// runs a task has, nearly always, locked the global queue after the task
+// was pushed, and the lock, a sync.Mutex, which the detector always sees,
+// orders the spawner before it; TestEdgeRemoteSpawnStolen has a worker
+// whose last lock of the queue came before the spawns steal the tasks
+// from the taker's ring, where the lock orders nothing.
 //
 // The scheduler's queues are generic (impl/queue's ring, LIFO slot and
 // global queue, impl/deque's deque), and Go compiles the methods of an

@@ -118,9 +118,9 @@ func (mem *memory) loc(a uintptr, before any) weak.Loc {
 	if l, ok := mem.locs[a]; ok && mem.m.Latest(l) == before {
 		return l
 	}
-	// Named by the code that first touched it, as a report asks: most
-	// runs never do, and resolving the stack cost a third of a weak
-	// search's CPU.
+	// Named by the code that first touched it, resolved only when a name
+	// is asked for (Model.Name; only tests ask today): most runs never
+	// do, and resolving the stack cost a third of a weak search's CPU.
 	pcs := callerPCs()
 	l := mem.m.NewAtomicNamer(func() string { return location(firstFrame(pcs)) }, before)
 	mem.locs[a] = l
