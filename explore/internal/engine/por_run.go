@@ -484,8 +484,6 @@ func (p *porRun) remember(n int) {
 		l.ev, l.prevT, ls.lastT = int32(n), ls.lastT, g
 		if a.write {
 			l.prevW, ls.lastW = ls.lastW, g
-		}
-		if a.write {
 			ls.w, ls.reads = me, ls.reads[:0]
 			continue
 		}
