@@ -26,6 +26,9 @@ type explorer struct {
 	record bool
 	onRun  func(*run)
 	spare  *porRun // the last run's record (reduced or recording search), for the next
+	// spareMem is the last run's weak memory, if it was not traced and
+	// passed, for the next (newMemory).
+	spareMem *memory
 	// symmetric: a run declared a Symmetric group (its runs from then on
 	// keep the locations accessed before it: symmetry.go, ownLoc).
 	symmetric bool
@@ -55,7 +58,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		e.deps.sites = e.deps.sites[:0]
 	}
 	if e.opt.Weak {
-		r.mem = newMemory(weak.Config{History: e.opt.History, MaxStale: e.opt.MaxStale})
+		r.mem, e.spareMem = newMemory(weak.Config{History: e.opt.History, MaxStale: e.opt.MaxStale}, e.spareMem), nil
 		if tracing {
 			r.wt = newWeakTrace()
 		}
@@ -83,6 +86,9 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	}
 	if r.por != nil && r.failure == nil {
 		e.spare = r.por // looked at (onRun): the next run may reuse it
+	}
+	if r.mem != nil && !tracing && r.failure == nil {
+		e.spareMem = r.mem
 	}
 	e.decisions = r.decisions
 	e.symmetric = e.symmetric || r.sym != nil

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"unsafe"
@@ -150,6 +151,46 @@ func TestDataRaceIsTwoSteps(t *testing.T) {
 	}
 	if !strings.Contains(f.Trace, "DATA RACE with step") || !strings.Contains(f.Trace, "explain_test.go") {
 		t.Fatalf("the trace does not mark both accesses with their source lines:\n%s", f.Trace)
+	}
+	// The message names the cell's first access and both racing ones by
+	// their lines: the search's runs name none (WeakCell), the failure's
+	// traced replay does.
+	line := `explore/internal/engine/explain_test\.go:\d+`
+	msg := regexp.MustCompile(`^data race on the plain cell first accessed at ` + line + `: the write by writer at ` + line + ` is not ordered before the read by reader at ` + line + ` `)
+	if !msg.MatchString(f.Message) {
+		t.Fatalf("the message does not name the accesses' lines: %s", f.Message)
+	}
+}
+
+// An atomic location is named by the line of code that first touched it
+// in a traced run (a failure's replay, Options.Replay), and by its
+// address in a search's runs, which are not traced (memory.loc).
+func TestWeakLocationNames(t *testing.T) {
+	for _, c := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{Weak: true, Replay: "weak;stale=2;history=7/-"}, `^explore/internal/engine/replay_test\.go:\d+$`},
+		{Options{Weak: true, Preemptions: 0}, `^the atomic at 0x[0-9a-f]+ \(a run not traced\)$`},
+	} {
+		var names []string
+		res := Explore(c.opt, func() {
+			var x tloc
+			x.store(1, Release)
+			r := current.Load()
+			names = append(names, r.mem.m.Name(r.mem.locs[x.at()]))
+		})
+		if res.Failure != nil {
+			t.Fatal(res.Failure)
+		}
+		if len(names) == 0 {
+			t.Fatalf("%+v: no run", c.opt)
+		}
+		for _, n := range names {
+			if !regexp.MustCompile(c.want).MatchString(n) {
+				t.Errorf("%+v: the location is named %q, want %s", c.opt, n, c.want)
+			}
+		}
 	}
 }
 

@@ -80,6 +80,11 @@ func (e *explorer) fail(r *run) Result {
 	}
 	// The traced run's messages name source lines; its kind and the
 	// goroutine that failed must match.
+	if tr.failure != nil && tr.failure.Kind == kindRace && f.Kind == kindRace && tr.failure.Thread == f.Thread {
+		// A search's runs name no plain cell's accesses (WeakCell): the
+		// traced replay's message names their lines.
+		f.Message = tr.failure.Message
+	}
 	if tr.failure == nil || tr.failure.Kind != f.Kind || tr.failure.Thread != f.Thread {
 		got := "passed"
 		if tr.failure != nil {

@@ -57,10 +57,23 @@ type memory struct {
 	locs  map[uintptr]weak.Loc
 	cells map[uintptr]weak.Cell
 	syncs map[uintptr]weak.Sync
+	// cands and places hold the list of the operation in progress
+	// (Model.CandidatesInto): one slice for every operation of the run.
+	cands  []weak.Candidate
+	places []weak.Placement
 }
 
-func newMemory(cfg weak.Config) *memory {
-	return &memory{m: weak.New(cfg), locs: map[uintptr]weak.Loc{}, cells: map[uintptr]weak.Cell{}, syncs: map[uintptr]weak.Sync{}}
+// newMemory returns a new run's memory; spare, if not nil, is a finished
+// run's, whose maps and lists it takes, emptied: a search makes one per
+// run, and its maps grew to their size in the run before.
+func newMemory(cfg weak.Config, spare *memory) *memory {
+	if spare == nil {
+		return &memory{m: weak.New(cfg), locs: map[uintptr]weak.Loc{}, cells: map[uintptr]weak.Cell{}, syncs: map[uintptr]weak.Sync{}}
+	}
+	clear(spare.locs)
+	clear(spare.cells)
+	clear(spare.syncs)
+	return &memory{m: weak.New(cfg), locs: spare.locs, cells: spare.cells, syncs: spare.syncs, cands: spare.cands, places: spare.places}
 }
 
 // weakOn is set while an exploration in the weak-memory mode runs: the
@@ -114,15 +127,25 @@ func Weak() bool { return weakRun() != nil }
 // struct), which in C11 would be a new object, constructed by non-atomic
 // writes that the hand-over of the record orders. So it becomes a new
 // location, whose first value every goroutine sees.
-func (mem *memory) loc(a uintptr, before any) weak.Loc {
+//
+// In a traced run (a failure's replay, Options.Replay) a location is named
+// by the code that first touched it, the stack resolved only when a name
+// is asked for (Model.Name). A search's runs are not traced, and name it
+// by its address: the walk of the stack at each new location cost a
+// tenth to a fifth of a weak search's CPU, for a name nothing but a test
+// asks for; a run is deterministic, so the replay of a schedule names the
+// same locations by their code.
+func (mem *memory) loc(r *run, a uintptr, before any) weak.Loc {
 	if l, ok := mem.locs[a]; ok && mem.m.Latest(l) == before {
 		return l
 	}
-	// Named by the code that first touched it, resolved only when a name
-	// is asked for (Model.Name; only tests ask today): most runs never
-	// do, and resolving the stack cost a third of a weak search's CPU.
-	pcs := callerPCs()
-	l := mem.m.NewAtomicNamer(func() string { return location(firstFrame(pcs)) }, before)
+	var l weak.Loc
+	if r.tracing {
+		pcs := callerPCs()
+		l = mem.m.NewAtomicNamer(func() string { return location(firstFrame(pcs)) }, before)
+	} else {
+		l = mem.m.NewAtomicNamer(func() string { return fmt.Sprintf("the atomic at %#x (a run not traced)", a) }, before)
+	}
 	mem.locs[a] = l
 	return l
 }
@@ -140,13 +163,14 @@ func WeakLoad(a uintptr, o Ordering, latest any) any {
 	}
 	weakOps.Add(1)
 	r.touchSC(o, false)
-	l := r.mem.loc(a, latest)
-	cands := r.mem.m.Candidates(r.thread(), l, o)
+	l := r.mem.loc(r, a, latest)
+	cands := r.mem.m.CandidatesInto(r.mem.cands, r.thread(), l, o)
+	r.mem.cands = cands
 	pick := r.chooseStore(cands)
 	if r.wt != nil {
 		r.wt.read(r, l, o, cands, pick)
 	}
-	v := r.mem.m.Load(r.thread(), l, o, pick)
+	v := r.mem.m.LoadFrom(r.thread(), l, o, cands, pick)
 	r.noteSC()
 	if r.sym != nil {
 		r.symRead(a, l, o, cands[pick])
@@ -165,10 +189,11 @@ func WeakStore(a uintptr, o Ordering, before, v any) (last bool) {
 	}
 	weakOps.Add(1)
 	r.touchSC(o, false)
-	l := r.mem.loc(a, before)
-	places := r.mem.m.Placements(r.thread(), l, o)
+	l := r.mem.loc(r, a, before)
+	places := r.mem.m.PlacementsInto(r.mem.places, r.thread(), l, o)
+	r.mem.places = places
 	pick := r.choosePlace(places)
-	last = r.mem.m.StoreAt(r.thread(), l, o, v, pick)
+	last = r.mem.m.StoreFrom(r.thread(), l, o, v, places, pick)
 	r.noteSC()
 	if r.sym != nil {
 		r.symShared()
@@ -192,14 +217,15 @@ func WeakRMW(a uintptr, o Ordering, latest any, f func(old any) any) (old any, l
 	}
 	weakOps.Add(1)
 	r.touchSC(o, false)
-	l := r.mem.loc(a, latest)
-	cands := r.mem.m.RMWCandidates(r.thread(), l, o)
+	l := r.mem.loc(r, a, latest)
+	cands := r.mem.m.RMWCandidatesInto(r.mem.cands, r.thread(), l, o)
+	r.mem.cands = cands
 	pick := r.chooseStore(cands)
 	var rd *weakStep
 	if r.wt != nil {
 		rd = r.wt.read(r, l, o, cands, pick)
 	}
-	old, last = r.mem.m.RMWAt(r.thread(), l, o, pick, f)
+	old, last = r.mem.m.RMWFrom(r.thread(), l, o, cands, pick, f)
 	r.noteSC()
 	if r.sym != nil {
 		r.symRead(a, l, o, cands[pick])
@@ -224,8 +250,9 @@ func WeakCompareAndSwap(a uintptr, latest, old, new any, success, failure Orderi
 	}
 	weakOps.Add(1)
 	r.touchSC(max(success, failure), false) // SeqCst is the strongest
-	l := r.mem.loc(a, latest)
-	cands := r.mem.m.CASChoices(r.thread(), l, old, success, failure)
+	l := r.mem.loc(r, a, latest)
+	cands := r.mem.m.CASChoicesInto(r.mem.cands, r.thread(), l, old, success, failure)
+	r.mem.cands = cands
 	pick := r.chooseStore(cands)
 	var rd *weakStep
 	if r.wt != nil {
@@ -235,7 +262,7 @@ func WeakCompareAndSwap(a uintptr, latest, old, new any, success, failure Orderi
 		}
 		rd = r.wt.read(r, l, o, cands, pick)
 	}
-	_, swapped, last = r.mem.m.CompareAndSwapAt(r.thread(), l, old, new, success, failure, pick)
+	_, swapped, last = r.mem.m.CompareAndSwapFrom(r.thread(), l, new, success, failure, cands, pick)
 	r.noteSC()
 	if r.sym != nil {
 		o := failure
@@ -297,6 +324,11 @@ func (r *run) touchSC(o Ordering, write bool) {
 // WeakCell is an access to the plain (non-atomic) cell at a, after its
 // scheduling point. An access not ordered after a conflicting one of
 // another goroutine fails the schedule as a data race.
+//
+// A traced run names each access by its line of code, for the race's
+// message; a search's runs do not walk the stack for it (untraced, "?"):
+// the failure's traced replay (explorer.fail) makes the message again,
+// with the lines.
 func WeakCell(a uintptr, write bool) {
 	r := weakRun()
 	if r == nil {
@@ -304,7 +336,10 @@ func WeakCell(a uintptr, write bool) {
 	}
 	weakOps.Add(1)
 	c, ok := r.mem.cells[a]
-	site := location(callerFrame())
+	site := "?"
+	if r.tracing {
+		site = location(callerFrame())
+	}
 	if !ok {
 		c = r.mem.m.NewCell(site)
 		r.mem.cells[a] = c

@@ -12,7 +12,13 @@ package weak
 // store carries (synchronises with its release); a relaxed one keeps it
 // for a later acquire fence.
 func (m *Model) Load(t Thread, l Loc, o Ordering, pick int) Value {
-	cands := m.Candidates(t, l, o)
+	return m.LoadFrom(t, l, o, m.Candidates(t, l, o), pick)
+}
+
+// LoadFrom is Load given cands, the list Candidates(t, l, o) returned
+// with nothing done to the model since: a controller that has listed
+// the candidates to choose among does not have them listed again.
+func (m *Model) LoadFrom(t Thread, l Loc, o Ordering, cands []Candidate, pick int) Value {
 	return m.read(t, l, o, cands, pick).val
 }
 
@@ -51,7 +57,12 @@ func (m *Model) Store(t Thread, l Loc, o Ordering, v Value) {
 // modification order (0: last). It reports whether the store went last,
 // the one a memory that holds the latest value holds.
 func (m *Model) StoreAt(t Thread, l Loc, o Ordering, v Value, pick int) (last bool) {
-	places := m.Placements(t, l, o)
+	return m.StoreFrom(t, l, o, v, m.Placements(t, l, o), pick)
+}
+
+// StoreFrom is StoreAt given places, the list Placements(t, l, o)
+// returned with nothing done to the model since.
+func (m *Model) StoreFrom(t Thread, l Loc, o Ordering, v Value, places []Placement, pick int) (last bool) {
 	if pick < 0 || pick >= len(places) {
 		panic("weak: placement index out of range (the placements changed between the call that listed them and the store)")
 	}
@@ -111,7 +122,12 @@ func (m *Model) RMW(t Thread, l Loc, o Ordering, f func(old Value) Value) (old V
 // nothing between the two in modification order). It returns the value
 // read and whether its store went last.
 func (m *Model) RMWAt(t Thread, l Loc, o Ordering, pick int, f func(old Value) Value) (old Value, last bool) {
-	cands := m.RMWCandidates(t, l, o)
+	return m.RMWFrom(t, l, o, m.RMWCandidates(t, l, o), pick, f)
+}
+
+// RMWFrom is RMWAt given cands, the list RMWCandidates(t, l, o) returned
+// with nothing done to the model since.
+func (m *Model) RMWFrom(t Thread, l Loc, o Ordering, cands []Candidate, pick int, f func(old Value) Value) (old Value, last bool) {
 	x := m.loc(l)
 	s := *x.pick(cands, pick)
 	at := len(x.stores) - cands[pick].Age
@@ -155,7 +171,13 @@ func (m *Model) CompareAndSwap(t Thread, l Loc, expected, new Value, success, fa
 // after it; otherwise a load with ordering failure. It returns the value
 // read, whether it swapped, and whether a store it made went last.
 func (m *Model) CompareAndSwapAt(t Thread, l Loc, expected, new Value, success, failure Ordering, pick int) (old Value, swapped, last bool) {
-	cands := m.CASChoices(t, l, expected, success, failure)
+	return m.CompareAndSwapFrom(t, l, new, success, failure, m.CASChoices(t, l, expected, success, failure), pick)
+}
+
+// CompareAndSwapFrom is CompareAndSwapAt given cands, the list
+// CASChoices(t, l, expected, success, failure) returned with nothing done
+// to the model since (which of them swap says what expected was).
+func (m *Model) CompareAndSwapFrom(t Thread, l Loc, new Value, success, failure Ordering, cands []Candidate, pick int) (old Value, swapped, last bool) {
 	x := m.loc(l)
 	c := cands[pick]
 	if !c.Swaps {

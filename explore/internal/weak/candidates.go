@@ -38,8 +38,16 @@ type Candidate struct {
 // Candidates returns the stores a load of l by t with ordering o may
 // read, newest first. There is always at least one.
 func (m *Model) Candidates(t Thread, l Loc, o Ordering) []Candidate {
+	return m.CandidatesInto(nil, t, l, o)
+}
+
+// CandidatesInto is Candidates in dst's array (overwritten from its
+// start, grown if need be): a controller that lists the candidates of
+// every read keeps one slice for them. The same holds for
+// RMWCandidatesInto, CASChoicesInto and PlacementsInto.
+func (m *Model) CandidatesInto(dst []Candidate, t Thread, l Loc, o Ordering) []Candidate {
 	checkLoad(o)
-	return m.candidates(t, l, o, nil)
+	return m.candidates(dst, t, l, o, nil)
 }
 
 // CASCandidates returns the stores a compare-and-swap of l by t may read:
@@ -51,16 +59,16 @@ func (m *Model) Candidates(t Thread, l Loc, o Ordering) []Candidate {
 // modification order).
 func (m *Model) CASCandidates(t Thread, l Loc, expected Value, failure Ordering) []Candidate {
 	checkLoad(failure)
-	return m.candidates(t, l, failure, func(v Value) bool { return v != expected })
+	return m.candidates(nil, t, l, failure, func(v Value) bool { return v != expected })
 }
 
 // candidates lists the readable stores of l, newest first; keep (if not
 // nil) filters the stale ones.
-func (m *Model) candidates(t Thread, l Loc, o Ordering, keep func(Value) bool) []Candidate {
+func (m *Model) candidates(dst []Candidate, t Thread, l Loc, o Ordering, keep func(Value) bool) []Candidate {
 	x := m.loc(l)
 	lo := m.oldest(t, l)
 	last := len(x.stores) - 1
-	out := []Candidate{x.candidate(last)}
+	out := append(dst[:0], x.candidate(last))
 	if m.stale >= m.cfg.MaxStale {
 		return out
 	}
@@ -117,10 +125,15 @@ func (x *location) pick(cands []Candidate, i int) *store {
 // already (its store goes right after the one it reads, and nothing may
 // come between an RMW and the store it read).
 func (m *Model) RMWCandidates(t Thread, l Loc, o Ordering) []Candidate {
+	return m.RMWCandidatesInto(nil, t, l, o)
+}
+
+// RMWCandidatesInto is RMWCandidates in dst's array (CandidatesInto).
+func (m *Model) RMWCandidatesInto(dst []Candidate, t Thread, l Loc, o Ordering) []Candidate {
 	checkRMW(o)
 	x := m.loc(l)
 	last := len(x.stores) - 1
-	out := []Candidate{x.candidate(last)}
+	out := append(dst[:0], x.candidate(last))
 	if m.stale >= m.cfg.MaxStale {
 		return out
 	}
@@ -140,13 +153,18 @@ func (m *Model) RMWCandidates(t Thread, l Loc, o Ordering) []Candidate {
 // latest is always first. Older ones count as stale choices, offered
 // within their bound.
 func (m *Model) CASChoices(t Thread, l Loc, expected Value, success, failure Ordering) []Candidate {
+	return m.CASChoicesInto(nil, t, l, expected, success, failure)
+}
+
+// CASChoicesInto is CASChoices in dst's array (CandidatesInto).
+func (m *Model) CASChoicesInto(dst []Candidate, t Thread, l Loc, expected Value, success, failure Ordering) []Candidate {
 	checkRMW(success)
 	checkLoad(failure)
 	x := m.loc(l)
 	last := len(x.stores) - 1
 	first := x.candidate(last)
 	first.Swaps = x.stores[last].val == expected
-	out := []Candidate{first}
+	out := append(dst[:0], first)
 	if m.stale >= m.cfg.MaxStale {
 		return out
 	}
@@ -179,9 +197,14 @@ type Placement struct {
 // frontier; never between an RMW and the store it read. Places other
 // than last count as stale choices, offered within their bound.
 func (m *Model) Placements(t Thread, l Loc, o Ordering) []Placement {
+	return m.PlacementsInto(nil, t, l, o)
+}
+
+// PlacementsInto is Placements in dst's array (CandidatesInto).
+func (m *Model) PlacementsInto(dst []Placement, t Thread, l Loc, o Ordering) []Placement {
 	checkStore(o)
 	x := m.loc(l)
-	out := []Placement{{0}}
+	out := append(dst[:0], Placement{0})
 	if m.stale >= m.cfg.MaxStale {
 		return out
 	}

@@ -80,8 +80,19 @@ type store struct {
 // the zero value the Go memory held.
 func (m *Model) NewAtomic(name string, init Value) Loc {
 	l := Loc(len(m.locs))
-	m.locs = append(m.locs, &location{name: name, stores: []store{{val: init, writer: -1, info: &storeInfo{writer: -1}}}})
+	n := &newLocation{location: location{name: name}, info: storeInfo{writer: -1}}
+	n.stores = append(n.first[:0], store{val: init, writer: -1, info: &n.info})
+	m.locs = append(m.locs, &n.location)
 	return l
+}
+
+// newLocation is a location as made, with room for its first stores and
+// its initial store's bookkeeping: one allocation, where a search makes
+// locations in every run.
+type newLocation struct {
+	location
+	first [2]store
+	info  storeInfo
 }
 
 // NewAtomicNamer is NewAtomic with the name computed by namer when Name

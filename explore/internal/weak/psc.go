@@ -70,7 +70,7 @@ type scNode struct {
 	ev     uint32 // its event number in the thread (the thread's clock)
 	fence  bool
 	loc    Loc      // the location of an access
-	clock  []uint32 // what happens before it, itself included
+	clock  []uint32 // for a fence: what happens before it, itself included
 	// next is the event number of the thread's first later event on
 	// another location (0: none yet): the start of sb|≠loc from it.
 	next  uint32
@@ -110,7 +110,11 @@ type deferred struct {
 
 // pscState is the graph.
 type pscState struct {
-	nodes    [][]*scNode // per thread
+	nodes [][]*scNode // per thread
+	// fences are the SC fences among nodes, per thread, in the same
+	// order: most executions have few or none, and fencesBefore and sinks
+	// look at fences only.
+	fences   [][]*scNode
 	deferred []deferred
 }
 
@@ -148,10 +152,12 @@ func hbBefore(clock []uint32, t Thread, ev uint32) bool {
 // clock clock.
 func (p *pscState) fencesBefore(clock []uint32) []int {
 	var out []int
-	for u, ns := range p.nodes {
-		for i := len(ns) - 1; i >= 0; i-- {
-			n := ns[i]
-			if n.fence && hbBefore(clock, Thread(u), n.ev) {
+	for u, fs := range p.fences {
+		for i := len(fs) - 1; i >= 0; i-- {
+			if n := fs[i]; hbBefore(clock, Thread(u), n.ev) {
+				if out == nil { // room for every thread's: one allocation
+					out = make([]int, 0, len(p.fences))
+				}
 				out = joinOne(out, u, n.idx)
 				break
 			}
@@ -175,6 +181,9 @@ func (p *pscState) closure(s []int) []int {
 	var out []int
 	for u, idx := range s {
 		if n := p.node(u, idx); n != nil {
+			if out == nil {
+				out = make([]int, 0, len(p.nodes))
+			}
 			out = joinSet(out, n.reach)
 		}
 	}
@@ -188,7 +197,7 @@ func inSet(s []int, n *scNode) bool { return int(n.thread) < len(s) && s[n.threa
 // t's last earlier event on another location, in the sources of the mo
 // and fr edges into it.
 func (p *pscState) accessPreds(t Thread, l Loc, clock, prv []uint32, in []int) []int {
-	preds := append([]int(nil), in...)
+	preds := append(make([]int, 0, max(len(in), len(p.nodes))), in...)
 	for u, ns := range p.nodes {
 		best := 0
 		for i := len(ns) - 1; i >= 0 && best == 0; i-- {
@@ -245,7 +254,10 @@ func (s *storeInfo) readBefore(clock []uint32) bool {
 // add makes the SC event of thread t, event ev, with predecessors preds.
 func (p *pscState) add(t Thread, ev uint32, fence bool, l Loc, clock []uint32, preds []int) *scNode {
 	ns := p.thread(t)
-	n := &scNode{thread: t, idx: len(ns) + 1, ev: ev, fence: fence, loc: l, clock: append([]uint32(nil), clock...)}
+	n := &scNode{thread: t, idx: len(ns) + 1, ev: ev, fence: fence, loc: l}
+	if fence { // only sinks asks, of fences
+		n.clock = append([]uint32(nil), clock...)
+	}
 	n.reach = joinOne(p.closure(preds), int(t), n.idx)
 	for u, idx := range preds {
 		if m := p.node(u, idx); m != nil {
@@ -256,6 +268,12 @@ func (p *pscState) add(t Thread, ev uint32, fence bool, l Loc, clock []uint32, p
 		ns[len(ns)-1].succ = append(ns[len(ns)-1].succ, n)
 	}
 	p.nodes[t] = append(ns, n)
+	if fence {
+		for len(p.fences) <= int(t) {
+			p.fences = append(p.fences, nil)
+		}
+		p.fences[t] = append(p.fences[t], n)
+	}
 	return n
 }
 
@@ -268,11 +286,8 @@ func (p *pscState) sinks(targets []*storeInfo) (all, fence []*scNode) {
 		if s.node != nil {
 			all = append(all, s.node)
 		}
-		for _, ns := range p.nodes {
-			for _, n := range ns {
-				if !n.fence {
-					continue
-				}
+		for _, fs := range p.fences {
+			for _, n := range fs {
 				if hbBefore(n.clock, s.writer, s.ev) {
 					all = append(all, n)
 				} else if s.readBefore(n.clock) {
@@ -387,7 +402,10 @@ func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence 
 	p := &m.psc
 	clock := ts.cur.clock
 	srcsF := p.fencesBefore(clock)
-	srcs := append([]int(nil), srcsF...)
+	srcs := srcsF
+	if sc || len(srcsF) > 0 {
+		srcs = append(make([]int, 0, max(len(srcsF), int(t)+1)), srcsF...)
+	}
 	var in []int
 	if wrote != nil {
 		in = wrote.info.in

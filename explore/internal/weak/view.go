@@ -52,8 +52,8 @@ func (v *view) join(w *view) {
 }
 
 func joinFrontier(a, b []float64) []float64 {
-	for len(a) < len(b) {
-		a = append(a, 0)
+	if len(a) < len(b) {
+		a = append(a, make([]float64, len(b)-len(a))...)
 	}
 	for i, x := range b {
 		a[i] = max(a[i], x)
@@ -70,8 +70,8 @@ func (v *view) at(l Loc) float64 {
 
 // raise records that the store at position pos of l is known here.
 func (v *view) raise(l Loc, pos float64) {
-	for len(v.frontier) <= int(l) {
-		v.frontier = append(v.frontier, 0)
+	if len(v.frontier) <= int(l) {
+		v.frontier = append(v.frontier, make([]float64, int(l)+1-len(v.frontier))...)
 	}
 	v.frontier[l] = max(v.frontier[l], pos)
 }
