@@ -94,16 +94,25 @@ func (m *Model) write(t Thread, ts *threadState, l Loc, x *location, o Ordering,
 	} else {
 		own = ts.fenced
 	}
+	// A store's view is never changed once made, and neither is a
+	// thread's view at its last release fence: either is shared as it
+	// is. The thread's current view changes, and is copied.
 	var msg *view
 	switch {
 	case inherited == nil && own == nil:
-	case inherited == nil:
+	case inherited == nil && own == ts.cur:
 		msg = own.clone()
+	case inherited == nil:
+		msg = own
+	case own == nil:
+		msg = inherited
 	default:
 		msg = inherited.clone()
 		msg.join(own)
 	}
-	return x.insert(store{val: v, msg: msg, writer: t, seq: m.events, info: &storeInfo{in: in, inF: inF}}, at, m.cfg.History)
+	info := m.newInfo()
+	info.in, info.inF = in, inF
+	return x.insert(store{val: v, msg: msg, writer: t, seq: m.events, info: info}, at, m.cfg.History)
 }
 
 // RMW is an atomic read-modify-write of l by t with ordering o (Swap,

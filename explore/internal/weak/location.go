@@ -80,7 +80,8 @@ type store struct {
 // the zero value the Go memory held.
 func (m *Model) NewAtomic(name string, init Value) Loc {
 	l := Loc(len(m.locs))
-	n := &newLocation{location: location{name: name}, info: storeInfo{writer: -1}}
+	n := slab(&m.newLocs, 8)
+	n.name, n.info.writer = name, -1
 	n.stores = append(n.first[:0], store{val: init, writer: -1, info: &n.info})
 	m.locs = append(m.locs, &n.location)
 	return l

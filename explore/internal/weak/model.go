@@ -55,7 +55,26 @@ type Model struct {
 	psc     pscState // the seq_cst order, psc.go
 	events  int      // operations so far, numbering stores for Candidate.Seq
 	stale   int      // stale choices so far
+	// infos and newLocs are the unused rest of the last block of store
+	// bookkeeping and of locations allocated (newInfo, NewAtomic): a
+	// search makes a Model per run and these in every step.
+	infos   []storeInfo
+	newLocs []newLocation
 }
+
+// slab returns the next element of *free, allocating a block of n when
+// it is empty.
+func slab[T any](free *[]T, n int) *T {
+	if len(*free) == 0 {
+		*free = make([]T, n)
+	}
+	p := &(*free)[0]
+	*free = (*free)[1:]
+	return p
+}
+
+// newInfo returns a new store's bookkeeping, zero.
+func (m *Model) newInfo() *storeInfo { return slab(&m.infos, 32) }
 
 // New returns an empty memory with thread 0.
 func New(cfg Config) *Model {

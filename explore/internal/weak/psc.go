@@ -92,7 +92,7 @@ type storeInfo struct {
 	// when it was made (inF: fences only); a read of it takes inF and
 	// srcsF into its view's pin (eco: rf).
 	in, inF []int
-	readers []evRef
+	readers []evRef // each reading thread's first read (readBy)
 }
 
 type evRef struct {
@@ -110,6 +110,8 @@ type deferred struct {
 
 // pscState is the graph.
 type pscState struct {
+	free  []scNode    // the rest of the last block of nodes allocated (slab)
+	succs []*scNode   // the same for the first room of nodes' succ (addSucc)
 	nodes [][]*scNode // per thread
 	// fences are the SC fences among nodes, per thread, in the same
 	// order: most executions have few or none, and fencesBefore and sinks
@@ -242,6 +244,19 @@ func (p *pscState) fencePreds(clock []uint32, pin []int) []int {
 	return preds
 }
 
+// readBy reports whether thread t has read the store: readers keeps
+// each thread's first read only, since events of a thread are numbered
+// in order and its first read happens before any point a later one does
+// (readBefore).
+func (s *storeInfo) readBy(t Thread) bool {
+	for _, r := range s.readers {
+		if r.thread == t {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *storeInfo) readBefore(clock []uint32) bool {
 	for _, r := range s.readers {
 		if hbBefore(clock, r.thread, r.ev) {
@@ -254,18 +269,19 @@ func (s *storeInfo) readBefore(clock []uint32) bool {
 // add makes the SC event of thread t, event ev, with predecessors preds.
 func (p *pscState) add(t Thread, ev uint32, fence bool, l Loc, clock []uint32, preds []int) *scNode {
 	ns := p.thread(t)
-	n := &scNode{thread: t, idx: len(ns) + 1, ev: ev, fence: fence, loc: l}
+	n := slab(&p.free, 32)
+	*n = scNode{thread: t, idx: len(ns) + 1, ev: ev, fence: fence, loc: l}
 	if fence { // only sinks asks, of fences
 		n.clock = append([]uint32(nil), clock...)
 	}
 	n.reach = joinOne(p.closure(preds), int(t), n.idx)
 	for u, idx := range preds {
 		if m := p.node(u, idx); m != nil {
-			m.succ = append(m.succ, n)
+			p.addSucc(m, n)
 		}
 	}
 	if len(ns) > 0 {
-		ns[len(ns)-1].succ = append(ns[len(ns)-1].succ, n)
+		p.addSucc(ns[len(ns)-1], n)
 	}
 	p.nodes[t] = append(ns, n)
 	if fence {
@@ -275,6 +291,18 @@ func (p *pscState) add(t Thread, ev uint32, fence bool, l Loc, clock []uint32, p
 		p.fences[t] = append(p.fences[t], n)
 	}
 	return n
+}
+
+// addSucc adds n to m's successors, the first 4 in room cut from a
+// block.
+func (p *pscState) addSucc(m, n *scNode) {
+	if m.succ == nil {
+		if len(p.succs) < 4 {
+			p.succs = make([]*scNode, 256)
+		}
+		m.succ, p.succs = p.succs[:0:4], p.succs[4:]
+	}
+	m.succ = append(m.succ, n)
 }
 
 // sinks returns the SC events that a backward edge into the stores of
@@ -318,7 +346,7 @@ func (p *pscState) link(src, srcF []int, all, fence []*scNode, targets []*storeI
 func (p *pscState) edge(src []int, n *scNode) {
 	for u, idx := range src {
 		if m := p.node(u, idx); m != nil && m != n {
-			m.succ = append(m.succ, n)
+			p.addSucc(m, n)
 		}
 	}
 	add := p.closure(src)
@@ -402,8 +430,8 @@ func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence 
 	p := &m.psc
 	clock := ts.cur.clock
 	srcsF := p.fencesBefore(clock)
-	srcs := srcsF
-	if sc || len(srcsF) > 0 {
+	srcs := srcsF // a set once made is not changed: two may share one
+	if sc {
 		srcs = append(make([]int, 0, max(len(srcsF), int(t)+1)), srcsF...)
 	}
 	var in []int
@@ -426,7 +454,9 @@ func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence 
 		r := read.info
 		r.rsrcs = joinSet(r.rsrcs, srcs)
 		r.rsrcsF = joinSet(r.rsrcsF, srcsF)
-		r.readers = append(r.readers, evRef{t, ev})
+		if !r.readBy(t) {
+			r.readers = append(r.readers, evRef{t, ev})
+		}
 		ts.cur.pin = joinSet(joinSet(ts.cur.pin, r.inF), r.srcsF)
 	}
 	if wrote != nil {
