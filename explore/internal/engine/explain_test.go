@@ -163,15 +163,15 @@ func TestDataRaceIsTwoSteps(t *testing.T) {
 }
 
 // An atomic location is named by the line of code that first touched it
-// in a traced run (a failure's replay, Options.Replay), and by its
-// address in a search's runs, which are not traced (memory.loc).
+// in a traced run (a failure's replay, Options.Replay), and by its number
+// in a search's runs, which are not traced (memory.loc).
 func TestWeakLocationNames(t *testing.T) {
 	for _, c := range []struct {
 		opt  Options
 		want string
 	}{
 		{Options{Weak: true, Replay: "weak;stale=2;history=7/-"}, `^explore/internal/engine/replay_test\.go:\d+$`},
-		{Options{Weak: true, Preemptions: 0}, `^the atomic at 0x[0-9a-f]+ \(a run not traced\)$`},
+		{Options{Weak: true, Preemptions: 0}, `^location 0$`},
 	} {
 		var names []string
 		res := Explore(c.opt, func() {

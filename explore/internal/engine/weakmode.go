@@ -130,11 +130,11 @@ func Weak() bool { return weakRun() != nil }
 //
 // In a traced run (a failure's replay, Options.Replay) a location is named
 // by the code that first touched it, the stack resolved only when a name
-// is asked for (Model.Name). A search's runs are not traced, and name it
-// by its address: the walk of the stack at each new location cost a
-// tenth to a fifth of a weak search's CPU, for a name nothing but a test
-// asks for; a run is deterministic, so the replay of a schedule names the
-// same locations by their code.
+// is asked for (Model.Name). A search's runs are not traced and leave it
+// unnamed ("location 12", Model.Name): the walk of the stack at each new
+// location cost a tenth to a fifth of a weak search's CPU, for a name
+// nothing but a test asks for; a run is deterministic, so the replay of a
+// schedule names the same locations by their code.
 func (mem *memory) loc(r *run, a uintptr, before any) weak.Loc {
 	if l, ok := mem.locs[a]; ok && mem.m.Latest(l) == before {
 		return l
@@ -144,7 +144,7 @@ func (mem *memory) loc(r *run, a uintptr, before any) weak.Loc {
 		pcs := callerPCs()
 		l = mem.m.NewAtomicNamer(func() string { return location(firstFrame(pcs)) }, before)
 	} else {
-		l = mem.m.NewAtomicNamer(func() string { return fmt.Sprintf("the atomic at %#x (a run not traced)", a) }, before)
+		l = mem.m.NewAtomic("", before)
 	}
 	mem.locs[a] = l
 	return l

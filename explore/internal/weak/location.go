@@ -155,11 +155,15 @@ func (x *location) between(i int) (float64, bool) {
 // memory returns, and the final value once every thread has ended.
 func (m *Model) Latest(l Loc) Value { return m.loc(l).latest().val }
 
-// Name returns the name l was registered with.
+// Name returns the name l was registered with; a location registered
+// with none is "location" and its number.
 func (m *Model) Name(l Loc) string {
 	x := m.loc(l)
 	if x.namer != nil {
 		x.name, x.namer = x.namer(), nil
+	}
+	if x.name == "" {
+		return fmt.Sprintf("location %d", l)
 	}
 	return x.name
 }
