@@ -94,18 +94,15 @@ func (m *Model) write(t Thread, ts *threadState, l Loc, x *location, o Ordering,
 	} else {
 		own = ts.fenced
 	}
-	// A store's view is never changed once made, and neither is a
-	// thread's view at its last release fence: either is shared as it
-	// is. The thread's current view changes, and is copied.
+	// A store's view is never changed once made: an RMW that releases
+	// nothing of its own shares the one it inherits.
 	var msg *view
 	switch {
 	case inherited == nil && own == nil:
-	case inherited == nil && own == ts.cur:
-		msg = own.clone()
-	case inherited == nil:
-		msg = own
 	case own == nil:
 		msg = inherited
+	case inherited == nil:
+		msg = own.clone()
 	default:
 		msg = inherited.clone()
 		msg.join(own)
