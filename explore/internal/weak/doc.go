@@ -31,7 +31,10 @@
 //	mutex, channel               sync.go
 //
 // (Store and RMW are StoreAt and RMWAt with choice 0: last in
-// modification order, reading the latest. CompareAndSwap with
+// modification order, reading the latest. A controller that lists the
+// choices at every access lists them once: CandidatesInto and LoadFrom,
+// PlacementsInto and StoreFrom, and so on, take the list made, with a
+// slice to reuse for it. CompareAndSwap with
 // CASCandidates is a CAS that reads an older store only to fail.) choose is the search's: index 0 (the latest store, the last
 // place) by default, any other a stale choice, offered only while
 // StaleReads is below Config.MaxStale. A read or store with more than one
