@@ -2,7 +2,6 @@ package queue
 
 import (
 	"github.com/wsched/wsched/explore/atomic"
-	"github.com/wsched/wsched/explore/sync"
 	"github.com/wsched/wsched/internal/tlatrace"
 )
 
@@ -27,7 +26,7 @@ const keptGlobalCap = 1 << 16
 // and, above keptGlobalCap slots, halves when a quarter full; popped
 // entries are set to nil so finished tasks can be collected.
 type Global[T any] struct {
-	mu   sync.Mutex
+	mu   globalLock // a sync.Mutex; in race builds, globallock_race.go
 	buf  []*T
 	head int
 	n    int
