@@ -19,7 +19,8 @@ const minGlobalCap = 64
 const keptGlobalCap = 1 << 16
 
 // Global is the injection queue: an unbounded FIFO of task pointers behind
-// one mutex, shared by every worker and by goroutines outside the runtime.
+// one lock (globalLock), shared by every worker and by goroutines outside
+// the runtime.
 //
 // The tasks live in a circular buffer buf[head], buf[head+1], ... (indices
 // mod len(buf), a power of two), n of them. The buffer doubles when full
