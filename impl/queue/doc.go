@@ -10,8 +10,10 @@
 // slots nor move them to the overflow queue.
 //
 // Global is the injection queue shared by every worker: an unbounded FIFO
-// behind one mutex. A full Ring overflows half of itself into it in one
-// batch; remote wakes and spawns from outside the runtime land there too.
+// behind one lock (a sync.Mutex; in race builds a lock of this package's,
+// which the fast race build does not show the detector: globallock_race.go).
+// A full Ring overflows half of itself into it in one batch; remote wakes
+// and spawns from outside the runtime land there too.
 //
 // What this package is not: it is not a general-purpose deque (the owner
 // pops in FIFO order; LIFO behaviour belongs to the scheduler's LIFO slot),

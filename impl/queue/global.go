@@ -2,7 +2,6 @@ package queue
 
 import (
 	"github.com/wsched/wsched/explore/atomic"
-	"github.com/wsched/wsched/explore/sync"
 	"github.com/wsched/wsched/internal/tlatrace"
 )
 
@@ -20,14 +19,15 @@ const minGlobalCap = 64
 const keptGlobalCap = 1 << 16
 
 // Global is the injection queue: an unbounded FIFO of task pointers behind
-// one mutex, shared by every worker and by goroutines outside the runtime.
+// one lock (globalLock), shared by every worker and by goroutines outside
+// the runtime.
 //
 // The tasks live in a circular buffer buf[head], buf[head+1], ... (indices
 // mod len(buf), a power of two), n of them. The buffer doubles when full
 // and, above keptGlobalCap slots, halves when a quarter full; popped
 // entries are set to nil so finished tasks can be collected.
 type Global[T any] struct {
-	mu   sync.Mutex
+	mu   globalLock // a sync.Mutex; in race builds, globallock_race.go
 	buf  []*T
 	head int
 	n    int

@@ -65,7 +65,11 @@ func TestRaceRecipe(t *testing.T) {
 			}
 			found = true
 			if calls := detectorCalls(funcs[name]); len(calls) > 0 {
-				t.Errorf("%s calls the detector in the recipe's build: %s (an instrumented copy of a generic method was linked: does a package importing impl/sched or impl/forkjoin see impl/queue's or impl/deque's generic types again? queuetypes_race.go)", name, strings.Join(calls, ", "))
+				why := "an instrumented copy of a generic method was linked: does a package importing impl/sched or impl/forkjoin see impl/queue's or impl/deque's generic types again? queuetypes_race.go"
+				if strings.Contains(strings.Join(calls, " "), "Mutex") {
+					why = "a sync.Mutex tells the detector of every acquisition: the race build's lock is globallock_race.go's"
+				}
+				t.Errorf("%s calls the detector in the recipe's build: %s (%s)", name, strings.Join(calls, ", "), why)
 			}
 		}
 		if !found {
@@ -93,17 +97,18 @@ func TestRaceRecipe(t *testing.T) {
 // checkedFuncs selects what TestRaceRecipe disassembles: a function of
 // impl/sched, one of this package, and the queue methods below.
 const checkedFuncs = `^github\.com/wsched/wsched/(impl/sched\.\(\*worker\)\.execute|stress/racerecipe\.racyWrite|` +
-	`impl/queue\.\(\*(Ring|Slot|Global)\[.*|impl/deque\.\(\*Deque\[.*|` +
+	`impl/queue\.\(\*(Ring|Slot|Global)\[.*|impl/queue\.\(\*globalLock\)\..*|impl/deque\.\(\*Deque\[.*|` +
 	`impl/sched\.\(\*task(Ring|Slot|Global)\)\..*|impl/forkjoin\.\(\*jobDeque\)\..*)$`
 
 // hotQueueMethods are the queue operations of every spawn, poll, wake,
 // steal and fork-join job: impl/queue's ring, LIFO slot and global queue,
 // impl/deque's deque (their generic methods, by the shape Go compiles them
-// for), and the race build's forwarding methods of impl/sched and
-// impl/forkjoin (queuetypes_race.go, dequetype_race.go). In the recipe's
-// build none may call the detector. They are generic, so Go also compiles
-// them into every package that imports the scheduler, this one included,
-// with the detector, and the linker keeps the largest copy: the
+// for), the global queue's lock in race builds (globallock_race.go; not
+// generic; its Unlock inlines), and the race build's forwarding methods of
+// impl/sched and impl/forkjoin (queuetypes_race.go, dequetype_race.go). In
+// the recipe's build none may call the detector. The generic ones Go also
+// compiles into every package that imports the scheduler, this one
+// included, with the detector, and the linker keeps the largest copy: the
 // instrumented one, unless no importer sees the types, which is what the
 // forwarding types are for. Each pattern must match at least one function,
 // so a rename cannot empty the check. Not here: deque's ring.grown (run
@@ -114,6 +119,7 @@ var hotQueueMethods = func() []*regexp.Regexp {
 		`impl/queue\.\(\*Ring\[.*\]\)\.(Push|Pop|StealInto|claim|take|release)$`,
 		`impl/queue\.\(\*Slot\[.*\]\)\.(Take|Steal)$`,
 		`impl/queue\.\(\*Global\[.*\]\)\.(Push|PushBatch|PopBatch)$`,
+		`impl/queue\.\(\*globalLock\)\.Lock$`,
 		`impl/deque\.\(\*Deque\[.*\]\)\.(Push|Pop|Steal)$`,
 		`impl/sched\.\(\*taskRing\)\.(Push|Pop|StealInto)$`,
 		`impl/sched\.\(\*taskSlot\)\.(Put|Take|Steal)$`,
@@ -126,9 +132,12 @@ var hotQueueMethods = func() []*regexp.Regexp {
 }()
 
 // detectorCalls lists the calls of one disassembled function into the race
-// detector: its function, read and write hooks, and sync/atomic's functions,
+// detector: its function, read and write hooks, sync/atomic's functions,
 // which a package compiled with the detector calls instead of the
-// instructions. sync/atomic's pointer stores, swaps and compare-and-swaps
+// instructions, and a sync.Mutex's Lock and Unlock, which tell the detector
+// of every acquisition whoever compiled the caller (the global queue's
+// lock is impl/queue's own in race builds, globallock_race.go, for that
+// reason). sync/atomic's pointer stores, swaps and compare-and-swaps
 // are calls in every build (they run the garbage collector's write
 // barrier), so they are not counted: in any binary linked with the
 // detector they reach it, whoever compiled the caller.
@@ -143,6 +152,6 @@ func detectorCalls(fn string) []string {
 }
 
 var (
-	detectorCall  = regexp.MustCompile(`CALL (runtime\.race(?:funcenter|funcexit|read|write|readrange|writerange)|sync/atomic\.[A-Za-z0-9]+)\(SB\)`)
+	detectorCall  = regexp.MustCompile(`CALL (runtime\.race(?:funcenter|funcexit|read|write|readrange|writerange)|sync/atomic\.[A-Za-z0-9]+|sync\.\(\*Mutex\)\.(?:Lock|Unlock))\(SB\)`)
 	pointerAtomic = regexp.MustCompile(`^sync/atomic\.(Store|Swap|CompareAndSwap)Pointer$`)
 )

@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"fmt"
 	"math"
 	"strings"
@@ -60,13 +61,23 @@ func raceRecipeMarkdown(plain, recipe []*group, cmdline string) string {
 		"(stress/racerecipe checks the linked copies with objdump). What stays under the "+
 		"detector: the annotations themselves (a synchronization of the detector's each, most "+
 		"of what is left), sync/atomic's pointer stores and swaps (the LIFO slot's, the "+
-		"deque's: calls in every build, which reach the detector in any race binary), the "+
-		"global queue's mutex, and what of impl/ Go inlines into the user's package. The "+
+		"deque's: calls in every build, which reach the detector in any race binary), impl/'s "+
+		"other mutexes (a sync.Mutex tells the detector of each Lock and Unlock whoever calls "+
+		"it: the global queue's lock is impl/queue's own in race builds for that reason, "+
+		"globallock_race.go), and what of impl/ Go inlines into the user's package. The "+
 		"peers are built as above. Columns as above; goal: wsched's race/plain at or under "+
 		"that of each of %s.\n\n",
 		cmdline, strings.Join(racePeers, " and "))
-	return raceSection(plain, recipe, "Race build, wsched outside the detector", "race, wsched outside", intro)
+	return raceSection(plain, recipe, "Race build, wsched outside the detector", "race, wsched outside", intro) + raceFloorText
 }
+
+// raceFloorText closes the fast race build's section: what the detector
+// costs when wsched does nothing it sees, measured once with a build that is
+// never committed (racefloor.md says how). It is written by hand, with the
+// commit and load of its run, and kept as it is when the page is generated.
+//
+//go:embed racefloor.md
+var raceFloorText string
 
 // raceSection is a race section's tables: per workload and peer, the median ns/task of
 // the race run, its ratio to the same peer's median in the plain run, and that ratio

@@ -151,6 +151,9 @@ func TestRaceSection(t *testing.T) {
 			t.Errorf("the fast race build's section lacks %q:\n%s", want, recipe)
 		}
 	}
+	if !strings.HasSuffix(recipe, raceFloorText) || !strings.Contains(raceFloorText, "### Race build, wsched outside the detector: the floor") {
+		t.Errorf("the fast race build's section does not end with racefloor.md's subsection:\n%s", recipe)
+	}
 	if raceRecipeMarkdown(plain, nil, "") != "" {
 		t.Error("a fast race build's section without its run")
 	}
