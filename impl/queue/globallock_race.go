@@ -20,8 +20,8 @@ import (
 // rely on through the queue (a remote spawn before the task's first poll)
 // are annotated on the task itself (impl/internal/raceedge). In the fully
 // instrumented race build (`go test -race ./...`) the same atomics are
-// calls the detector treats as synchronization: the swap that takes the
-// lock acquires what the store that released it published, so Global's
+// calls the detector treats as synchronization: the compare-and-swap that
+// takes the lock acquires what the store that released it published, so Global's
 // own accesses under the lock are ordered for the detector as they are
 // under a mutex, with two detector calls per acquisition instead of four.
 // A compare-and-swap, not a swap, takes it: a failed compare-and-swap only
@@ -38,10 +38,20 @@ type globalLock struct {
 
 // Lock takes the lock, yielding the processor while another holds it.
 func (l *globalLock) Lock() {
-	for !l.held.CompareAndSwap(0, 1) {
+	for !l.casAcquire() {
 		runtime.Gosched()
 	}
 }
 
 // Unlock releases the lock.
-func (l *globalLock) Unlock() { l.held.Store(0) }
+func (l *globalLock) Unlock() { l.storeRelease() }
+
+// casAcquire takes the word from free to held. Acquire on success:
+// observes what the last storeRelease published (sync/atomic's
+// compare-and-swap is sequentially consistent, stronger than needed).
+func (l *globalLock) casAcquire() bool { return l.held.CompareAndSwap(0, 1) }
+
+// storeRelease frees the word. Release: publishes the holder's writes
+// under the lock to the next casAcquire (sync/atomic's store is
+// sequentially consistent, stronger than needed).
+func (l *globalLock) storeRelease() { l.held.Store(0) }
