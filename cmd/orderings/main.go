@@ -136,8 +136,11 @@ func auditKeys(ops []orderings.Op) []string {
 	return keys
 }
 
-// auditCell says what the audit found for o: "" when it was not audited.
-func auditCell(e *auditEntry) (text, class string) {
+// auditCell says what the audit found for o, or why it could not run.
+func auditCell(o orderings.Op, e *auditEntry) (text, class string) {
+	if e == nil && o.NoExplore {
+		return "no explore build compiles it (its build constraint): no weak-mode scenario can run it", "noexplore"
+	}
 	if e == nil {
 		return "not audited", "unaudited"
 	}
@@ -208,6 +211,9 @@ against the scenarios that reach it. Killed: the ordering is needed, and the sce
 show why. Survives: the ordering is stronger than the scenarios need within their bounds (two
 preemptions, two stale reads, the budgets), which is evidence, not proof, that it can be weakened.
 "not audited": the audit has not run on that package yet (it ran on the packages in the summary).
+"no explore build compiles it": the file's build constraint leaves it out of every explore build
+(the global queue's lock of race builds, impl/queue/globallock_race.go; a TLA+ trace's peek), so
+neither the explorer nor the audit can run it; its orderings are argued in its comments.
 
 `)
 	counts := map[string]int{}
@@ -225,7 +231,7 @@ preemptions, two stale reads, the budgets), which is evidence, not proof, that i
 	keys := auditKeys(ops)
 	classes := map[string]int{}
 	for i := range ops {
-		_, c := auditCell(audit[keys[i]])
+		_, c := auditCell(ops[i], audit[keys[i]])
 		classes[c]++
 	}
 	dirs := map[string]bool{}
@@ -240,8 +246,8 @@ preemptions, two stale reads, the budgets), which is evidence, not proof, that i
 	if len(audited) == 0 {
 		audited = []string{"none yet"}
 	}
-	fmt.Fprintf(&b, "\nAudit (packages audited: %s): %d needed (every one-step weakening killed), %d stronger than needed within the bounds (one survives), %d undecided (a run timed out), %d relaxed (nothing weaker), %d not reached by a weak-mode scenario, %d not audited.\n",
-		strings.Join(audited, ", "), classes["needed"], classes["stronger"], classes["undecided"], classes["weakest"], classes["unreached"], classes["unaudited"])
+	fmt.Fprintf(&b, "\nAudit (packages audited: %s): %d needed (every one-step weakening killed), %d stronger than needed within the bounds (one survives), %d undecided (a run timed out), %d relaxed (nothing weaker), %d not reached by a weak-mode scenario, %d in no explore build, %d not audited.\n",
+		strings.Join(audited, ", "), classes["needed"], classes["stronger"], classes["undecided"], classes["weakest"], classes["unreached"], classes["noexplore"], classes["unaudited"])
 	seedCol, _ := seedCells(ops, seeds)
 	file := ""
 	// A row is keyed by its function and operation, not its line: a
@@ -267,7 +273,7 @@ preemptions, two stale reads, the budgets), which is evidence, not proof, that i
 		if len(o.Mutants) > 0 {
 			muts = "`" + strings.Join(o.Mutants, "`, `") + "`"
 		}
-		at, _ := auditCell(audit[keys[i]])
+		at, _ := auditCell(o, audit[keys[i]])
 		seed := seedCol[i]
 		if seed == "" {
 			seed = "-"

@@ -10,8 +10,9 @@
 // slots nor move them to the overflow queue.
 //
 // Global is the injection queue shared by every worker: an unbounded FIFO
-// behind one lock (a sync.Mutex; in race builds a lock of this package's,
-// which the fast race build does not show the detector: globallock_race.go).
+// behind one lock (a sync.Mutex; in race builds without the explore tag a
+// lock of this package's, which the fast race build does not show the
+// detector: globallock_race.go).
 // A full Ring overflows half of itself into it in one batch; remote wakes
 // and spawns from outside the runtime land there too.
 //

@@ -27,7 +27,7 @@ const keptGlobalCap = 1 << 16
 // and, above keptGlobalCap slots, halves when a quarter full; popped
 // entries are set to nil so finished tasks can be collected.
 type Global[T any] struct {
-	mu   globalLock // a sync.Mutex; in race builds, globallock_race.go
+	mu   globalLock // a sync.Mutex; in race builds (not explore), globallock_race.go
 	buf  []*T
 	head int
 	n    int

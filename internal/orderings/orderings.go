@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/build/constraint"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -35,6 +36,10 @@ type Op struct {
 	// Offset is the byte offset of the call in File, Name the offset
 	// of its method name (what an audit rewrites).
 	Offset, NameOffset int
+	// NoExplore is set when File's build constraint leaves it out of
+	// every explore build (globallock_race.go: race builds only), so no
+	// weak-mode scenario can run the operation.
+	NoExplore bool
 }
 
 // Collect reads impl/ under root (tests and explore/atomic aside) and
@@ -61,6 +66,11 @@ func Collect(root string) ([]Op, error) {
 			return err
 		}
 		attributeMutants(fops, rel, src, catalog)
+		if excludesExplore(src) {
+			for i := range fops {
+				fops[i].NoExplore = true
+			}
+		}
 		ops = append(ops, fops...)
 		return nil
 	})
@@ -244,3 +254,49 @@ func shorten(s string) string {
 var spaces = regexp.MustCompile(`\s+`)
 
 func OneLine(s string) string { return strings.TrimSpace(spaces.ReplaceAllString(s, " ")) }
+
+// excludesExplore reports whether src's build constraint is false
+// whenever the explore tag is set, whatever the other tags are.
+func excludesExplore(src []byte) bool {
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "package ") {
+			return false
+		}
+		if !constraint.IsGoBuild(line) {
+			continue
+		}
+		expr, err := constraint.Parse(line)
+		if err != nil {
+			return false
+		}
+		others := constraintTags(expr, nil)
+		for set := 0; set < 1<<len(others); set++ {
+			if expr.Eval(func(tag string) bool {
+				i := slices.Index(others, tag)
+				return tag == "explore" || i >= 0 && set&(1<<i) != 0
+			}) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// constraintTags appends to tags the tags of x other than explore.
+func constraintTags(x constraint.Expr, tags []string) []string {
+	switch x := x.(type) {
+	case *constraint.TagExpr:
+		if x.Tag != "explore" && !slices.Contains(tags, x.Tag) {
+			tags = append(tags, x.Tag)
+		}
+	case *constraint.NotExpr:
+		tags = constraintTags(x.X, tags)
+	case *constraint.AndExpr:
+		tags = constraintTags(x.Y, constraintTags(x.X, tags))
+	case *constraint.OrExpr:
+		tags = constraintTags(x.Y, constraintTags(x.X, tags))
+	}
+	return tags
+}

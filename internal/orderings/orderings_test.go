@@ -19,3 +19,23 @@ func TestCommentFor(t *testing.T) {
 		}
 	}
 }
+
+func TestExcludesExplore(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want bool
+	}{
+		{"//go:build race && !explore\n\npackage q\n", true},
+		{"//go:build !explore\n\npackage q\n", true},
+		{"//go:build tlatrace && !explore\n\npackage q\n", true},
+		{"//go:build !race || explore\n\npackage q\n", false},
+		{"//go:build explore\n\npackage q\n", false},
+		{"//go:build race\n\npackage q\n", false},
+		{"// a comment\n\npackage q\n", false},
+		{"package q\n\n//go:build !explore\n", false},
+	} {
+		if got := excludesExplore([]byte(c.src)); got != c.want {
+			t.Errorf("excludesExplore(%q) = %v, want %v", c.src, got, c.want)
+		}
+	}
+}

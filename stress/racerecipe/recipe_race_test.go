@@ -152,6 +152,29 @@ func detectorCalls(fn string) []string {
 }
 
 var (
-	detectorCall  = regexp.MustCompile(`CALL (runtime\.race(?:funcenter|funcexit|read|write|readrange|writerange)|sync/atomic\.[A-Za-z0-9]+|sync\.\(\*Mutex\)\.(?:Lock|Unlock))\(SB\)`)
+	detectorCall  = regexp.MustCompile(`CALL (runtime\.race(?:funcenter|funcexit|read|write|readrange|writerange)|sync/atomic\.[A-Za-z0-9]+|(?:internal/)?sync\.\(\*(?:RW)?Mutex\)\.\w+)\(SB\)`)
 	pointerAtomic = regexp.MustCompile(`^sync/atomic\.(Store|Swap|CompareAndSwap)Pointer$`)
 )
+
+// TestDetectorCallsNamesEveryForm feeds detectorCalls disassembly lines in
+// the forms objdump prints: a sync.Mutex's Lock and Unlock inline
+// internal/sync's, so a mutex shows as a call of internal/sync's methods.
+func TestDetectorCallsNamesEveryForm(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want []string
+	}{
+		{"  x.go:1  0x1  e800000000  CALL runtime.racereadrange(SB)", []string{"runtime.racereadrange"}},
+		{"  x.go:1  0x1  e800000000  CALL sync/atomic.AddInt32(SB)", []string{"sync/atomic.AddInt32"}},
+		{"  x.go:1  0x1  e800000000  CALL sync/atomic.StorePointer(SB)", nil},
+		{"  x.go:1  0x1  e800000000  CALL sync.(*Mutex).Lock(SB)", []string{"sync.(*Mutex).Lock"}},
+		{"  x.go:1  0x1  e800000000  CALL internal/sync.(*Mutex).Lock(SB)", []string{"internal/sync.(*Mutex).Lock"}},
+		{"  x.go:1  0x1  e800000000  CALL internal/sync.(*Mutex).unlockSlow(SB)", []string{"internal/sync.(*Mutex).unlockSlow"}},
+		{"  x.go:1  0x1  e800000000  CALL sync.(*RWMutex).RLock(SB)", []string{"sync.(*RWMutex).RLock"}},
+		{"  x.go:1  0x1  e800000000  CALL runtime.Gosched(SB)", nil},
+	} {
+		if got := detectorCalls(c.line + "\n"); !slices.Equal(got, c.want) {
+			t.Errorf("detectorCalls(%q) = %q, want %q", c.line, got, c.want)
+		}
+	}
+}

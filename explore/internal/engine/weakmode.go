@@ -64,8 +64,9 @@ type memory struct {
 }
 
 // newMemory returns a new run's memory; spare, if not nil, is a finished
-// run's, whose maps and lists it takes, emptied: a search makes one per
-// run, and its maps grew to their size in the run before.
+// run's, whose maps it takes, emptied, and whose lists it overwrites: a
+// search makes one per run, and its maps grew to their size in the run
+// before.
 func newMemory(cfg weak.Config, spare *memory) *memory {
 	if spare == nil {
 		return &memory{m: weak.New(cfg), locs: map[uintptr]weak.Loc{}, cells: map[uintptr]weak.Cell{}, syncs: map[uintptr]weak.Sync{}}
@@ -326,7 +327,7 @@ func (r *run) touchSC(o Ordering, write bool) {
 // another goroutine fails the schedule as a data race.
 //
 // A traced run names each access by its line of code, for the race's
-// message; a search's runs do not walk the stack for it (untraced, "?"):
+// message; a search's runs do not walk the stack for it (untraced):
 // the failure's traced replay (explorer.fail) makes the message again,
 // with the lines.
 func WeakCell(a uintptr, write bool) {
@@ -336,7 +337,7 @@ func WeakCell(a uintptr, write bool) {
 	}
 	weakOps.Add(1)
 	c, ok := r.mem.cells[a]
-	site := "?"
+	site := "(a line the traced replay names)"
 	if r.tracing {
 		site = location(callerFrame())
 	}
