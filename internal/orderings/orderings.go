@@ -66,7 +66,7 @@ func Collect(root string) ([]Op, error) {
 			return err
 		}
 		attributeMutants(fops, rel, src, catalog)
-		if excludesExplore(src) {
+		if ExcludesExplore(src) {
 			for i := range fops {
 				fops[i].NoExplore = true
 			}
@@ -255,9 +255,9 @@ var spaces = regexp.MustCompile(`\s+`)
 
 func OneLine(s string) string { return strings.TrimSpace(spaces.ReplaceAllString(s, " ")) }
 
-// excludesExplore reports whether src's build constraint is false
+// ExcludesExplore reports whether src's build constraint is false
 // whenever the explore tag is set, whatever the other tags are.
-func excludesExplore(src []byte) bool {
+func ExcludesExplore(src []byte) bool {
 	for _, line := range strings.Split(string(src), "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "package ") {

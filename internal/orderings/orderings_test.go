@@ -34,8 +34,8 @@ func TestExcludesExplore(t *testing.T) {
 		{"// a comment\n\npackage q\n", false},
 		{"package q\n\n//go:build !explore\n", false},
 	} {
-		if got := excludesExplore([]byte(c.src)); got != c.want {
-			t.Errorf("excludesExplore(%q) = %v, want %v", c.src, got, c.want)
+		if got := ExcludesExplore([]byte(c.src)); got != c.want {
+			t.Errorf("ExcludesExplore(%q) = %v, want %v", c.src, got, c.want)
 		}
 	}
 }

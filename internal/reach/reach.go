@@ -70,9 +70,10 @@ func Functions(root string) ([]*Func, error) {
 		if err != nil {
 			return err
 		}
-		// A file for the plain build only (!explore) is not what the
-		// explorer runs.
-		if strings.Contains(string(src), "//go:build !explore") {
+		// A file no explore build compiles (the plain build's only,
+		// !explore; the race builds' lock, race && !explore) is not
+		// what the explorer runs.
+		if orderings.ExcludesExplore(src) {
 			return nil
 		}
 		fns, err := fileFunctions(rel, src)
