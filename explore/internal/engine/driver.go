@@ -57,7 +57,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		r.chans = e.chans
 	}
 	if dg, ok := g.(*dfsGuide); ok && dg.bounded && skipForcedPoints && !tracing && !e.record && e.onRun == nil && !e.opt.Weak && !e.opt.Shard.Split() {
-		// The depth-first search skips its forced points (run.point).
+		// The depth-first search skips its forced points (run.goOn).
 		// Not in a part of a sharded search, whose parts are split by
 		// the decisions' hash; not when someone looks at the run.
 		r.bound, r.keepForced = dg.bound, dg.keepForced
@@ -193,7 +193,7 @@ func (e *explorer) runDFS(prefix []int, b int) *run {
 }
 
 // skipForcedPoints lets the depth-first search skip its forced points
-// (run.point); the tests turn it off to compare the search with the one
+// (run.goOn); the tests turn it off to compare the search with the one
 // that decides at every point (forced_test.go).
 var skipForcedPoints = true
 

@@ -9,7 +9,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// The depth-first search skips its forced points (run.point): once a
+// The depth-first search skips its forced points (run.goOn): once a
 // schedule has made as many preemptions as the bound allows, a point at
 // which the running goroutine can go on is no decision. These tests run
 // each search twice, skipping them and deciding at every point as before,

@@ -12,7 +12,7 @@ import (
 // dfsGuide replays a prefix of choices, then takes the defaults.
 //
 // With bounded set it runs a schedule of the depth-first search at
-// preemption bound bound, whose forced points (run.point: the running
+// preemption bound bound, whose forced points (run.goOn: the running
 // goroutine can go on and the run has made bound preemptions, so every
 // other choice is past the bound) are not decisions: the run takes them
 // without working out who else could go, and the prefix numbers only the

@@ -302,15 +302,19 @@ func (r *run) point(t *thread) {
 	if r.steps > r.maxSteps {
 		r.failNow(t, kindStep, fmt.Sprintf("step budget overrun: more than %d scheduling points in one schedule (a livelock, or a scenario too large for its MaxSteps)", r.maxSteps))
 	}
+	r.goOn(t)
+}
+
+// goOn is switchFrom at a point at which t can go on: a scheduling point,
+// or a wait whose condition holds. Switching away from t there, or firing
+// a timer, is a preemption; once the run has made as many as the bound
+// allows, the point is forced: the search goes on with t whoever else
+// could go (schedule's answer), so it goes on without asking each
+// blocked goroutine's ready. The decision it would record has no
+// alternative within the bound (nextPrefix), so the search's schedules,
+// and their steps, are the same (forced_test.go).
+func (r *run) goOn(t *thread) {
 	if r.bound >= 0 && r.preempts >= r.bound && r.sym == nil && r.seen == nil {
-		// A forced point: t can go on (it is running, and progressed
-		// cleared its Gosched mark), so switching away from it, or
-		// firing a timer, is a preemption, and the run has made as many
-		// as the bound allows. The search goes on with t whoever else
-		// could go: schedule's answer, without asking each blocked
-		// goroutine's ready. Its decision, if there was one, would
-		// have no alternative within the bound (nextPrefix), so the
-		// search's schedules and their steps are the same.
 		if !r.keepForced {
 			t.stepped = true // symStep's only effect here
 			return
@@ -541,9 +545,12 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on
 			r.sym.observe(t, 0xA2, uint64(t.deadline))
 		}
 	}
-	if r.started(t) {
+	switch {
+	case r.started(t):
 		r.waitTurn(t) // blocked from the start: chosen only once ready
-	} else {
+	case !waits:
+		r.goOn(t) // its condition holds: it can go on
+	default:
 		r.switchFrom(t)
 	}
 	ok := !t.timedOut || ready()
