@@ -106,7 +106,7 @@ func TestSkippedForcedPointsRunTheSameSchedules(t *testing.T) {
 			sameWithAndWithoutSkipping(t, fmt.Sprintf("%v fail %v bound %d", gs, fail, b), Options{Preemptions: b, MaxSchedules: 1_000_000},
 				func(log *[]int) func() { return loggedProgram(gs, log, fail) })
 		}
-		// A budget that stops the search in the middle of a round.
+		// A budget that ends the search in the middle of a round.
 		sameWithAndWithoutSkipping(t, fmt.Sprintf("%v fail %v budget 7", gs, fail), Options{Preemptions: 2, MaxSchedules: 7},
 			func(log *[]int) func() { return loggedProgram(gs, log, fail) })
 	})

@@ -75,7 +75,7 @@ type thread struct {
 	// none) is when it gives up.
 	ready    func() bool
 	deadline int64
-	pend     []access
+	pend     []access // see pendAll
 
 	name string
 	// serial numbers every thread the process ever ran, for GoroutineID.
@@ -158,16 +158,17 @@ type run struct {
 	arms       uint64
 	twinsAt    int // decisions with a twin skipped (Result.Twins)
 	// bound is, in a run of the depth-first search that skips its forced
-	// points (dfsGuide.bounded), the search's preemption bound; else -1.
-	// keepForced records a forced point's decision all the same, and
-	// forced counts those recorded; forcing is set while one is taken.
+	// points (dfsGuide.bounded, goOn), the search's preemption bound;
+	// else -1. keepForced records a forced point's decision all the
+	// same, and forced counts those recorded; forcing is set while one
+	// is taken.
 	bound      int
 	keepForced bool
+	forcing    bool
+	forced     int
 	// yielded is set when a thread's Gosched mark is (thread.yielded),
 	// and cleared with them (progressed).
 	yielded bool
-	forcing bool
-	forced  int
 }
 
 // current is the run in progress, or nil. It is set by the driver before
@@ -444,7 +445,7 @@ func (r *run) schedule(t *thread) *thread {
 	if sc.twins = r.twinsOf(&sc); sc.twins != 0 {
 		r.twinsAt++
 	}
-	c := t.id // a forced point (point)
+	c := t.id // a forced point (goOn)
 	if !r.forcing {
 		c = r.guide.goroutine(r, sc)
 	}
