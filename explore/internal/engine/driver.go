@@ -35,6 +35,9 @@ type explorer struct {
 	// decisions is the last run's decisions, whose memory the next run
 	// reuses: whoever looks at a run does so before the next one starts.
 	decisions []decision
+	// chans is the last run's set of channels seen closed (run.chans),
+	// emptied for the next.
+	chans map[uintptr]struct{}
 	// prefix is nextPrefix's memory: the prefix it returns, and the
 	// preemption counts it builds on the way.
 	prefix, preempts []int
@@ -52,6 +55,16 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	}
 	r := newRun(g, e.opt.MaxSteps, tracing)
 	r.decisions = e.decisions[:0]
+	if e.chans != nil {
+		clear(e.chans)
+		r.chans = e.chans
+	}
+	if dg, ok := g.(*dfsGuide); ok && dg.bounded && skipForcedPoints && !tracing && !e.record && e.onRun == nil && !e.opt.Weak && !e.opt.Shard.Split() {
+		// The depth-first search skips its forced points (run.goOn).
+		// Not in a part of a sharded search, whose parts are split by
+		// the decisions' hash; not when someone looks at the run.
+		r.bound, r.keepForced = dg.bound, dg.keepForced
+	}
 	if e.deps != nil {
 		r.deps = e.deps
 		clear(e.deps.pendAt)
@@ -91,6 +104,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		e.spareMem = r.mem
 	}
 	e.decisions = r.decisions
+	e.chans = r.chans
 	e.symmetric = e.symmetric || r.sym != nil
 	e.res.Schedules++
 	e.res.Steps += int64(r.steps)
@@ -143,7 +157,7 @@ func (e *explorer) dfs() Result {
 		for {
 			r := e.runDFS(prefix, b)
 			if r.failure != nil {
-				return e.fail(r)
+				return e.fail(e.withForced(r, prefix, b))
 			}
 			prefix = e.nextPrefix(r.decisions, b)
 			if prefix == nil {
@@ -170,7 +184,7 @@ func (e *explorer) dfs() Result {
 // this part's: the failure field of the run returned is then nil.
 func (e *explorer) runDFS(prefix []int, b int) *run {
 	if !e.opt.Shard.Split() {
-		return e.runOnce(&dfsGuide{prefix: prefix}, false)
+		return e.runOnce(&dfsGuide{prefix: prefix, bounded: true, bound: b}, false)
 	}
 	maxSteps := e.res.MaxSteps
 	r := e.runOnce(&dfsGuide{prefix: prefix}, false)
@@ -182,6 +196,31 @@ func (e *explorer) runDFS(prefix []int, b int) *run {
 		r.failure = nil
 	}
 	return r
+}
+
+// skipForcedPoints lets the depth-first search skip its forced points
+// (run.goOn); the tests turn it off to compare the search with the one
+// that decides at every point (forced_test.go).
+var skipForcedPoints = true
+
+// withForced returns failing run r of the depth-first search at bound b
+// (runDFS with prefix) with every decision, its forced points' too: a run
+// that skipped them is run again recording them (the same schedule: the
+// prefix numbers the other decisions in both), not counted as another
+// schedule. The token of the failure is built from its decisions.
+func (e *explorer) withForced(r *run, prefix []int, b int) *run {
+	if r.bound < 0 || r.keepForced {
+		return r
+	}
+	res, ops := e.res, sharedOps.Load()
+	e.decisions = nil // r's stay as they are
+	rr := e.runOnce(&dfsGuide{prefix: prefix, bounded: true, bound: b, keepForced: true}, false)
+	e.res = res
+	sharedOps.Store(ops)
+	if rr.failure == nil {
+		return r // not deterministic: fail's replay says so
+	}
+	return rr
 }
 
 // nextPrefix backtracks: at the last decision that has an untried choice

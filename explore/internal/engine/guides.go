@@ -10,17 +10,30 @@ import (
 // replayGuide (replay.go), knuthGuide (estimate.go).
 
 // dfsGuide replays a prefix of choices, then takes the defaults.
-type dfsGuide struct{ prefix []int }
+//
+// With bounded set it runs a schedule of the depth-first search at
+// preemption bound bound, whose forced points (run.goOn: the running
+// goroutine can go on and the run has made bound preemptions, so every
+// other choice is past the bound) are not decisions: the run takes them
+// without working out who else could go, and the prefix numbers only the
+// other decisions. keepForced records them all the same (the rerun of a
+// failing schedule, whose token must hold every decision).
+type dfsGuide struct {
+	prefix     []int
+	bounded    bool
+	bound      int
+	keepForced bool
+}
 
 func (g *dfsGuide) goroutine(r *run, s schedule) int {
-	if i := len(r.decisions); i < len(g.prefix) {
+	if i := len(r.decisions) - r.forced; i < len(g.prefix) {
 		return g.prefix[i]
 	}
 	return s.defaultChoice()
 }
 
 func (g *dfsGuide) store(r *run, l load) int {
-	if i := len(r.decisions); i < len(g.prefix) {
+	if i := len(r.decisions) - r.forced; i < len(g.prefix) {
 		return g.prefix[i]
 	}
 	return 0

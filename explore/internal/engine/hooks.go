@@ -206,7 +206,7 @@ func Gosched() {
 		r.mem.m.Yield(weak.Thread(t.id))
 		r.symShared()
 	}
-	t.yielded = true
+	t.yielded, r.yielded = true, true
 	// The step after a Gosched performs no operation, but it could not
 	// go until another goroutine made progress (any step): it depends on
 	// every step, as a step of unknown accesses does.
@@ -279,7 +279,11 @@ func blockOn(loc uintptr, write bool, ready func() bool, d time.Duration, what s
 	if r == nil {
 		panic("explore: Block outside a run")
 	}
-	return r.block(r.cur, ready, int64(d), what, []access{{loc, write}})
+	t := r.cur
+	// The wait's access, in the thread's own buffer (as PointAt's): a
+	// slice literal would go to the heap at every wait.
+	t.pendBuf[0] = access{loc, write}
+	return r.block(t, ready, int64(d), what, t.pendBuf[:])
 }
 
 // latchWait is BlockOn (a read of loc) for a latch: ready cannot hold

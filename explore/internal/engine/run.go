@@ -45,23 +45,11 @@ const (
 
 // thread is one goroutine under the explorer's control.
 type thread struct {
-	id   int
-	name string
-	// serial numbers every thread the process ever ran, for GoroutineID.
-	serial int64
-	wake   chan struct{} // one token: "your turn"
-	gone   chan struct{} // closed once the goroutine ended (abort waits for it)
-	state  threadState
-	// starting is set until the thread reaches its first scheduling
-	// point; there it hands back to spawner (see above).
-	starting bool
-	spawner  *thread
-	// ready is what a blocked thread waits for; deadline (virtual ns, 0 if
-	// none) is when it gives up. timedOut tells Block which happened.
-	ready    func() bool
-	deadline int64
+	// The fields every step reads (schedule, enabled, symStep, the
+	// reduced search's scans) come first, in one cache line.
+	state threadState
+	// timedOut tells Block whether the deadline passed (see ready).
 	timedOut bool
-	what     string // what a blocked thread waits on, for deadlock reports
 	// yielded is set by Gosched until another thread makes progress: a
 	// goroutine spinning on Gosched waits for others, and is scheduled only
 	// when nobody else can run.
@@ -69,13 +57,6 @@ type thread struct {
 	// exiting is set when the thread is being torn down after a failure:
 	// its deferred code runs with every hook passing straight through.
 	exiting bool
-	joiners bool // some thread waits in Join for it
-	// pend is what the thread accesses when next chosen, for the reduced
-	// search (see por.go); pendAll marks a step not known, which is taken
-	// to conflict with everything (a Point without a location, a Block).
-	pend    []access
-	pendAll bool
-	pendBuf [1]access
 	// stepped is set once the thread took a step; yieldStep marks its
 	// pending step as the one after a Gosched, which accesses nothing
 	// (symmetry.go).
@@ -85,7 +66,30 @@ type thread struct {
 	// Gosched, a timeout's firing): no twin of the search with wakeup
 	// trees from then on (por_symmetry.go).
 	ordered bool
-	armed   uint64 // when its deadline was set (run.arms)
+	// pend is what the thread accesses when next chosen, for the reduced
+	// search (see por.go); pendAll marks a step not known, which is taken
+	// to conflict with everything (a Point without a location, a Block).
+	pendAll bool
+	id      int
+	// ready is what a blocked thread waits for; deadline (virtual ns, 0 if
+	// none) is when it gives up.
+	ready    func() bool
+	deadline int64
+	pend     []access // see pendAll
+
+	name string
+	// serial numbers every thread the process ever ran, for GoroutineID.
+	serial int64
+	wake   chan struct{} // one token: "your turn"
+	gone   chan struct{} // closed once the goroutine ended (abort waits for it)
+	// starting is set until the thread reaches its first scheduling
+	// point; there it hands back to spawner (see above).
+	starting bool
+	spawner  *thread
+	what     string // what a blocked thread waits on, for deadlock reports
+	joiners  bool   // some thread waits in Join for it
+	pendBuf  [1]access
+	armed    uint64 // when its deadline was set (run.arms)
 	// goAt is, in the weak-memory mode, the spawner's own event number in
 	// the memory model at the go statement that started the thread
 	// (symmetry.go: a group's members must start from one view).
@@ -153,6 +157,18 @@ type run struct {
 	fifoTimers bool
 	arms       uint64
 	twinsAt    int // decisions with a twin skipped (Result.Twins)
+	// bound is, in a run of the depth-first search that skips its forced
+	// points (dfsGuide.bounded, goOn), the search's preemption bound;
+	// else -1. keepForced records a forced point's decision all the
+	// same, and forced counts those recorded; forcing is set while one
+	// is taken.
+	bound      int
+	keepForced bool
+	forcing    bool
+	forced     int
+	// yielded is set when a thread's Gosched mark is (thread.yielded),
+	// and cleared with them (progressed).
+	yielded bool
 }
 
 // current is the run in progress, or nil. It is set by the driver before
@@ -166,7 +182,7 @@ var current atomic.Pointer[run]
 var threadSerial atomic.Int64
 
 func newRun(g guide, maxSteps int, tracing bool) *run {
-	return &run{guide: g, maxSteps: maxSteps, tracing: tracing, finished: make(chan struct{})}
+	return &run{guide: g, maxSteps: maxSteps, tracing: tracing, finished: make(chan struct{}), bound: -1}
 }
 
 // spawn creates a thread running f; it waits for its first turn.
@@ -287,12 +303,38 @@ func (r *run) point(t *thread) {
 	if r.steps > r.maxSteps {
 		r.failNow(t, kindStep, fmt.Sprintf("step budget overrun: more than %d scheduling points in one schedule (a livelock, or a scenario too large for its MaxSteps)", r.maxSteps))
 	}
+	r.goOn(t)
+}
+
+// goOn is switchFrom at a point at which t can go on: a scheduling point,
+// or a wait whose condition holds. Switching away from t there, or firing
+// a timer, is a preemption; once the run has made as many as the bound
+// allows, the point is forced: the search goes on with t whoever else
+// could go (schedule's answer), so it goes on without asking each
+// blocked goroutine's ready. The decision it would record has no
+// alternative within the bound (nextPrefix), so the search's schedules,
+// and their steps, are the same (forced_test.go).
+func (r *run) goOn(t *thread) {
+	if r.bound >= 0 && r.preempts >= r.bound && r.sym == nil && r.seen == nil {
+		if !r.keepForced {
+			t.stepped = true // symStep's only effect here
+			return
+		}
+		r.forcing = true
+		r.switchFrom(t)
+		r.forcing = false
+		return
+	}
 	r.switchFrom(t)
 }
 
 // progressed clears every Gosched mark: a thread made progress, so the
 // spinners may have something new to look at.
 func (r *run) progressed() {
+	if !r.yielded {
+		return // no mark set since the last clearing (Gosched sets them)
+	}
+	r.yielded = false
 	for _, x := range r.threads {
 		x.yielded = false
 	}
@@ -403,7 +445,10 @@ func (r *run) schedule(t *thread) *thread {
 	if sc.twins = r.twinsOf(&sc); sc.twins != 0 {
 		r.twinsAt++
 	}
-	c := r.guide.goroutine(r, sc)
+	c := t.id // a forced point (goOn)
+	if !r.forcing {
+		c = r.guide.goroutine(r, sc)
+	}
 	if c < 0 || c >= len(r.threads) || en&(1<<c) == 0 {
 		r.diverge(t, fmt.Sprintf("decision %d wants goroutine %d, but only %s can go (a replay token from another version of the code, or nondeterminism in the scenario: time, map order, a goroutine outside the explorer)", len(r.decisions), c, r.names(en)))
 	}
@@ -417,6 +462,9 @@ func (r *run) schedule(t *thread) *thread {
 		s.timedOut = true
 	}
 	r.decisions = append(r.decisions, d)
+	if r.forcing {
+		r.forced++
+	}
 	if r.tracing && c != t.id {
 		r.noteSwitch(t, c, d.preempt)
 	}
@@ -498,9 +546,12 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on
 			r.sym.observe(t, 0xA2, uint64(t.deadline))
 		}
 	}
-	if r.started(t) {
+	switch {
+	case r.started(t):
 		r.waitTurn(t) // blocked from the start: chosen only once ready
-	} else {
+	case !waits:
+		r.goOn(t) // its condition holds: it can go on
+	default:
 		r.switchFrom(t)
 	}
 	ok := !t.timedOut || ready()

@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// The depth-first search skips its forced points (run.goOn): once a
+// schedule has made as many preemptions as the bound allows, a point at
+// which the running goroutine can go on is no decision. These tests run
+// each search twice, skipping them and deciding at every point as before,
+// and want the same schedules in the same order, the same counts, and
+// the same failure, token and trace included.
+
+// loggedProgram is program(gs) with every operation's goroutine and what
+// it observed appended to *log, and a schedule separator at each start:
+// the log is the sequence of interleavings the search ran. With fail
+// set, a schedule whose integers end as fail says fails.
+func loggedProgram(gs [][]progOp, log *[]int, fail []int) func() {
+	return func() {
+		*log = append(*log, -1)
+		var w progWorld
+		var ts []*Thread
+		for i, ops := range gs {
+			last := i == 0
+			ts = append(ts, Go(fmt.Sprint("g", i), func() {
+				for _, o := range ops {
+					var seen []int
+					w.do(o, &seen)
+					*log = append(*log, 100+i)
+					*log = append(*log, seen...)
+				}
+				if last {
+					w.e.Set()
+				}
+			}))
+		}
+		for _, t := range ts {
+			t.Join()
+		}
+		if fail != nil {
+			Assert(w.xs[0].v != fail[0] || w.xs[1].v != fail[1], "xs[0], xs[1] = %d, %d", w.xs[0].v, w.xs[1].v)
+		}
+	}
+}
+
+// sameWithAndWithoutSkipping runs the search of body(log) under opt both
+// ways and fails t unless the two agree in everything.
+func sameWithAndWithoutSkipping(t interface{ Fatalf(string, ...any) }, what string, opt Options, body func(log *[]int) func()) {
+	var logs [2][]int
+	var res [2]Result
+	for i, skip := range []bool{false, true} {
+		skipForcedPoints = skip
+		res[i] = Explore(opt, body(&logs[i]))
+	}
+	skipForcedPoints = true
+	a, b := res[0], res[1]
+	a.Elapsed, b.Elapsed = 0, 0
+	fa, fb := a.Failure, b.Failure
+	a.Failure, b.Failure = nil, nil
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("%s: deciding at every point %+v, skipping the forced ones %+v", what, a, b)
+	}
+	if (fa == nil) != (fb == nil) || fa != nil && (fa.Token != fb.Token || fa.Schedule != fb.Schedule || fa.Preemptions != fb.Preemptions || fa.Message != fb.Message || fa.Trace != fb.Trace) {
+		t.Fatalf("%s: deciding at every point fails with %+v, skipping the forced ones with %+v", what, fa, fb)
+	}
+	if segs := segments(logs[1]); fb != nil && !slices.Equal(logs[0], logs[1]) && len(segs) >= 3 {
+		// Skipping, a failing schedule of the search (not of the
+		// estimate's probes) is run once more before the traced replay
+		// (withForced), the same interleaving.
+		n := len(segs)
+		if !slices.Equal(segs[n-3], segs[n-2]) {
+			t.Fatalf("%s: the failing schedule's rerun ran another interleaving", what)
+		}
+		logs[1] = slices.Concat(append(segs[:n-2:n-2], segs[n-1])...)
+	}
+	if !slices.Equal(logs[0], logs[1]) {
+		t.Fatalf("%s: the searches ran other schedules (%d and %d log entries)", what, len(logs[0]), len(logs[1]))
+	}
+}
+
+// segments splits a log at each schedule's start.
+func segments(log []int) [][]int {
+	var segs [][]int
+	for i, v := range log {
+		if v == -1 {
+			segs = append(segs, nil)
+		}
+		segs[len(segs)-1] = append(segs[len(segs)-1], log[i])
+	}
+	return segs
+}
+
+func TestSkippedForcedPointsRunTheSameSchedules(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		gs := genProgramOf(t, true)
+		var fail []int
+		if rapid.Bool().Draw(t, "fails") {
+			fail = []int{rapid.IntRange(0, 3).Draw(t, "x0"), rapid.IntRange(0, 3).Draw(t, "x1")}
+		}
+		for _, b := range []int{-1, 1, 2} {
+			sameWithAndWithoutSkipping(t, fmt.Sprintf("%v fail %v bound %d", gs, fail, b), Options{Preemptions: b, MaxSchedules: 1_000_000},
+				func(log *[]int) func() { return loggedProgram(gs, log, fail) })
+		}
+		// A budget that ends the search in the middle of a round.
+		sameWithAndWithoutSkipping(t, fmt.Sprintf("%v fail %v budget 7", gs, fail), Options{Preemptions: 2, MaxSchedules: 7},
+			func(log *[]int) func() { return loggedProgram(gs, log, fail) })
+	})
+}
+
+// The toys' failures: the same schedule, token and trace either way.
+func TestSkippedForcedPointsFindTheSameFailures(t *testing.T) {
+	for _, b := range []int{-1, 1, 2} {
+		sameWithAndWithoutSkipping(t, fmt.Sprintf("racy counter, bound %d", b), Options{Preemptions: b},
+			func(log *[]int) func() { return racyCounter })
+	}
+}
