@@ -98,11 +98,12 @@ func (c *counter) task() sched.Task {
 // Wait returns for both, and no worker is left asleep with a task queued.
 //
 // The reduced search runs the whole of 2 preemptions in 601,666
-// schedules (the plain one would take about 2,000,000). The budgets of
-// the two-worker runtime scenarios the layer cannot run to the end of 2
-// (the timed-park twin below, wake-races-poll-2) cover 1 and a
-// start on 2 (budget: -long keeps the budgets it had); what the whole of
-// 2 would take is in docs/explore.md ("The explore step's time").
+// schedules (the plain one would take about 2,000,000), and its
+// timed-park twin below in 1,410,400 (the plain one: over 4,000,000).
+// -long keeps the budgets they had (budget). The one two-worker runtime
+// scenario the layer cannot run to the end of 2, wake-races-poll-2,
+// covers 1 and a start on 2; what the whole of 2 would take is in
+// docs/explore.md ("The explore step's time").
 func TestExploreRemoteSpawn(t *testing.T) {
 	explore.Check(t, "runtime/remote-spawn", explore.Options{Reduce: true, MaxSchedules: budget(650_000, 200_000)}, func() {
 		remoteSpawn(newRuntime(2))
@@ -110,7 +111,7 @@ func TestExploreRemoteSpawn(t *testing.T) {
 	// The same with a park timeout: parked workers also wake by
 	// themselves (in virtual time, once everybody waits), and a token
 	// left in a parker must not keep its worker from sleeping.
-	explore.Check(t, "runtime/remote-spawn-timed-park", explore.Options{MaxSchedules: budget(50_000, 200_000)}, func() {
+	explore.Check(t, "runtime/remote-spawn-timed-park", explore.Options{Reduce: true, MaxSchedules: budget(1_500_000, 200_000)}, func() {
 		remoteSpawn(newRuntimeWith(sched.Config{Workers: 2, ParkTimeout: time.Millisecond, LongPoll: -1}))
 	})
 }
@@ -120,8 +121,7 @@ func TestExploreRemoteSpawn(t *testing.T) {
 // is what catches a task pushed while the notifier saw no parked bit).
 // Small enough to be exhaustive at two preemptions in the plain search,
 // and at 2 in the weak mode, where the two-worker runs of
-// TestExploreRemoteSpawn need the reduced search (remote-spawn) or are
-// cut (its timed-park twin).
+// TestExploreRemoteSpawn need the reduced search.
 func TestExploreRemoteSpawnOneWorker(t *testing.T) {
 	// The budget is for the weak-memory mode, where the lost wakeup of a
 	// Dekker pair weakened by one ordering takes two preemptions and a
