@@ -21,30 +21,19 @@ import (
 // the log is the sequence of interleavings the search ran. With fail
 // set, a schedule whose integers end as fail says fails.
 func loggedProgram(gs [][]progOp, log *[]int, fail []int) func() {
-	return func() {
-		*log = append(*log, -1)
-		var w progWorld
-		var ts []*Thread
-		for i, ops := range gs {
-			last := i == 0
-			ts = append(ts, Go(fmt.Sprint("g", i), func() {
-				for _, o := range ops {
-					var seen []int
-					w.do(o, &seen)
-					*log = append(*log, 100+i)
-					*log = append(*log, seen...)
-				}
-				if last {
-					w.e.Set()
-				}
-			}))
-		}
-		for _, t := range ts {
-			t.Join()
-		}
+	body := programEach(gs, func(i int, w *progWorld, o progOp) {
+		var seen []int
+		w.do(o, &seen)
+		*log = append(*log, 100+i)
+		*log = append(*log, seen...)
+	}, func(w *progWorld) {
 		if fail != nil {
 			Assert(w.xs[0].v != fail[0] || w.xs[1].v != fail[1], "xs[0], xs[1] = %d, %d", w.xs[0].v, w.xs[1].v)
 		}
+	})
+	return func() {
+		*log = append(*log, -1)
+		body()
 	}
 }
 

@@ -127,22 +127,24 @@ func (w *progWorld) do(o progOp, log *[]int) {
 	}
 }
 
-func (w *progWorld) run(ops []progOp) {
-	for _, o := range ops {
-		w.do(o, nil)
-	}
-}
-
 // program builds the body: goroutine 0 sets the event at its end if no
 // op of its did (waiters must not deadlock), every goroutine runs its ops.
 func program(gs [][]progOp) func() {
+	return programEach(gs, func(_ int, w *progWorld, o progOp) { w.do(o, nil) }, nil)
+}
+
+// programEach is program with each op of goroutine i run by do(i, w, o),
+// and end(w), if not nil, called once every goroutine has ended.
+func programEach(gs [][]progOp, do func(i int, w *progWorld, o progOp), end func(w *progWorld)) func() {
 	return func() {
 		var w progWorld
 		var ts []*Thread
 		for i, ops := range gs {
 			last := i == 0
 			ts = append(ts, Go(fmt.Sprint("g", i), func() {
-				w.run(ops)
+				for _, o := range ops {
+					do(i, &w, o)
+				}
 				if last {
 					w.e.Set()
 				}
@@ -150,6 +152,9 @@ func program(gs [][]progOp) func() {
 		}
 		for _, t := range ts {
 			t.Join()
+		}
+		if end != nil {
+			end(&w)
 		}
 	}
 }
