@@ -100,10 +100,11 @@ func (c *counter) task() sched.Task {
 // The reduced search runs the whole of 2 preemptions in 601,666
 // schedules (the plain one would take about 2,000,000), and its
 // timed-park twin below in 1,410,400 (the plain one: over 4,000,000).
-// -long keeps the budgets they had (budget). The one two-worker runtime
-// scenario the layer cannot run to the end of 2, wake-races-poll-2,
-// covers 1 and a start on 2; what the whole of 2 would take is in
-// docs/explore.md ("The explore step's time").
+// -long keeps the budgets they had (budget: ten times 200,000, at 3),
+// now for the reduced search, which ends 2 within them. The one
+// two-worker runtime scenario the layer cannot run to the end of 2,
+// wake-races-poll-2, covers 1 and a start on 2; what the whole of 2
+// would take is in docs/explore.md ("The explore step's time").
 func TestExploreRemoteSpawn(t *testing.T) {
 	explore.Check(t, "runtime/remote-spawn", explore.Options{Reduce: true, MaxSchedules: budget(650_000, 200_000)}, func() {
 		remoteSpawn(newRuntime(2))
@@ -401,7 +402,8 @@ func TestExploreSleep(t *testing.T) {
 		// The reduced search, exhaustive at 2: one worker in 4,980
 		// schedules (the plain search: 26,055), two in 918,213 (the
 		// plain search: about 3,300,000, docs/explore.md). -long keeps
-		// the budget it had (ten times 200,000, at 3).
+		// the budget it had (ten times 200,000, at 3), now for the
+		// reduced search, which ends 2 within it.
 		limit := budget(50_000, 200_000)
 		if workers == 2 {
 			limit = budget(1_000_000, 200_000)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/wsched/wsched/explore/internal/weak"
@@ -62,7 +63,11 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	if dg, ok := g.(*dfsGuide); ok && dg.bounded && skipForcedPoints && !tracing && !e.record && e.onRun == nil && !e.opt.Weak && !e.opt.Shard.Split() {
 		// The depth-first search skips its forced points (run.goOn).
 		// Not in a part of a sharded search, whose parts are split by
-		// the decisions' hash; not when someone looks at the run.
+		// the decisions' hash; not when someone looks at the run; not
+		// in the weak mode; and goOn decides at every point once a
+		// Symmetric group is declared or the run keeps the locations it
+		// has seen. Other guides (a replay, the estimator's samples,
+		// PCT, the reduced search) are not the bounded dfsGuide.
 		r.bound, r.keepForced = dg.bound, dg.keepForced
 	}
 	if e.deps != nil {
@@ -184,7 +189,9 @@ func (e *explorer) dfs() Result {
 // this part's: the failure field of the run returned is then nil.
 func (e *explorer) runDFS(prefix []int, b int) *run {
 	if !e.opt.Shard.Split() {
-		return e.runOnce(&dfsGuide{prefix: prefix, bounded: true, bound: b}, false)
+		r := e.runOnce(&dfsGuide{prefix: prefix, bounded: true, bound: b}, false)
+		forcedSkipped.Add(int64(r.skipped))
+		return r
 	}
 	maxSteps := e.res.MaxSteps
 	r := e.runOnce(&dfsGuide{prefix: prefix}, false)
@@ -200,8 +207,12 @@ func (e *explorer) runDFS(prefix []int, b int) *run {
 
 // skipForcedPoints lets the depth-first search skip its forced points
 // (run.goOn); the tests turn it off to compare the search with the one
-// that decides at every point (forced_test.go).
-var skipForcedPoints = true
+// that decides at every point (forced_test.go), and read forcedSkipped,
+// the forced points skipped in every run so far, to see that some were.
+var (
+	skipForcedPoints = true
+	forcedSkipped    atomic.Int64
+)
 
 // withForced returns failing run r of the depth-first search at bound b
 // (runDFS with prefix) with every decision, its forced points' too: a run
@@ -217,8 +228,11 @@ func (e *explorer) withForced(r *run, prefix []int, b int) *run {
 	rr := e.runOnce(&dfsGuide{prefix: prefix, bounded: true, bound: b, keepForced: true}, false)
 	e.res = res
 	sharedOps.Store(ops)
-	if rr.failure == nil {
-		return r // not deterministic: fail's replay says so
+	if f := rr.failure; f == nil || f.Kind != r.failure.Kind || f.Thread != r.failure.Thread {
+		// Not deterministic: the failure found stands, and fail's
+		// replay of its token (without the forced points' decisions)
+		// says the schedule did not come back.
+		return r
 	}
 	return rr
 }

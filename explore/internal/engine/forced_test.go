@@ -38,15 +38,22 @@ func loggedProgram(gs [][]progOp, log *[]int, fail []int) func() {
 }
 
 // sameWithAndWithoutSkipping runs the search of body(log) under opt both
-// ways and fails t unless the two agree in everything.
-func sameWithAndWithoutSkipping(t interface{ Fatalf(string, ...any) }, what string, opt Options, body func(log *[]int) func()) {
+// ways and fails t unless the two agree in everything. It returns how
+// many forced points the second search skipped (the first skips none).
+func sameWithAndWithoutSkipping(t interface{ Fatalf(string, ...any) }, what string, opt Options, body func(log *[]int) func()) (skipped int64) {
 	var logs [2][]int
 	var res [2]Result
+	defer func() { skipForcedPoints = true }()
 	for i, skip := range []bool{false, true} {
 		skipForcedPoints = skip
+		before := forcedSkipped.Load()
 		res[i] = Explore(opt, body(&logs[i]))
+		if n := forcedSkipped.Load() - before; skip {
+			skipped = n
+		} else if n != 0 {
+			t.Fatalf("%s: %d forced points skipped with the skip off", what, n)
+		}
 	}
-	skipForcedPoints = true
 	a, b := res[0], res[1]
 	a.Elapsed, b.Elapsed = 0, 0
 	fa, fb := a.Failure, b.Failure
@@ -70,6 +77,7 @@ func sameWithAndWithoutSkipping(t interface{ Fatalf(string, ...any) }, what stri
 	if !slices.Equal(logs[0], logs[1]) {
 		t.Fatalf("%s: the searches ran other schedules (%d and %d log entries)", what, len(logs[0]), len(logs[1]))
 	}
+	return skipped
 }
 
 // segments splits a log at each schedule's start.
@@ -92,8 +100,15 @@ func TestSkippedForcedPointsRunTheSameSchedules(t *testing.T) {
 			fail = []int{rapid.IntRange(0, 3).Draw(t, "x0"), rapid.IntRange(0, 3).Draw(t, "x1")}
 		}
 		for _, b := range []int{-1, 1, 2} {
-			sameWithAndWithoutSkipping(t, fmt.Sprintf("%v fail %v bound %d", gs, fail, b), Options{Preemptions: b, MaxSchedules: 1_000_000},
+			what := fmt.Sprintf("%v fail %v bound %d", gs, fail, b)
+			skipped := sameWithAndWithoutSkipping(t, what, Options{Preemptions: b, MaxSchedules: 1_000_000},
 				func(log *[]int) func() { return loggedProgram(gs, log, fail) })
+			if b == -1 && skipped == 0 {
+				// At bound 0 every point at which a goroutine can go
+				// on is forced: a comparison that skipped none
+				// compared nothing.
+				t.Fatalf("%s: no forced point skipped", what)
+			}
 		}
 		// A budget that ends the search in the middle of a round.
 		sameWithAndWithoutSkipping(t, fmt.Sprintf("%v fail %v budget 7", gs, fail), Options{Preemptions: 2, MaxSchedules: 7},
@@ -104,7 +119,10 @@ func TestSkippedForcedPointsRunTheSameSchedules(t *testing.T) {
 // The toys' failures: the same schedule, token and trace either way.
 func TestSkippedForcedPointsFindTheSameFailures(t *testing.T) {
 	for _, b := range []int{-1, 1, 2} {
-		sameWithAndWithoutSkipping(t, fmt.Sprintf("racy counter, bound %d", b), Options{Preemptions: b},
-			func(log *[]int) func() { return racyCounter })
+		what := fmt.Sprintf("racy counter, bound %d", b)
+		if sameWithAndWithoutSkipping(t, what, Options{Preemptions: b},
+			func(log *[]int) func() { return racyCounter }) == 0 {
+			t.Fatalf("%s: no forced point skipped", what)
+		}
 	}
 }

@@ -161,11 +161,12 @@ type run struct {
 	// points (dfsGuide.bounded, goOn), the search's preemption bound;
 	// else -1. keepForced records a forced point's decision all the
 	// same, and forced counts those recorded; forcing is set while one
-	// is taken.
+	// is taken; skipped counts the forced points not recorded.
 	bound      int
 	keepForced bool
 	forcing    bool
 	forced     int
+	skipped    int
 	// yielded is set when a thread's Gosched mark is (thread.yielded),
 	// and cleared with them (progressed).
 	yielded bool
@@ -318,6 +319,7 @@ func (r *run) goOn(t *thread) {
 	if r.bound >= 0 && r.preempts >= r.bound && r.sym == nil && r.seen == nil {
 		if !r.keepForced {
 			t.stepped = true // symStep's only effect here
+			r.skipped++
 			return
 		}
 		r.forcing = true
