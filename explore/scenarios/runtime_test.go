@@ -97,14 +97,13 @@ func (c *counter) task() sched.Task {
 // Two tasks spawned from outside onto two parked workers: each runs once,
 // Wait returns for both, and no worker is left asleep with a task queued.
 //
-// The reduced search runs the whole of 2 preemptions in 601,666
-// schedules (the plain one would take about 2,000,000), and its
-// timed-park twin below in 1,410,400 (the plain one: over 4,000,000).
-// -long keeps the budgets they had (budget: ten times 200,000, at 3),
-// now for the reduced search, which ends 2 within them. The one
-// two-worker runtime scenario the layer cannot run to the end of 2,
-// wake-races-poll-2, covers 1 and a start on 2; what the whole of 2
-// would take is in docs/explore.md ("The explore step's time").
+// The reduced search ends 2 preemptions in 601,666 schedules (plain:
+// about 2,000,000), its timed-park twin below in 1,410,400 (plain: over
+// 4,000,000). -long keeps their old budgets (ten times 200,000, at 3),
+// which the reduced search's 2 fits in. The one two-worker runtime
+// scenario the layer cannot run to the end of 2, wake-races-poll-2,
+// covers 1 and a start on 2; what the whole of 2 would take is in
+// docs/explore.md ("The explore step's time").
 func TestExploreRemoteSpawn(t *testing.T) {
 	explore.Check(t, "runtime/remote-spawn", explore.Options{Reduce: true, MaxSchedules: budget(650_000, 200_000)}, func() {
 		remoteSpawn(newRuntime(2))
