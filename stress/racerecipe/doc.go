@@ -14,14 +14,13 @@
 // writing one variable with nothing between them, must be.
 //
 // What the edge tests catch. With one annotation removed, the recipe's
-// build reports a race in: TestEdgeRemoteSpawnStolen (Runtime.Spawn's
-// release, for a task run by another worker than the one that took it
-// from the global queue), TestEdgeLocalSpawn (a spawn inside a poll),
+// build reports a race in: TestEdgeRemoteSpawn and TestEdgeRemoteSpawnStolen
+// (Runtime.Spawn's release, for a task run by the worker that took it
+// from the global queue, and by another), TestEdgeLocalSpawn (a spawn inside a poll),
 // TestEdgePollToPoll (a poll's end, the next poll's start, on another
 // worker), TestEdgeWake (the wake's release, the poll's acquire),
 // TestEdgeRemoteWakeAfterPoll (a poll's end before the next poll, through
-// a remote wake and the global queue, whose lock orders the waker, not the
-// poll, before the next poller), TestEdgeExtraWorkerSlot (an extra
+// a remote wake and the global queue), TestEdgeExtraWorkerSlot (an extra
 // worker's slot, from the goroutine that retired to the next: Yield,
 // inlined into the user's package, writes the worker under the detector),
 // TestEdgeFinishWait (a poll's end, Wait's acquire), TestEdgeGoexit (a
@@ -29,13 +28,14 @@
 // TestEdgeJoin (a fork, a job's end, Join's acquire), TestEdgeScopeAndRun
 // (a scope's spawn, a scope job's end, the scope's acquire). Not caught,
 // because the detector sees another edge there anyway: Pool.Run (its
-// injector's lock and done channel). TestEdgeRemoteSpawn does not catch
-// the release Runtime.Spawn and Go share either: there the worker that
-// runs a task has, nearly always, locked the global queue after the task
-// was pushed, and the lock, a sync.Mutex, which the detector always sees,
-// orders the spawner before it; TestEdgeRemoteSpawnStolen has a worker
-// whose last lock of the queue came before the spawns steal the tasks
-// from the taker's ring, where the lock orders nothing.
+// injector's lock and done channel). The global queue's lock is out of
+// the detector's sight in the recipe's build (impl/queue's own lock in
+// race builds, globallock_race.go); were it a sync.Mutex, which the
+// detector sees from any caller, TestEdgeRemoteSpawn would miss the
+// release Runtime.Spawn and Go share (the worker that runs a task has
+// nearly always locked the queue after the task was pushed), and only
+// TestEdgeRemoteSpawnStolen, whose stealing worker's last lock of the
+// queue came before the spawns, would see it.
 //
 // The scheduler's queues are generic (impl/queue's ring, LIFO slot and
 // global queue, impl/deque's deque), and Go compiles the methods of an
