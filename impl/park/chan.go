@@ -58,7 +58,7 @@ func (p *Chan) Unpark() {
 	if p.token == nil {
 		panic(zeroChan)
 	}
-	sync.PointOn(p.token) // the send below is an operation on shared state
+	sync.PointOnToken(p.token) // the send below is an operation on shared state; two Unparks commute
 	select {
 	case p.token <- struct{}{}:
 	default:
