@@ -30,10 +30,6 @@ func Point() {}
 // build.
 func PointOn(ch <-chan struct{}) {}
 
-// PointOnToken is Point before a put of a token into token, the one-slot
-// channel of a TokenWait. Nothing in a normal build.
-func PointOnToken(token chan struct{}) {}
-
 // Go starts f in a new goroutine; name and index name it in explorer
 // traces ("worker", 1 is "worker 1").
 func Go(name string, index int, f func()) { go f() }

@@ -40,21 +40,6 @@ func PointOn(ch <-chan struct{}) {
 	}
 }
 
-// PointOnToken is a scheduling point before a put of a token into token,
-// the one-slot channel of a TokenWait: a send if the slot is empty, nothing
-// if it is full (a parker's Unpark). The put leaves the slot full either way
-// and tells its caller nothing, so two puts commute: the reduced search
-// orders a put against the wait that takes the token (TokenWait.Wait, a
-// write of the channel's location) and not against another put (a read of
-// it). Only for a channel whose one receiver is a TokenWait and whose
-// sends are all such puts.
-func PointOnToken(token chan struct{}) {
-	engine.TokenPut(chanLoc(token)) // the put happens before the take that finds the token
-	if engine.Tracing() {
-		engine.Note("(token)")
-	}
-}
-
 // chanLoc is a channel's location: a channel value is a pointer to the
 // runtime's channel record.
 func chanLoc(ch <-chan struct{}) uintptr { return *(*uintptr)(unsafe.Pointer(&ch)) }

@@ -58,7 +58,7 @@ func (p *Chan) Unpark() {
 	if p.token == nil {
 		panic(zeroChan)
 	}
-	sync.PointOnToken(p.token) // the send below is an operation on shared state; two Unparks commute
+	sync.PointOn(p.token) // the send below is an operation on shared state
 	select {
 	case p.token <- struct{}{}:
 	default:

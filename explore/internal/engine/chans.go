@@ -56,20 +56,6 @@ func ChannelOp(loc uintptr, close bool) {
 	WeakRelease(loc)
 }
 
-// TokenPut is a scheduling point before a put of a token into the
-// one-slot channel at loc, whose one receiver is a TokenWait (BlockOn with
-// a write of loc: the take): a send if the slot is empty, nothing if it is
-// full, and nothing returned to the caller. Two puts commute (the slot is
-// full after both, whichever came first), so a put reads loc: it conflicts
-// with the take, which writes it, and with a timeout of the take's wait
-// (touchesFiring), and not with another put. In the weak-memory mode it is
-// a release, as a send is; releases join into the channel's view, in
-// either order.
-func TokenPut(loc uintptr) {
-	PointAt(loc, false)
-	WeakRelease(loc)
-}
-
 // ChannelClosed records that the running step closes the channel at loc
 // with no scheduling point of its own: the close belongs to the step since
 // the goroutine's last point, as a Touch does, and in the weak-memory mode
