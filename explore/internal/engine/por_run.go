@@ -97,16 +97,23 @@ type porRun struct {
 	accStart int       // the running step's first in accs
 	links    []accLink // per access in accs of a remembered step: its chains
 	// alls are the remembered steps that touch everything, in order.
-	alls     []int32
-	curs     []cursor // scanBack's scratch
-	cand     []int
+	alls []int32
+	curs []cursor // scanBack's scratch
+	cand []int
+	// marks are, in order, the steps chosen at a decision that are
+	// the first of a run of steps of one goroutine, or whose decision
+	// was free (porEvent.free): the places where backtrack asks for a
+	// goroutine besides the decision it is given.
+	marks    []int32
 	firsts   []int   // initials' scratch
 	idx      []int32 // the running step's locations, in states
 	joins    []uint8 // per access of the running step: what stepClock joins (joinW, joinR)
 	joinGlob bool    // stepClock joins lastGlob's clock
 	lastGlob int
 	sleep    []sleeper
-	undone   bool // undoPreemptions ran in this run
+	sleepBuf []sleeper // insert's scratch
+	wsteps   []wstep   // reverseOptimally's scratch
+	undone   bool      // undoPreemptions ran in this run
 	// stopped: every goroutine that could go was asleep (the run repeats
 	// a class already explored); it is finished without analysis.
 	stopped bool
@@ -139,7 +146,8 @@ func newPorRun(s *porSearch, spare *porRun) *porRun {
 		*p = porRun{s: s, events: p.events[:0], last: p.last[:0], thClock: p.thClock[:0],
 			parent: p.parent[:0], locs: p.locs, states: p.states[:0], arena: p.arena[:0],
 			joins: p.joins[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], firsts: p.firsts[:0], idx: p.idx[:0], picks: p.picks[:0],
-			links: p.links[:0], alls: p.alls[:0], curs: p.curs[:0]}
+			links: p.links[:0], alls: p.alls[:0], curs: p.curs[:0], marks: p.marks[:0],
+			sleep: p.sleep[:0], sleepBuf: p.sleepBuf[:0], wsteps: p.wsteps[:0]}
 		return p
 	}
 	return &porRun{s: s, lastGlob: -1}
@@ -229,6 +237,9 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	ev.fired = ev.wait && t.timedOut
 	ev.all = t.pendAll
 	ev.free = dec >= 0 && r.decisions[dec].cur < 0
+	if k := len(p.events) - 1; dec >= 0 && (k == 0 || p.events[k-1].tid != c || ev.free) {
+		p.marks = append(p.marks, int32(k))
+	}
 	start := len(p.accs)
 	p.accs = append(p.accs, t.pend...)
 	ev.npend = len(t.pend)
@@ -311,6 +322,7 @@ func (p *porRun) finish(r *run) {
 	}
 	prev := p.clockOf(e.tid)
 	cand := p.racesOf(e, prev)
+	p.cand = cand // stepClock reads it
 	e.clock = p.stepClock(r, e, prev)
 	if p.s != nil {
 		p.reverseRaces(r, cand, n)
@@ -318,7 +330,6 @@ func (p *porRun) finish(r *run) {
 			p.timerRace(r, n)
 		}
 	}
-	p.cand = cand
 	p.remember(n)
 }
 
@@ -351,41 +362,39 @@ func (p *porRun) wakeSleepers(r *run, e *porEvent) {
 // changes nothing.
 func (p *porRun) racesOf(e *porEvent, prev vclock.Clock) []int {
 	cand := p.cand[:0]
-	// add adds i, if it is a candidate, and reports whether it is.
-	add := func(i int) bool {
-		if i >= 0 && p.events[i].tid != e.tid && !p.hb(prev, i) {
-			cand = append(cand, i)
-			return true
-		}
-		return false
-	}
-	// addRef is add, for a location's writer or reader.
-	addRef := func(x stepRef) bool {
-		if x.ev >= 0 && int(x.tid) != e.tid && uint32(x.local) >= prev.At(int(x.tid)) {
-			cand = append(cand, int(x.ev))
-			return true
-		}
-		return false
-	}
+	// The tests are written out (no closure: this runs at every step).
+	// A step is a candidate if it is another goroutine's and does not
+	// happen before e (prev does not count it).
 	if e.all {
 		for _, i := range p.last {
-			add(i)
+			if i >= 0 && p.events[i].tid != e.tid && !p.hb(prev, i) {
+				cand = append(cand, i)
+			}
 		}
 		return cand
 	}
-	p.joinGlob = add(p.lastGlob)
+	p.joinGlob = false
+	if g := p.lastGlob; g >= 0 && p.events[g].tid != e.tid && !p.hb(prev, g) {
+		cand = append(cand, g)
+		p.joinGlob = true
+	}
+	tid, n := int32(e.tid), len(p.events)-1
 	idx, joins := p.idx[:0], p.joins[:0]
 	for j, a := range e.acc {
-		k := p.locIndex(a.loc, len(p.events)-1, j)
+		k := p.locIndex(a.loc, n, j)
 		idx = append(idx, k)
 		ls := &p.states[k]
 		var join uint8
-		if addRef(ls.w) {
+		// A location's writer or reader (stepRef) is a candidate if
+		// it is another goroutine's and not already before e.
+		if w := ls.w; w.ev >= 0 && w.tid != tid && uint32(w.local) >= prev.At(int(w.tid)) {
+			cand = append(cand, int(w.ev))
 			join |= joinW
 		}
 		if a.write {
 			for _, x := range ls.reads {
-				if addRef(x) {
+				if x.ev >= 0 && x.tid != tid && uint32(x.local) >= prev.At(int(x.tid)) {
+					cand = append(cand, int(x.ev))
 					join |= joinR
 				}
 			}
@@ -414,6 +423,11 @@ func (p *porRun) stepClock(r *run, e *porEvent, prev vclock.Clock) vclock.Clock 
 		for _, q := range p.thClock {
 			c = c.Join(q)
 		}
+		return c
+	}
+	if len(p.cand) == 0 {
+		// No candidate: nothing racesOf found may be later than prev
+		// (every clock it marks to join is a candidate's).
 		return c
 	}
 	if p.joinGlob {
@@ -905,18 +919,17 @@ func (p *porRun) backtrack(r *run, i, tid int) {
 	// where a switch may cost fewer preemptions than at i: the start
 	// of each run of steps of one goroutine, and each decision at which
 	// the goroutine that went had stopped (it waited, or a timeout of
-	// its own fired), where any choice is free.
-	for k := i - 1; k >= 0; k-- {
-		ek := &p.events[k]
-		if ek.tid == tid {
-			break
-		}
-		if ek.dec < 0 {
-			continue
-		}
-		// ek.en and ek.free are its decision's enabled and cur < 0.
-		start := k == 0 || p.events[k-1].tid != ek.tid
-		if (start || ek.free) && ek.en&(1<<tid) != 0 {
+	// its own fired), where any choice is free. Those places are the
+	// marks (begin); tid last went at its last step before i, found
+	// back along its steps from its last.
+	last := p.last[tid]
+	for last >= i {
+		last = p.events[last].prev
+	}
+	x, _ := slices.BinarySearch(p.marks, int32(i)) // the first mark at or after i
+	for x--; x >= 0 && int(p.marks[x]) > last; x-- {
+		ek := &p.events[p.marks[x]]
+		if ek.en&(1<<tid) != 0 {
 			p.s.nodes[ek.dec].bt |= 1 << tid
 		}
 	}

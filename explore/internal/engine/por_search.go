@@ -140,13 +140,19 @@ func asleep(ss []sleeper) uint64 {
 	return m
 }
 
-// sleepAt is the sleep set of node n when c is explored there: its own,
-// and the choices explored there before c.
-func (n *porNode) sleepAt(c int) []sleeper {
-	ss := append([]sleeper(nil), n.sleep0...)
+// sleepAt appends to ss the sleep set of node n when c is explored
+// there: its own, and the choices explored there before c. A run keeps
+// its sleep set in memory of its own (porRun.sleep, which wakeSleepers
+// filters in place) and insert reads one from scratch memory, so that
+// neither allocates at each decision.
+func (n *porNode) sleepAt(ss []sleeper, c int) []sleeper {
+	ss = append(ss, n.sleep0...)
 	for m := n.done &^ (1 << c) &^ n.mirror; m != 0; m &= m - 1 {
 		q := bits.TrailingZeros64(m)
 		ss = append(ss, sleeper{q, n.wide&(1<<q) != 0, n.extra[q]})
+	}
+	if n.mirror == 0 {
+		return ss // no twin counted as explored (mirrorSleepers)
 	}
 	return append(ss, n.mirrorSleepers(c)...)
 }
@@ -171,14 +177,23 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 	if i < len(s.prefix) {
 		c := s.prefix[i]
 		if s.sleep {
-			r.por.sleep = s.nodes[i].sleepAt(c)
+			r.por.sleep = s.nodes[i].sleepAt(r.por.sleep[:0], c)
 		}
 		if i == len(s.prefix)-1 {
 			s.armed = true // the carry (next) starts after this step
 		}
 		return c
 	}
-	n := porNode{kind: kindGoroutine, schedule: d, preBefore: r.preempts}
+	// The node is made in place, in the path's memory (a porNode built
+	// and then appended is copied twice); nothing reads s.nodes[i]
+	// until it is made.
+	if i < cap(s.nodes) {
+		s.nodes = s.nodes[:i+1]
+	} else {
+		s.nodes = append(s.nodes[:i], porNode{})
+	}
+	n := &s.nodes[i]
+	*n = porNode{kind: kindGoroutine, schedule: d, preBefore: r.preempts}
 	if d.twins != 0 {
 		n.twinOf = r.twinBases(&d)
 	}
@@ -189,9 +204,9 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 	if s.optimal && !r.por.stopped {
 		n.wut, s.carry = s.carry, nil
 		if n.twins != 0 {
-			s.mirrorTwins(r, &n)
+			s.mirrorTwins(r, n)
 		}
-		if b := s.take(&n); b != nil {
+		if b := s.take(n); b != nil {
 			c, s.carry = b.tid, b.kids
 		} else if x, ok := n.twinOf[c]; ok && n.twins&(1<<c) != 0 {
 			c = x // the default is a twin (curTwins): the goroutine it twins
@@ -223,11 +238,10 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 		s.drop(s.carry)
 		s.carry = nil
 	}
-	s.choose(&n, c)
-	s.nodes = append(s.nodes[:i], n)
+	s.choose(n, c)
 	s.peakNodes = max(s.peakNodes, len(s.nodes))
 	if s.sleep {
-		r.por.sleep = n.sleepAt(c)
+		r.por.sleep = n.sleepAt(r.por.sleep[:0], c) // sleep0 is a copy: the memory is free
 	}
 	return c
 }

@@ -126,7 +126,9 @@ func (s *porSearch) follow(c int) {
 // event from), for the sequence that runs event n first: the steps after
 // from that do not depend on it, c's first (it starts them), then n.
 func (p *porRun) reverseOptimally(r *run, from, n, c int) {
-	w := []wstep{}
+	// w is made in scratch memory: insert keeps none of it (chain
+	// copies what it needs into the tree) and may shorten it in place.
+	w := p.wsteps[:0]
 	for x := from + 1; x <= n; x++ {
 		if x < n && p.hb(p.events[x].clock, from) {
 			continue
@@ -138,6 +140,7 @@ func (p *porRun) reverseOptimally(r *run, from, n, c int) {
 		copy(w[1:k+1], w[:k])
 		w[0] = first
 	}
+	p.wsteps = w
 	p.insert(r, p.events[from].dec, from, w)
 }
 
@@ -161,7 +164,8 @@ func (p *porRun) insert(r *run, dec, from int, w []wstep) {
 		p.swapped, p.swapX, p.swapY = true, x, y
 		defer func() { p.swapped = false }()
 	}
-	for _, z := range nd.sleepAt(nd.chosen) {
+	p.sleepBuf = nd.sleepAt(p.sleepBuf[:0], nd.chosen)
+	for _, z := range p.sleepBuf {
 		if p.startsOrCommutes(r, from, z.tid, z.wide, z.extra, w, nil, nil) {
 			return
 		}
@@ -186,7 +190,7 @@ func (p *porRun) insert(r *run, dec, from int, w []wstep) {
 		if k := indexOf(w, next.tid); k >= 0 {
 			wk.known |= 1 << next.tid
 			wk.last[next.tid] = w[k].ev
-			w = append(w[:k:k], w[k+1:]...)
+			w = append(w[:k], w[k+1:]...) // w is reverseOptimally's scratch, or a clone
 		} else {
 			wk.known &^= 1 << next.tid
 		}

@@ -454,7 +454,15 @@ func (r *run) schedule(t *thread) *thread {
 	if c < 0 || c >= len(r.threads) || en&(1<<c) == 0 {
 		r.diverge(t, fmt.Sprintf("decision %d wants goroutine %d, but only %s can go (a replay token from another version of the code, or nondeterminism in the scenario: time, map order, a goroutine outside the explorer)", len(r.decisions), c, r.names(en)))
 	}
-	d := decision{kind: kindGoroutine, schedule: sc, chosen: c, preempt: sc.costs(c), step: r.numbered}
+	// The decision is made in place (an 80-byte value built and then
+	// appended is copied twice); every field is set.
+	if n := len(r.decisions); n < cap(r.decisions) {
+		r.decisions = r.decisions[:n+1]
+	} else {
+		r.decisions = append(r.decisions, decision{})
+	}
+	d := &r.decisions[len(r.decisions)-1]
+	d.kind, d.schedule, d.load, d.chosen, d.preempt, d.step = kindGoroutine, sc, load{}, c, sc.costs(c), r.numbered
 	if d.preempt {
 		r.preempts++
 	}
@@ -463,7 +471,6 @@ func (r *run) schedule(t *thread) *thread {
 		r.now = s.deadline
 		s.timedOut = true
 	}
-	r.decisions = append(r.decisions, d)
 	if r.forcing {
 		r.forced++
 	}
