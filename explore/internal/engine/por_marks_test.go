@@ -64,7 +64,8 @@ func markRun(rng *rand.Rand, p *porRun) *run {
 // were chosen at a free decision), not by a walk back over every step:
 // on random runs, asking for each goroutine from each step chosen at a
 // decision (on empty nodes each time), both ask for the same goroutine
-// at the same decisions, with and without a bound.
+// at the same decisions, with and without a bound (without one, a
+// quarter of the runs, both ask only at the decision they are given).
 func TestBacktrackMarksAskWhereTheScanAsks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	var spare *porRun

@@ -144,7 +144,8 @@ func asleep(ss []sleeper) uint64 {
 // there: its own, and the choices explored there before c. A run keeps
 // its sleep set in memory of its own (porRun.sleep, which wakeSleepers
 // filters in place) and insert reads one from scratch memory, so that
-// neither allocates at each decision.
+// neither allocates at each decision. ss must not share memory with
+// n.sleep0, which wakeSleepers' filter would then overwrite.
 func (n *porNode) sleepAt(ss []sleeper, c int) []sleeper {
 	ss = append(ss, n.sleep0...)
 	for m := n.done &^ (1 << c) &^ n.mirror; m != 0; m &= m - 1 {

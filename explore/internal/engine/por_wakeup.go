@@ -146,7 +146,9 @@ func (p *porRun) reverseOptimally(r *run, from, n, c int) {
 
 // insert adds sequence w to the wakeup tree of decision dec (the one that
 // chose event from), unless a goroutine asleep there starts it (or
-// commutes with all of it), or a branch leads to it already.
+// commutes with all of it), or a branch leads to it already. w is the
+// caller's scratch (reverseOptimally's, or a clone): insert may shorten
+// it in place, so it must not be memory anything keeps.
 func (p *porRun) insert(r *run, dec, from int, w []wstep) {
 	s := p.s
 	nd := &s.nodes[dec]
