@@ -32,13 +32,15 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		t.Logf("explore %s: not run, replaying %s only", name, opt.ReplayScenario)
 		return Result{}
 	}
+	var longNote string
+	var longFc Forecast
 	if opt.Long && opt.Replay == "" {
 		if opt.PCT > 0 {
 			opt.PCT *= 10
 		} else {
 			opt = opt.WithDefaults()
 			opt.Preemptions++
-			opt.MaxSchedules *= 10
+			opt.MaxSchedules, longNote, longFc = longBudget(t, opt, body)
 		}
 	}
 	compare := opt.CompareClasses && opt.Replay == "" && opt.PCT == 0
@@ -68,8 +70,15 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		return Result{}
 	}
 	var fc Forecast
+	if longNote != "" {
+		t.Logf("explore %s: %s", name, longNote)
+	}
 	if opt.Replay == "" {
-		fc = forecast(t, opt, body)
+		if longFc.Runs > 0 && !opt.Reduce {
+			fc = longFc // the same search's forecast, made for the budget
+		} else {
+			fc = forecast(t, opt, body)
+		}
 		if fc.Runs > 0 {
 			var rounds []string
 			for _, n := range fc.PerRound {
@@ -180,6 +189,60 @@ func dependencyTable(res Result) string {
 		fmt.Fprintf(&b, "  %s | %s | %d\n", d.Kind, d.Site, d.Races)
 	}
 	return b.String()
+}
+
+// Under Long (verify -long) a search runs one bound higher, and what a
+// plain depth-first search is given for it depends on whether it can end
+// there. Its forecast at the raised bound (ForecastSearch) decides, before
+// the search starts:
+//
+//   - forecast within longEndsWithin times the budget: ten times the
+//     budget (longFactor), as before. The search stops where it ends, so
+//     the budget costs only what it runs, and the forecast's error (a
+//     third either way on the scenarios, docs/explore.md) has room.
+//   - forecast beyond that: the raised bound will not end, and ten times
+//     the budget would be spent on a cut corner of it (50,000,000
+//     schedules of runtime/two-wakes at 2, cut). It gets what the rounds
+//     up to the plain bound take by the same forecast, times
+//     longRoundsMargin, within the budget and ten times it: the rounds the
+//     plain run ends (a search runs them first) and a start on the next,
+//     never less than the plain run's budget.
+//
+// The reduced search has no forecast of its own (the plain one's is no
+// guide: the reduced search runs from a sixtieth to half of its
+// schedules), so it keeps ten times the budget; a scenario whose reduced
+// search cannot end at the raised bound says so in its budget for -long
+// (explore/scenarios, budget). Measured on the -long explore layer:
+// docs/auditing.md, "What to run".
+const (
+	longFactor       = 10
+	longEndsWithin   = 15
+	longRoundsMargin = 1.5
+)
+
+// longBudget is the schedule budget of a search under Long, opt being the
+// search's options with the bound raised and the plain budget, and a
+// note of the choice for the log.
+func longBudget(t testing.TB, opt Options, body func()) (int, string, Forecast) {
+	b := opt.MaxSchedules
+	if opt.Reduce || opt.Unbounded || opt.Preemptions < 1 || opt.EstimateProbes < 0 || opt.Shard.Split() {
+		return b * longFactor, "", Forecast{}
+	}
+	fc := forecast(t, opt, body)
+	if fc.Runs == 0 {
+		return b * longFactor, "", fc
+	}
+	if fc.Schedules <= float64(longEndsWithin*b) {
+		return b * longFactor, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules) is within %d times the budget of %d: budget %d",
+			opt.Preemptions, magnitude(fc.Schedules), longEndsWithin, b, b*longFactor), fc
+	}
+	below := 0.0
+	for _, n := range fc.PerRound[:len(fc.PerRound)-1] {
+		below += n
+	}
+	cut := min(max(int(math.Ceil(longRoundsMargin*below)), b), b*longFactor)
+	return cut, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules) is over %d times the budget of %d: the search will not end there; budget %d (%.1f times about %s, the rounds up to %d, within 1 and %d times the budget)",
+		opt.Preemptions, magnitude(fc.Schedules), longEndsWithin, b, cut, longRoundsMargin, magnitude(below), opt.Preemptions-1, longFactor), fc
 }
 
 // forecastNote says how the forecast compares with what the search ran:
