@@ -34,13 +34,22 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	}
 	var longNote string
 	var longFc Forecast
+	comparePlain := 0 // the plain search's budget in the comparison, when not opt's
 	if opt.Long && opt.Replay == "" {
 		if opt.PCT > 0 {
 			opt.PCT *= 10
 		} else {
 			opt = opt.WithDefaults()
 			opt.Preemptions++
+			plain := opt
 			opt.MaxSchedules, longNote, longFc = longBudget(t, opt, body)
+			if opt.CompareClasses && opt.Reduce {
+				// The comparison runs the plain search too: it gets
+				// the plain search's budget for -long, the reduced
+				// one ten times.
+				plain.Reduce, plain.Unbounded = false, false
+				comparePlain, longNote, _ = longBudget(t, plain, body)
+			}
 		}
 	}
 	compare := opt.CompareClasses && opt.Replay == "" && opt.PCT == 0
@@ -66,7 +75,10 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		claim(t, name, opt, compare)
 	}
 	if compare {
-		compareClasses(t, name, opt, body)
+		if longNote != "" {
+			t.Logf("explore %s: %s", name, longNote)
+		}
+		compareClasses(t, name, opt, comparePlain, body)
 		return Result{}
 	}
 	var fc Forecast
@@ -336,10 +348,13 @@ func relToModule(dir string) string {
 
 // compareClasses checks that the reduced search reaches every trace the
 // plain one does, at opt's bound.
-func compareClasses(t testing.TB, name string, opt Options, body func()) {
+func compareClasses(t testing.TB, name string, opt Options, plainBudget int, body func()) {
 	t.Helper()
 	popt, ropt := opt, opt
 	popt.Reduce, ropt.Reduce, ropt.Unbounded = false, true, false
+	if plainBudget > 0 {
+		popt.MaxSchedules = plainBudget
+	}
 	// Every trace, not one per orbit of twins: the comparison is of the
 	// reduction by classes alone.
 	popt.NoSymmetry, ropt.NoSymmetry = true, true

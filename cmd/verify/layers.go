@@ -251,7 +251,10 @@ func layers(tlaJar string) []layer {
 			name:  "porcupine",
 			title: "linearizability (porcupine)",
 			cmds:  [][]string{{"go", "test", "-race", "-count=1", "-json", "./linearizability"}},
-			long:  [][]string{{"WSCHED_LONG=10", "go", "test", "-race", "-count=1", "-json", "-timeout=0", "./linearizability"}},
+			// Under -long: the deque scenarios 40 s each (their
+			// dequeBudget), the queue checks 4 times their rounds,
+			// 200 idle rounds.
+			long:  [][]string{{"WSCHED_LONG=4", "go", "test", "-race", "-count=1", "-json", "-timeout=0", "./linearizability"}},
 			limit: 15 * time.Minute,
 		},
 		{
@@ -268,7 +271,7 @@ func layers(tlaJar string) []layer {
 				"./stress", "./linearizability"}},
 			long: [][]string{
 				{"go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0", "./stress"},
-				{"WSCHED_LONG=10", "go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0", "./linearizability"},
+				{"WSCHED_LONG=4", "go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0", "./linearizability"},
 			},
 			limit: 20 * time.Minute,
 		},
