@@ -210,15 +210,19 @@ func dependencyTable(res Result) string {
 //
 //   - forecast within longEndsWithin times the budget: ten times the
 //     budget (longFactor), as before. The search stops where it ends, so
-//     the budget costs only what it runs, and the forecast's error (a
-//     third either way on the scenarios, docs/explore.md) has room.
+//     the budget costs only what it runs, and the forecast's error (within
+//     a factor of two on the scenarios that end, docs/explore.md) has
+//     room.
 //   - forecast beyond that: the raised bound will not end, and ten times
 //     the budget would be spent on a cut corner of it (50,000,000
 //     schedules of runtime/two-wakes at 2, cut). It gets what the rounds
 //     up to the plain bound take by the same forecast, times
-//     longRoundsMargin, within the budget and ten times it: the rounds the
-//     plain run ends (a search runs them first) and a start on the next,
-//     never less than the plain run's budget.
+//     longRoundsMargin, at most ten times the budget: the rounds the
+//     plain run ends (a search runs them first; the forecasts of the
+//     scenarios that end are all within a factor of two, docs/explore.md)
+//     and a start on the next. Where the plain run is cut too, by the
+//     forecast, the plain budget at least: -long runs at least the
+//     schedules the plain run does.
 //
 // The reduced search has no forecast of its own (the plain one's is no
 // guide: the reduced search runs from a sixtieth to half of its
@@ -229,7 +233,7 @@ func dependencyTable(res Result) string {
 const (
 	longFactor       = 10
 	longEndsWithin   = 15
-	longRoundsMargin = 1.5
+	longRoundsMargin = 2.0
 )
 
 // longBudget is the schedule budget of a search under Long, opt being the
@@ -252,9 +256,13 @@ func longBudget(t testing.TB, opt Options, body func()) (int, string, Forecast) 
 	for _, n := range fc.PerRound[:len(fc.PerRound)-1] {
 		below += n
 	}
-	cut := min(max(int(math.Ceil(longRoundsMargin*below)), b), b*longFactor)
-	return cut, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules) is over %d times the budget of %d: the search will not end there; budget %d (%.1f times about %s, the rounds up to %d, within 1 and %d times the budget)",
-		opt.Preemptions, magnitude(fc.Schedules), longEndsWithin, b, cut, longRoundsMargin, magnitude(below), opt.Preemptions-1, longFactor), fc
+	cut := min(int(math.Ceil(longRoundsMargin*below)), b*longFactor)
+	if cut >= b {
+		return cut, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules) is over %d times the budget of %d: the search will not end there; budget %d (%.0f times about %s, the rounds up to %d, at most %d times the budget)",
+			opt.Preemptions, magnitude(fc.Schedules), longEndsWithin, b, cut, longRoundsMargin, magnitude(below), opt.Preemptions-1, longFactor), fc
+	}
+	return cut, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules) is over %d times the budget of %d: the search will not end there; budget %d (%.0f times about %s, the rounds up to %d, which end within the budget)",
+		opt.Preemptions, magnitude(fc.Schedules), longEndsWithin, b, cut, longRoundsMargin, magnitude(below), opt.Preemptions-1), fc
 }
 
 // forecastNote says how the forecast compares with what the search ran:

@@ -45,19 +45,19 @@ func TestLongBudget(t *testing.T) {
 		t.Fatalf("the small search is not exhaustive at 2 in 10,000 schedules: %+v", whole)
 	}
 
-	cut := raised(Options{Preemptions: 2, MaxSchedules: 300})
+	cut := raised(Options{Preemptions: 2, MaxSchedules: 400})
 	b, note, fc := longBudget(t, cut, big)
-	if fc.Schedules <= longEndsWithin*300 {
-		t.Fatalf("the big search's forecast at 3 is %.0f schedules, want over %d", fc.Schedules, longEndsWithin*300)
+	if fc.Schedules <= longEndsWithin*400 {
+		t.Fatalf("the big search's forecast at 3 is %.0f schedules, want over %d", fc.Schedules, longEndsWithin*400)
 	}
 	below := fc.PerRound[0] + fc.PerRound[1] + fc.PerRound[2]
-	if want := min(max(int(math.Ceil(longRoundsMargin*below)), 300), 3000); b != want || b >= 3000 {
-		t.Fatalf("a search forecast not to end: budget %d (%q), want %d, below 3000", b, note, want)
+	if want := min(int(math.Ceil(longRoundsMargin*below)), 4000); b != want || b >= 4000 || b < 400 {
+		t.Fatalf("a search forecast not to end: budget %d (%q), want %d, below 4000", b, note, want)
 	}
-	plain := Explore(Options{Preemptions: 2, MaxSchedules: 300}, big)
+	plain := Explore(Options{Preemptions: 2, MaxSchedules: 400}, big)
 	cutRes := Explore(Options{Preemptions: 3, MaxSchedules: b}, big)
 	if plain.Exhaustive {
-		t.Fatalf("the plain run at 2 ends within 300 schedules (%d): the case tests nothing", plain.Schedules)
+		t.Fatalf("the plain run at 2 ends within 400 schedules (%d): the case tests nothing", plain.Schedules)
 	}
 	// The plain run's budget is cut at 2; -long's, at 3, must cover at
 	// least as much: the rounds up to 2 within its budget, then 3.
@@ -68,8 +68,8 @@ func TestLongBudget(t *testing.T) {
 		t.Errorf("the budget of %d does not end the rounds up to 2 (%d schedules run): the margin is too small", b, whole.Schedules)
 	}
 
-	reduced := raised(Options{Preemptions: 2, MaxSchedules: 300, Reduce: true})
-	if b, note, _ := longBudget(t, reduced, big); b != 3000 || note != "" {
-		t.Errorf("the reduced search: budget %d (%q), want 3000", b, note)
+	reduced := raised(Options{Preemptions: 2, MaxSchedules: 400, Reduce: true})
+	if b, note, _ := longBudget(t, reduced, big); b != 4000 || note != "" {
+		t.Errorf("the reduced search: budget %d (%q), want 4000", b, note)
 	}
 }

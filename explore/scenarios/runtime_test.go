@@ -236,7 +236,10 @@ func TestExploreWakeRacesPoll(t *testing.T) {
 		// schedules (the plain search: 69,783, about three times the
 		// CPU). Two workers: plain, cut by the budget either way (the
 		// reduced search passes 1,000,000 at 2, docs/explore.md).
-		explore.Check(t, "runtime/wake-races-poll-"+string(rune('0'+workers)), explore.Options{Reduce: workers == 1, MaxSchedules: budget(120_000, 200_000)}, func() {
+		// -long: ten times 30,000 at 3, which one worker ends (210,833)
+		// and two do not end even at 2 (about 130,000,000): ten times
+		// 200,000 there ran 2,000,000 of them, two minutes for a cut.
+		explore.Check(t, "runtime/wake-races-poll-"+string(rune('0'+workers)), explore.Options{Reduce: workers == 1, MaxSchedules: budget(120_000, 30_000)}, func() {
 			rt := newRuntime(workers)
 			p := &pendingTask{}
 			h, err := rt.Spawn(p)
