@@ -99,9 +99,8 @@ func (c *counter) task() sched.Task {
 //
 // The reduced search ends 2 preemptions in 601,666 schedules (plain:
 // about 2,000,000), its timed-park twin below in 1,410,400 (plain: over
-// 4,000,000). -long runs them at 3 with the same budgets (ten times a
-// tenth), which end 2 and start 3: the plain search's forecast at 3 is
-// over 100,000,000 each, so ten times 200,000 there ran a cut corner. The one two-worker runtime
+// 4,000,000). -long: the same budgets at 3, which they cannot end (plain
+// forecast at 3: over 100,000,000 each). The one two-worker runtime
 // scenario the layer cannot run to the end of 2, wake-races-poll-2,
 // covers 1 and a start on 2; what the whole of 2 would take is in
 // docs/explore.md ("The explore step's time").
