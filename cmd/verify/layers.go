@@ -201,10 +201,10 @@ func layers(tlaJar string) []layer {
 			// times the budget where the forecast says the search
 			// ends there (twice the forecast, if more), what the
 			// scenario's own bound takes where it does not (explore,
-			// longBudget). About 14 minutes on two quiet cores (27.6
-			// minutes of CPU; it was 40 minutes at ten times every
-			// budget): twice that on one core, more on a shared
-			// machine. Each run has the explorer's own hang bound
+			// longBudget). About 12 minutes on two quiet cores (about
+			// 1,470 s of CPU, docs/auditing.md; it was 40 minutes at
+			// ten times every budget): twice that on one core, more
+			// on a shared machine. Each run has the explorer's own hang bound
 			// (its watchdog and step budget); this limit is only the
 			// backstop.
 			longLimit: 3 * time.Hour,
