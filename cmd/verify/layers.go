@@ -267,7 +267,8 @@ func layers(tlaJar string) []layer {
 			cmds:  [][]string{{"go", "test", "-race", "-count=1", "-json", "./linearizability"}},
 			// Under -long: the deque scenarios 40 s each (their
 			// dequeBudget), the queue checks 4 times their rounds,
-			// 200 idle rounds.
+			// 200 idle rounds: 2.5 minutes measured (7.5 with 2
+			// minutes per deque check and 10 times the rounds).
 			long:  [][]string{{"WSCHED_LONG=4", "go", "test", "-race", "-count=1", "-json", "-timeout=0", "./linearizability"}},
 			limit: 15 * time.Minute,
 		},
@@ -283,6 +284,9 @@ func layers(tlaJar string) []layer {
 			title: "stress and porcupine with chaos yield points",
 			cmds: [][]string{{"go", "test", "-race", "-tags", "chaos", "-count=1", "-json",
 				"./stress", "./linearizability"}},
+			// Under -long: about 14 minutes measured, 10 of them the
+			// stress half (20 before the deque, fork-join and deque
+			// porcupine runs went from 2-2.5 minutes to 40-60 s).
 			long: [][]string{
 				{"go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0", "./stress"},
 				{"WSCHED_LONG=4", "go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0", "./linearizability"},
