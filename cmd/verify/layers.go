@@ -47,8 +47,9 @@ type layer struct {
 // multiply their rounds by WSCHED_LONG, so their layers set 4.
 //
 // What -long is for: each layer run past what the default run affords,
-// the whole within about 45 minutes on two quiet cores, TLC included
-// (docs/auditing.md, "What to run", has each layer's measured time). The
+// the whole in about an hour on two quiet cores, TLC included (the aim
+// is 45 minutes; docs/auditing.md, "What to run", has each layer's
+// measured time). The
 // explorer's share goes to searches that end one bound higher; the random
 // layers (porcupine, stress, chaos) get a few times their default time
 // each, where a longer run finds more only in proportion.
