@@ -32,13 +32,24 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		t.Logf("explore %s: not run, replaying %s only", name, opt.ReplayScenario)
 		return Result{}
 	}
+	var longNote string
+	var longFc Forecast
+	comparePlain := 0 // the plain search's budget in the comparison, when not opt's
 	if opt.Long && opt.Replay == "" {
 		if opt.PCT > 0 {
 			opt.PCT *= 10
 		} else {
 			opt = opt.WithDefaults()
 			opt.Preemptions++
-			opt.MaxSchedules *= 10
+			plain := opt
+			opt.MaxSchedules, longNote, longFc = longBudget(t, opt, body)
+			if opt.CompareClasses && opt.Reduce {
+				// The comparison runs the plain search too: it gets
+				// the plain search's budget for -long, the reduced
+				// one ten times.
+				plain.Reduce, plain.Unbounded = false, false
+				comparePlain, longNote, _ = longBudget(t, plain, body)
+			}
 		}
 	}
 	compare := opt.CompareClasses && opt.Replay == "" && opt.PCT == 0
@@ -64,12 +75,22 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		claim(t, name, opt, compare)
 	}
 	if compare {
-		compareClasses(t, name, opt, body)
+		if longNote != "" {
+			t.Logf("explore %s: %s", name, longNote)
+		}
+		compareClasses(t, name, opt, comparePlain, body)
 		return Result{}
 	}
 	var fc Forecast
+	if longNote != "" {
+		t.Logf("explore %s: %s", name, longNote)
+	}
 	if opt.Replay == "" {
-		fc = forecast(t, opt, body)
+		if longFc.Runs > 0 && !opt.Reduce {
+			fc = longFc // the same search's forecast, made for the budget
+		} else {
+			fc = forecast(t, opt, body)
+		}
 		if fc.Runs > 0 {
 			var rounds []string
 			for _, n := range fc.PerRound {
@@ -182,6 +203,70 @@ func dependencyTable(res Result) string {
 	return b.String()
 }
 
+// Under Long (verify -long) a search runs one bound higher, and what a
+// plain depth-first search is given for it depends on whether it can end
+// there. Its forecast at the raised bound (ForecastSearch) decides, before
+// the search starts:
+//
+//   - forecast within longEndsWithin times the budget: ten times the
+//     budget (longFactor), as before, or longRoundsMargin times the
+//     forecast if that is more: the forecasts of the scenarios that end
+//     are all within a factor of two (docs/explore.md), and at ten times
+//     400,000 protocol/shutdown-sweep (forecast about 4,200,000) was cut
+//     at 3 with about 1,400,000 left. The search stops where it ends, so
+//     the budget costs only what it runs.
+//   - forecast beyond that: the raised bound will not end, and ten times
+//     the budget would be spent on a cut corner of it (50,000,000
+//     schedules of runtime/two-wakes at 2, cut). It gets what the rounds
+//     up to the plain bound take by the same forecast, times
+//     longRoundsMargin, at most ten times the budget: the rounds the
+//     plain run ends (a search runs them first) and a start on the
+//     next. Where the plain run is cut too, by the
+//     forecast, the plain budget at least: -long runs at least the
+//     schedules the plain run does.
+//
+// The reduced search has no forecast of its own (the plain one's is no
+// guide: the reduced search runs from a sixtieth to half of its
+// schedules), so it keeps ten times the budget; a scenario whose reduced
+// search cannot end at the raised bound says so in its budget for -long
+// (explore/scenarios, budget). Measured on the -long explore layer:
+// docs/auditing.md, "What to run".
+const (
+	longFactor       = 10
+	longEndsWithin   = 15
+	longRoundsMargin = 2.0
+)
+
+// longBudget is the schedule budget of a search under Long, opt being the
+// search's options with the bound raised and the plain budget, and a
+// note of the choice for the log.
+func longBudget(t testing.TB, opt Options, body func()) (int, string, Forecast) {
+	b := opt.MaxSchedules
+	if opt.Reduce || opt.Unbounded || opt.Preemptions < 1 || opt.EstimateProbes < 0 || opt.Shard.Split() {
+		return b * longFactor, "", Forecast{}
+	}
+	fc := forecast(t, opt, body)
+	if fc.Runs == 0 {
+		return b * longFactor, "", fc
+	}
+	if fc.Schedules <= float64(longEndsWithin*b) {
+		ends := max(b*longFactor, int(math.Ceil(longRoundsMargin*fc.Schedules)))
+		return ends, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules) is within %d times the budget of %d: budget %d (%d times the budget, or %.0f times the forecast)",
+			opt.Preemptions, magnitude(fc.Schedules), longEndsWithin, b, ends, longFactor, longRoundsMargin), fc
+	}
+	below := 0.0
+	for _, n := range fc.PerRound[:len(fc.PerRound)-1] {
+		below += n
+	}
+	cut := min(int(math.Ceil(longRoundsMargin*below)), b*longFactor)
+	if cut >= b {
+		return cut, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules) is over %d times the budget of %d: the search will not end there; budget %d (%.0f times about %s, the rounds up to %d, at most %d times the budget)",
+			opt.Preemptions, magnitude(fc.Schedules), longEndsWithin, b, cut, longRoundsMargin, magnitude(below), opt.Preemptions-1, longFactor), fc
+	}
+	return cut, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules) is over %d times the budget of %d: the search will not end there; budget %d (%.0f times about %s, the rounds up to %d, which end within the budget)",
+		opt.Preemptions, magnitude(fc.Schedules), longEndsWithin, b, cut, longRoundsMargin, magnitude(below), opt.Preemptions-1), fc
+}
+
 // forecastNote says how the forecast compares with what the search ran:
 // its error when the search ended, the share it covered when the budget
 // stopped it.
@@ -273,10 +358,13 @@ func relToModule(dir string) string {
 
 // compareClasses checks that the reduced search reaches every trace the
 // plain one does, at opt's bound.
-func compareClasses(t testing.TB, name string, opt Options, body func()) {
+func compareClasses(t testing.TB, name string, opt Options, plainBudget int, body func()) {
 	t.Helper()
 	popt, ropt := opt, opt
 	popt.Reduce, ropt.Reduce, ropt.Unbounded = false, true, false
+	if plainBudget > 0 {
+		popt.MaxSchedules = plainBudget
+	}
 	// Every trace, not one per orbit of twins: the comparison is of the
 	// reduction by classes alone.
 	popt.NoSymmetry, ropt.NoSymmetry = true, true

@@ -77,7 +77,7 @@
 //
 //	field            default           environment variable
 //	Preemptions      2                 (WSCHED_LONG raises it by one)
-//	MaxSchedules     20,000            (WSCHED_LONG multiplies it by ten)
+//	MaxSchedules     20,000            (WSCHED_LONG: ten times, or as the forecast says; Check)
 //	MaxSteps         20,000
 //	PCT, PCTDepth    off, 3            (WSCHED_LONG multiplies PCT by ten)
 //	Seed             0

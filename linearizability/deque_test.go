@@ -226,11 +226,14 @@ func checkDequeHistory(t *testing.T, name string, ops []porcupine.Operation) {
 // impl/deque (spec/deque gets a fifth of it: it only has to show the check
 // is right). Rounds are the unit of checking (each one a separate porcupine
 // history of a few thousand operations), so the test runs as many as fit:
-// many without -race, fewer with it. WSCHED_LONG=1 runs for two minutes per
-// scenario.
+// many without -race, fewer with it. WSCHED_LONG=1 runs for 40 seconds per
+// scenario: verify -long runs them in its porcupine and chaos layers, four
+// times the default time each, which keeps each of those layers to its
+// share of -long's 45 minutes (cmd/verify/layers.go); two minutes each
+// made them 5 of the porcupine layer's 7.5.
 func dequeBudget() time.Duration {
 	if os.Getenv("WSCHED_LONG") != "" {
-		return 2 * time.Minute
+		return 40 * time.Second
 	}
 	return 10 * time.Second
 }

@@ -30,11 +30,17 @@ func touched[T any](p *T) { engine.Touch(uintptr(unsafe.Pointer(p)), true) }
 // at one bound more. A scenario the layer cannot run to the end of its
 // bound gets a layer budget that covers the bound below and a start on
 // it, while -long keeps the budget that runs it through.
-func budget(layer, long int) int {
-	if opt, _ := explore.FromEnv(explore.Options{}); opt.Long {
-		return long
+func budget(layer, longer int) int {
+	if long() {
+		return longer
 	}
 	return layer
+}
+
+// long reports whether the scenarios run under WSCHED_LONG (verify -long).
+func long() bool {
+	opt, _ := explore.FromEnv(explore.Options{})
+	return opt.Long
 }
 
 // looked is touched for a read of *p.
@@ -99,19 +105,19 @@ func (c *counter) task() sched.Task {
 //
 // The reduced search ends 2 preemptions in 601,666 schedules (plain:
 // about 2,000,000), its timed-park twin below in 1,410,400 (plain: over
-// 4,000,000). -long keeps their old budgets (ten times 200,000, at 3),
-// which the reduced search's 2 fits in. The one two-worker runtime
+// 4,000,000). -long: the same budgets at 3, which they cannot end (plain
+// forecast at 3: over 100,000,000 each). The one two-worker runtime
 // scenario the layer cannot run to the end of 2, wake-races-poll-2,
 // covers 1 and a start on 2; what the whole of 2 would take is in
 // docs/explore.md ("The explore step's time").
 func TestExploreRemoteSpawn(t *testing.T) {
-	explore.Check(t, "runtime/remote-spawn", explore.Options{Reduce: true, MaxSchedules: budget(650_000, 200_000)}, func() {
+	explore.Check(t, "runtime/remote-spawn", explore.Options{Reduce: true, MaxSchedules: budget(650_000, 65_000)}, func() {
 		remoteSpawn(newRuntime(2))
 	})
 	// The same with a park timeout: parked workers also wake by
 	// themselves (in virtual time, once everybody waits), and a token
 	// left in a parker must not keep its worker from sleeping.
-	explore.Check(t, "runtime/remote-spawn-timed-park", explore.Options{Reduce: true, MaxSchedules: budget(1_500_000, 200_000)}, func() {
+	explore.Check(t, "runtime/remote-spawn-timed-park", explore.Options{Reduce: true, MaxSchedules: budget(1_500_000, 150_000)}, func() {
 		remoteSpawn(newRuntimeWith(sched.Config{Workers: 2, ParkTimeout: time.Millisecond, LongPoll: -1}))
 	})
 }
@@ -235,8 +241,17 @@ func TestExploreWakeRacesPoll(t *testing.T) {
 		// schedules (the plain search: 69,783, about three times the
 		// CPU). Two workers: plain, cut by the budget (the reduced
 		// search ends 2 in 2,782,239 schedules, about 135 s of CPU:
-		// docs/explore.md, "wake-races-poll-2 at 2, reduced").
-		explore.Check(t, "runtime/wake-races-poll-"+string(rune('0'+workers)), explore.Options{Reduce: workers == 1, MaxSchedules: budget(120_000, 200_000)}, func() {
+		// docs/explore.md, "wake-races-poll-2 at 2, reduced"). -long:
+		// one worker ten times 30,000 at 3, which it ends (210,833);
+		// two workers the reduced search at 2 to its end (Long raises
+		// the bound written here by one and a reduced search's budget
+		// ten times: 3,000,000), where ten times 200,000 of the plain
+		// search at 3 ran 2,000,000 schedules of a cut search.
+		opt := explore.Options{Reduce: workers == 1, MaxSchedules: budget(120_000, 30_000)}
+		if workers == 2 && long() {
+			opt = explore.Options{Reduce: true, Preemptions: 1, MaxSchedules: 300_000}
+		}
+		explore.Check(t, "runtime/wake-races-poll-"+string(rune('0'+workers)), opt, func() {
 			rt := newRuntime(workers)
 			p := &pendingTask{}
 			h, err := rt.Spawn(p)
@@ -298,8 +313,9 @@ func TestExploreTwoWakes(t *testing.T) {
 func TestExploreChildRunsWhileParentBlocks(t *testing.T) {
 	// The reduced search: exhaustive at 2 preemptions in 282,984
 	// schedules, where the plain search needs 1,880,520 (under
-	// WSCHED_LONG, 1,000,000 at 3).
-	explore.Check(t, "runtime/child-while-parent-blocks", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 100_000)}, func() {
+	// WSCHED_LONG, the same budget at 3, which it cannot end: 2 and a
+	// start on 3).
+	explore.Check(t, "runtime/child-while-parent-blocks", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, func() {
 		rt := newRuntime(2)
 		var childRan explore.Event
 		var child *sched.JoinHandle
@@ -331,8 +347,10 @@ func TestExploreChildRunsWhileParentBlocks(t *testing.T) {
 func TestExploreGoTree(t *testing.T) {
 	// The reduced search: exhaustive at 2 in 422,280 schedules (about 27 s
 	// of CPU); the plain search needs about 1.7 million (about 48 s) and
-	// stopped at its budget of 100,000, exhaustive at 1 only.
-	explore.Check(t, "runtime/go-tree", explore.Options{Reduce: true, MaxSchedules: budget(500_000, 200_000)}, func() {
+	// stopped at its budget of 100,000, exhaustive at 1 only. Under
+	// WSCHED_LONG the same budget at 3, which it cannot end: 2 and a
+	// start on 3.
+	explore.Check(t, "runtime/go-tree", explore.Options{Reduce: true, MaxSchedules: budget(500_000, 50_000)}, func() {
 		rt := newRuntime(2)
 		runs := map[string]int{}
 		var done explore.Event
@@ -401,12 +419,13 @@ func TestExploreSleep(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		// The reduced search, exhaustive at 2: one worker in 4,980
 		// schedules (the plain search: 26,055), two in 918,213 (the
-		// plain search: about 3,300,000, docs/explore.md). -long keeps
-		// the budget it had (ten times 200,000, at 3), now for the
-		// reduced search, which ends 2 within it.
+		// plain search: about 3,300,000, docs/explore.md). -long: one
+		// worker ten times 200,000 at 3, which it ends; two the same
+		// budget at 3, which ends 2 and starts 3 (the plain search's
+		// forecast at 3 is about 310,000,000).
 		limit := budget(50_000, 200_000)
 		if workers == 2 {
-			limit = budget(1_000_000, 200_000)
+			limit = budget(1_000_000, 100_000)
 		}
 		explore.Check(t, "runtime/sleep-"+string(rune('0'+workers)), explore.Options{Reduce: true, MaxSchedules: limit}, func() {
 			rt := newRuntime(workers)
@@ -442,8 +461,9 @@ func TestExploreSleep(t *testing.T) {
 // global queue.)
 func TestExploreShutdownRacesSpawn(t *testing.T) {
 	// The reduced search: exhaustive at 2 preemptions in 337,603
-	// schedules (under WSCHED_LONG, 1,000,000 at 3).
-	explore.Check(t, "runtime/shutdown-races-spawn", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 100_000)}, func() {
+	// schedules (under WSCHED_LONG, the same budget at 3, which it cannot
+	// end: 2 and a start on 3).
+	explore.Check(t, "runtime/shutdown-races-spawn", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, func() {
 		rt := newRuntime(2)
 		var spawned counter
 		s := explore.Go("spawner", func() {
@@ -500,8 +520,9 @@ func TestExploreShutdownRacesGo(t *testing.T) {
 func TestExploreShutdownCancelsWaiting(t *testing.T) {
 	// The reduced search: exhaustive at 2 preemptions in 311,804
 	// schedules, where the plain search needs 1,427,441 (under
-	// WSCHED_LONG, 1,000,000 at 3).
-	explore.Check(t, "runtime/shutdown-cancels-waiting", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 100_000)}, func() {
+	// WSCHED_LONG, the same budget at 3, which it cannot end: 2 and a
+	// start on 3).
+	explore.Check(t, "runtime/shutdown-cancels-waiting", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, func() {
 		rt := newRuntime(1)
 		p := &pendingTask{}
 		h1, _ := rt.Spawn(p)

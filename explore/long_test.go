@@ -1,0 +1,75 @@
+package explore
+
+import (
+	"math"
+	"testing"
+)
+
+// counters runs n goroutines that each add to one shared integer k times:
+// a search whose size grows fast with the bound.
+func counters(n, k int) func() {
+	return func() {
+		var x toyInt
+		var ts []*Thread
+		for i := 0; i < n; i++ {
+			ts = append(ts, Go("adder", func() {
+				for j := 0; j < k; j++ {
+					x.Add(1)
+				}
+			}))
+		}
+		for _, th := range ts {
+			th.Join()
+		}
+	}
+}
+
+// Under Long a plain search whose forecast at the raised bound is far
+// over its budget is given what the rounds up to its own bound take, and
+// with it ends them; one forecast to end keeps ten times its budget; the
+// reduced search keeps ten times its budget.
+func TestLongBudget(t *testing.T) {
+	t.Setenv(LongEnv, "")
+	small, big := counters(2, 2), counters(3, 4)
+	raised := func(o Options) Options {
+		o = o.WithDefaults()
+		o.Preemptions++
+		return o
+	}
+
+	ends := raised(Options{Preemptions: 1, MaxSchedules: 1000})
+	if b, note, _ := longBudget(t, ends, small); b != 10_000 || note == "" {
+		t.Errorf("a search forecast to end: budget %d (%q), want 10,000", b, note)
+	}
+	if whole := Explore(Options{Preemptions: 2, MaxSchedules: 10_000}, small); !whole.Exhaustive {
+		t.Fatalf("the small search is not exhaustive at 2 in 10,000 schedules: %+v", whole)
+	}
+
+	cut := raised(Options{Preemptions: 2, MaxSchedules: 400})
+	b, note, fc := longBudget(t, cut, big)
+	if fc.Schedules <= longEndsWithin*400 {
+		t.Fatalf("the big search's forecast at 3 is %.0f schedules, want over %d", fc.Schedules, longEndsWithin*400)
+	}
+	below := fc.PerRound[0] + fc.PerRound[1] + fc.PerRound[2]
+	if want := min(int(math.Ceil(longRoundsMargin*below)), 4000); b != want || b >= 4000 || b < 400 {
+		t.Fatalf("a search forecast not to end: budget %d (%q), want %d, below 4000", b, note, want)
+	}
+	plain := Explore(Options{Preemptions: 2, MaxSchedules: 400}, big)
+	cutRes := Explore(Options{Preemptions: 3, MaxSchedules: b}, big)
+	if plain.Exhaustive {
+		t.Fatalf("the plain run at 2 ends within 400 schedules (%d): the case tests nothing", plain.Schedules)
+	}
+	// The plain run's budget is cut at 2; -long's, at 3, must cover at
+	// least as much: the rounds up to 2 within its budget, then 3.
+	if cutRes.Schedules < plain.Schedules || cutRes.Exhaustive {
+		t.Errorf("under -long: %d schedules (exhaustive %v), the plain run %d", cutRes.Schedules, cutRes.Exhaustive, plain.Schedules)
+	}
+	if whole := Explore(Options{Preemptions: 2, MaxSchedules: b}, big); !whole.Exhaustive {
+		t.Errorf("the budget of %d does not end the rounds up to 2 (%d schedules run): the margin is too small", b, whole.Schedules)
+	}
+
+	reduced := raised(Options{Preemptions: 2, MaxSchedules: 400, Reduce: true})
+	if b, note, _ := longBudget(t, reduced, big); b != 4000 || note != "" {
+		t.Errorf("the reduced search: budget %d (%q), want 4000", b, note)
+	}
+}
