@@ -63,10 +63,16 @@ func stressDuration(t *testing.T) time.Duration {
 	return d
 }
 
-// schedWatchdog bounds one round of one scenario. A correct runtime takes
-// a few seconds at most; WSCHED_WATCHDOG overrides the bound.
+// schedWatchdog bounds one round of one scenario: a minute for each unit
+// of stressScale. A correct runtime takes a few seconds at the default
+// scale; a scenario's work grows with the scale, and at 8 (WSCHED_LONG)
+// under the race detector TestSchedShutdownUnderLoad/workers=64 (64
+// workers polling 8,000 tasks that yield forever while one goroutine
+// spawns 32,000) takes 44 s on two quiet cores and passed a fixed minute
+// on a loaded machine: a hang detector that fires on a slow run is a
+// flake. WSCHED_WATCHDOG overrides the bound.
 func schedWatchdog() time.Duration {
-	return schedtest.WatchdogFromEnv(60 * time.Second)
+	return schedtest.WatchdogFromEnv(time.Duration(stressScale()) * time.Minute)
 }
 
 // heapSlack is how far above its starting point the live heap may be after

@@ -37,12 +37,6 @@ func budget(layer, longer int) int {
 	return layer
 }
 
-// long reports whether the scenarios run under WSCHED_LONG (verify -long).
-func long() bool {
-	opt, _ := explore.FromEnv(explore.Options{})
-	return opt.Long
-}
-
 // looked is touched for a read of *p.
 func looked[T any](p *T) { engine.Touch(uintptr(unsafe.Pointer(p)), false) }
 
@@ -612,4 +606,10 @@ func TestExploreGoRecycling(t *testing.T) {
 			}
 		})
 	}
+}
+
+// long reports whether the scenarios run under WSCHED_LONG (verify -long).
+func long() bool {
+	opt, _ := explore.FromEnv(explore.Options{})
+	return opt.Long
 }
