@@ -44,8 +44,10 @@ func TestMergeRecords(t *testing.T) {
 
 // Check logs the forecast before a depth-first search, its error after a
 // search that ended, and the share a budget-cut search covered; none with
-// the forecast off.
+// the forecast off. At the default bound: under WSCHED_LONG (verify -long)
+// Check would raise it and log its -long budget first.
 func TestCheckLogsTheForecast(t *testing.T) {
+	t.Setenv(LongEnv, "")
 	body := func() {
 		var x tloc
 		var ts []*Thread
