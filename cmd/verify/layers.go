@@ -47,7 +47,7 @@ type layer struct {
 // multiply their rounds by WSCHED_LONG, so their layers set 4.
 //
 // What -long is for: each layer run past what the default run affords,
-// the whole in about an hour on two quiet cores, TLC included (the aim
+// the whole in about 70 minutes on two quiet cores, TLC included (the aim
 // is 45 minutes; docs/auditing.md, "What to run", has each layer's
 // measured time). The
 // explorer's share goes to searches that end one bound higher; the random
