@@ -22,6 +22,7 @@
 //	                           per round (needs -v to show, -timeout 0 to last)
 //	WSCHED_WATCHDOG=d          how long a scenario may make no progress before
 //	                           it fails with a dump of every worker's state
+//	                           (default: a minute per unit of the scale)
 //
 // For example, a ten-minute soak with chaos:
 //
