@@ -138,3 +138,20 @@ func TestQueueStateHashMatchesEqual(t *testing.T) {
 		t.Fatal("states that hold tasks in different rings compare or hash equal")
 	}
 }
+
+// TestQueueStateHashSeesTheMiddle: states whose global queues differ only
+// in the order of two tasks in the middle, as the orders of two concurrent
+// pushes do, must hash apart; porcupine keeps states of one hash in one
+// list and compares them one by one.
+func TestQueueStateHashSeesTheMiddle(t *testing.T) {
+	a, b := NewQueueState(0), NewQueueState(0)
+	a.Global = ids(1, 100)
+	b.Global = ids(1, 100)
+	b.Global[49], b.Global[50] = b.Global[50], b.Global[49]
+	if a.Equal(b) {
+		t.Fatal("states with two tasks swapped compare equal")
+	}
+	if a.Hash() == b.Hash() {
+		t.Fatal("states with two tasks swapped in the middle of the global queue hash equal")
+	}
+}
