@@ -47,7 +47,7 @@ func Check(m porcupine.Model, name string, ops []porcupine.Operation, timeout ti
 	if err := porcupine.VisualizePath(m, info, path); err != nil {
 		return fmt.Errorf("%s; writing the HTML view failed: %v", head, err)
 	}
-	return fmt.Errorf("%s.\nHTML view: %s\n%s", head, path, stuck(m, ops, info))
+	return fmt.Errorf("%s.\nHTML view: %s\n%s", head, path, stuck(m, ops, info, res))
 }
 
 // unknownRetryFactor is how much longer the second search of a history
@@ -56,9 +56,10 @@ const unknownRetryFactor = 9
 
 // stuck describes where the longest linearizable prefix found ends: the
 // model state after it, and the operations that could come next in real
-// time (called before the earliest return among the rest) but that the
-// model refuses in that state.
-func stuck(m porcupine.Model, ops []porcupine.Operation, info porcupine.LinearizationInfo) string {
+// time (called before the earliest return among the rest). When res is
+// Illegal the model refuses each of them in that state; when it is Unknown
+// the search ran out of time there and the history may be linearizable.
+func stuck(m porcupine.Model, ops []porcupine.Operation, info porcupine.LinearizationInfo, res porcupine.CheckResult) string {
 	var longest []porcupine.Operation
 	for _, part := range info.PartialLinearizationsOperations() {
 		for _, lin := range part {
@@ -83,7 +84,11 @@ func stuck(m porcupine.Model, ops []porcupine.Operation, info porcupine.Lineariz
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Longest linearizable prefix: %d of %d operations; model state after it:\n  %s\n", len(longest), len(ops), m.DescribeState(state))
-	b.WriteString("Operations that could come next, none of which the model accepts there:\n")
+	if res == porcupine.Unknown {
+		b.WriteString("Operations that could come next (no verdict: the search ran out of time, not out of orders to try):\n")
+	} else {
+		b.WriteString("Operations that could come next, none of which the model accepts there:\n")
+	}
 	for _, op := range rest {
 		if op.Call <= firstReturn {
 			fmt.Fprintf(&b, "  [%d,%d] client %d: %s\n", op.Call, op.Return, op.ClientId, m.DescribeOperation(op.Input, op.Output))

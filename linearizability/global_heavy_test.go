@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/anishathalye/porcupine"
 	"github.com/wsched/wsched/model"
@@ -135,5 +136,23 @@ func BenchmarkCheckGlobalHeavyHistory(b *testing.B) {
 		if res := porcupine.CheckOperations(QueueModel(0), ops); !res {
 			b.Fatal("not linearizable")
 		}
+	}
+}
+
+// TestCheckSaysNoVerdict: a search cut by its timeout is reported as no
+// verdict, never as a pass, and is not described as the model refusing
+// the operations where it stopped.
+func TestCheckSaysNoVerdict(t *testing.T) {
+	ops, err := readGlobalHistory(heavyGlobalHistory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", t.TempDir()) // where Check writes its HTML view
+	err = Check(QueueModel(0), "global-heavy-cut", ops, time.Nanosecond)
+	if err == nil {
+		t.Fatal("a search of 262 operations given a nanosecond passed")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "porcupine says Unknown") || !strings.Contains(msg, "no verdict") || strings.Contains(msg, "none of which the model accepts") {
+		t.Fatalf("the message does not say the search gave no verdict:\n%s", msg)
 	}
 }
