@@ -325,7 +325,10 @@ func layers(tlaJar string) []layer {
 				"./stress", "./linearizability"}},
 			// Under -long: about 14 minutes measured, 10 of them the
 			// stress half (20 before the deque, fork-join and deque
-			// porcupine runs went from 2-2.5 minutes to 40-60 s).
+			// porcupine runs went from 2-2.5 minutes to 40-60 s), 2.5
+			// of those the ring conservation runs of 20,000,000 and
+			// 5,000,000 tasks, which the chaos build now runs at four
+			// times their default, not ten (stress, ringTasks).
 			long: [][]string{
 				{"go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0", "./stress"},
 				{"WSCHED_LONG=4", "go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0", "./linearizability"},
