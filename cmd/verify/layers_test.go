@@ -42,8 +42,10 @@ func TestWeakScenariosMatchTheWeakPackages(t *testing.T) {
 
 // Under -long the unit layer gives rapid 2000 cases per property; the
 // explorer's engine (explore/internal/engine) runs them without the race detector (its
-// generated-program properties take half an hour each with it), and
-// every other package that links rapid runs them with it.
+// generated-program properties take half an hour each with it), as two
+// commands that between them run each of its tests once, side by side on
+// the layer's two lanes, and every other package that links rapid runs
+// them with it.
 func TestLongUnitLayerRunsTheExplorerWithoutRace(t *testing.T) {
 	t.Chdir("../..")
 	var unit layer
