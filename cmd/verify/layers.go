@@ -26,6 +26,12 @@ type layer struct {
 	// longLimit, when set, is the limit under -long; otherwise it is
 	// limit times longStretch.
 	longLimit time.Duration
+	// longLanes, above 1, runs the layer's -long commands on that many
+	// lanes at once (runLanes): command i on lane i mod longLanes, a
+	// lane's commands in turn. For layers whose commands are independent
+	// and together use about one core, such as the explorer's engine
+	// properties, which run one goroutine at a time.
+	longLanes int
 	// processes, above 1, runs that many copies of each command at once,
 	// sharing the explorer's scenarios between them (runShared).
 	processes int
@@ -47,9 +53,11 @@ type layer struct {
 // multiply their rounds by WSCHED_LONG, so their layers set 4.
 //
 // What -long is for: each layer run past what the default run affords,
-// the whole in about 70 minutes on two quiet cores, TLC included (the aim
-// is 45 minutes; docs/auditing.md, "What to run", has each layer's
-// measured time). The
+// the whole in about 58 minutes on two quiet cores by the layers' last
+// figures, TLC included (70 before the unit and trace layers ran their
+// commands side by side, longLanes, and the weak and chaos layers' cuts
+// below; the aim is 45 minutes; docs/auditing.md, "What to run", has
+// each layer's measured time). The
 // explorer's share goes to searches that end one bound higher; the random
 // layers (porcupine, stress, chaos) get a few times their default time
 // each, where a longer run finds more only in proportion.
@@ -97,6 +105,16 @@ func modelCmds(extra ...string) [][]string {
 // search, plain and weak, and a sharded symmetric search with the whole).
 const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)OfGeneratedPrograms|Symmetry(MissesNoOutcome|InTheReducedSearch|InTheUnboundedReducedSearch|InTheUnboundedReducedSearchWithOwnData|InTheWeakMode)OfGeneratedPrograms|ShardsAddUpOnSymmetricPrograms)$"
 
+// engineLongHalf selects the engine's tests that the first of the unit
+// layer's two -long engine commands runs (-run); the second runs every
+// other test of the package (-skip). Chosen by their times in a -long run
+// at 2,000 programs, one core each: these 332 s (the weak-mode symmetry
+// 112, the weak reduced search 72 and 22, symmetry with own data 54, in
+// the bounded reduced search 39, the reduced search's traces 33), the
+// rest 318 s. Each lane also runs part of the other packages' commands:
+// about 15 s after these, 45 s after the rest.
+const engineLongHalf = "^Test(SymmetryInTheWeakModeOfGeneratedPrograms|ReducedWeakReachesEveryOutcomeOfGeneratedPrograms|SymmetryInTheUnboundedReducedSearchWithOwnDataOfGeneratedPrograms|SymmetryInTheReducedSearchOfGeneratedPrograms|ReducedMissesNoTraceOfGeneratedPrograms|ReducedWeakWithABoundReachesEveryOutcomeOfGeneratedPrograms)$"
+
 // explorerProcesses is how many test processes the explorer's layers run
 // at once: one per core, up to four. The explorer runs one goroutine at a
 // time (GOMAXPROCS 1 while it searches), so one process uses one core.
@@ -105,6 +123,15 @@ func explorerProcesses() int { return min(max(runtime.NumCPU(), 1), 4) }
 // longStretch stretches a layer's time limit under -long, unless the
 // layer sets its own longLimit.
 const longStretch = 4
+
+// lanesFor is how many of the layer's commands run at once: one, but
+// longLanes under -long when it is set.
+func (l layer) lanesFor(long bool) int {
+	if long && l.longLanes > 1 {
+		return l.longLanes
+	}
+	return 1
+}
 
 // limitFor is the layer's time limit, under -long or not.
 func (l layer) limitFor(long bool) time.Duration {
@@ -159,10 +186,18 @@ func layers(tlaJar string) []layer {
 				// a time, and its code is run under -race by the
 				// layer's default command and by go test -race ./...
 				// at 100 cases.
+				// They take about 650 s of one core (unit's -long
+				// was 12 minutes, 11 of them these, on two cores):
+				// two commands, one the tests of engineLongHalf and
+				// the other the rest, run side by side on the
+				// layer's two lanes (longLanes), each followed by
+				// part of the other packages' commands.
 				var cmds [][]string
 				if i := slices.Index(with, "./explore/internal/engine"); i >= 0 {
 					with = slices.Delete(with, i, i+1)
-					cmds = append(cmds, []string{"go", "test", "-count=1", "-json", "-timeout=0", "./explore/internal/engine", "-rapid.checks=2000"})
+					for _, sel := range []string{"-run", "-skip"} {
+						cmds = append(cmds, []string{"go", "test", "-count=1", "-json", "-timeout=0", sel, engineLongHalf, "./explore/internal/engine", "-rapid.checks=2000"})
+					}
 				}
 				if len(with) > 0 {
 					// The flag goes after the packages: go test hands
@@ -178,7 +213,8 @@ func layers(tlaJar string) []layer {
 				cmds = append(cmds, []string{"go", "test", "-race", "-count=1", "-json", "-timeout=0", "-tags", "explore", "./explore"})
 				return cmds, nil
 			},
-			limit: 15 * time.Minute,
+			limit:     15 * time.Minute,
+			longLanes: 2,
 		},
 		{
 			name:  "explore",
@@ -231,8 +267,11 @@ func layers(tlaJar string) []layer {
 			cmds:  [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "WSCHED_EXPLORE_SYMMETRY=off", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-run", weakScenarios}, scenarioset.Dirs("weak")...)},
 			long:  [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "WSCHED_EXPLORE_SYMMETRY=off", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-timeout=0", "-run", weakScenarios}, scenarioset.Dirs("weak")...)},
 			limit: 5 * time.Minute,
-			// Under -long: about 7 minutes on two quiet cores, 17 on
-			// a shared machine.
+			// Under -long: about 3 minutes on two quiet cores by its
+			// CPU (338 s; 7.5 minutes at a load of 3 to 6), where
+			// fairness/busy-worker-yields had spent 366 s of one
+			// core on a cut search at its raised bound (it gets the
+			// default budget there now, explore/scenarios).
 			longLimit: time.Hour,
 			processes: explorerProcesses(),
 			reach:     "weak",
@@ -291,7 +330,10 @@ func layers(tlaJar string) []layer {
 				"./stress", "./linearizability"}},
 			// Under -long: about 14 minutes measured, 10 of them the
 			// stress half (20 before the deque, fork-join and deque
-			// porcupine runs went from 2-2.5 minutes to 40-60 s).
+			// porcupine runs went from 2-2.5 minutes to 40-60 s), 2.5
+			// of those the ring conservation runs of 20,000,000 and
+			// 5,000,000 tasks, which the chaos build now runs at four
+			// times their default, not ten (stress, ringTasks).
 			long: [][]string{
 				{"go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0", "./stress"},
 				{"WSCHED_LONG=4", "go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0", "./linearizability"},
@@ -339,6 +381,12 @@ func layers(tlaJar string) []layer {
 				return ""
 			},
 			limit: 40 * time.Minute,
+			// Under -long the two commands run side by side: the
+			// explored logs (252 s, most of it the explorer's one
+			// goroutine at a time) and the stress logs (137 s) took
+			// 6 min 31 s in turn with 478 s of CPU, two cores used
+			// a little over one.
+			longLanes: 2,
 		},
 	}
 }

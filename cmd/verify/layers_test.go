@@ -1,8 +1,11 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,8 +42,10 @@ func TestWeakScenariosMatchTheWeakPackages(t *testing.T) {
 
 // Under -long the unit layer gives rapid 2000 cases per property; the
 // explorer's engine (explore/internal/engine) runs them without the race detector (its
-// generated-program properties take half an hour each with it), and
-// every other package that links rapid runs them with it.
+// generated-program properties take half an hour each with it), as two
+// commands that between them run each of its tests once, side by side on
+// the layer's two lanes, and every other package that links rapid runs
+// them with it.
 func TestLongUnitLayerRunsTheExplorerWithoutRace(t *testing.T) {
 	t.Chdir("../..")
 	var unit layer
@@ -53,13 +58,18 @@ func TestLongUnitLayerRunsTheExplorerWithoutRace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var explorer, raced int
+	var raced int
+	var explorer []string // how each engine command selects its tests
 	for _, c := range cmds {
 		race, rapid := slices.Contains(c, "-race"), slices.Contains(c, "-rapid.checks=2000")
 		if slices.Contains(c, "./explore/internal/engine") {
-			explorer++
 			if race || !rapid {
 				t.Errorf("%v: want ./explore/internal/engine with 2000 rapid cases and without -race", c)
+			}
+			for _, sel := range []string{"-run", "-skip"} {
+				if i := slices.Index(c, sel); i >= 0 && i+1 < len(c) && c[i+1] == engineLongHalf {
+					explorer = append(explorer, sel)
+				}
 			}
 			continue
 		}
@@ -70,8 +80,42 @@ func TestLongUnitLayerRunsTheExplorerWithoutRace(t *testing.T) {
 			raced++
 		}
 	}
-	if explorer != 1 || raced != 1 {
-		t.Errorf("commands %v: want ./explore/internal/engine once and ./impl/queue with 2000 cases under -race once", cmds)
+	if !slices.Equal(explorer, []string{"-run", "-skip"}) || raced != 1 {
+		t.Errorf("commands %v: want ./explore/internal/engine twice, -run and then -skip engineLongHalf (every test in one of them), and ./impl/queue with 2000 cases under -race once", cmds)
+	}
+	// The two engine commands are the first two: on the layer's two
+	// lanes they run side by side.
+	if unit.lanesFor(true) != 2 || len(cmds) < 2 || !slices.Contains(cmds[0], "./explore/internal/engine") || !slices.Contains(cmds[1], "./explore/internal/engine") {
+		t.Errorf("lanes %d, commands %v: want 2 lanes, the engine's two commands first", unit.lanesFor(true), cmds)
+	}
+	if unit.lanesFor(false) != 1 {
+		t.Errorf("the default run has %d lanes, want 1", unit.lanesFor(false))
+	}
+}
+
+// engineLongHalf names tests of the engine package, each one that exists:
+// a renamed test would otherwise move to the second command unnoticed.
+func TestEngineLongHalfNamesTheEnginesTests(t *testing.T) {
+	files, err := filepath.Glob("../../explore/internal/engine/*_test.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("the engine's test files: %v, %v", files, err)
+	}
+	var src strings.Builder
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Write(b)
+	}
+	inner := strings.TrimSuffix(strings.TrimPrefix(engineLongHalf, "^Test("), ")$")
+	if inner == engineLongHalf || strings.ContainsAny(inner, "^$()*+?.[]") {
+		t.Fatalf("engineLongHalf %q: want ^Test(A|B|...)$ of plain names", engineLongHalf)
+	}
+	for _, name := range strings.Split(inner, "|") {
+		if !strings.Contains(src.String(), "\nfunc Test"+name+"(t *testing.T) {") {
+			t.Errorf("engineLongHalf names Test%s, which the engine's tests do not define", name)
+		}
 	}
 }
 

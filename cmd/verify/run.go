@@ -87,23 +87,27 @@ func run(l layer, long bool, logDir string) result {
 		env = append(env, longEnv...)
 	}
 	start := time.Now()
-	for i, argv := range cmds {
-		logPath := filepath.Join(logDir, fmt.Sprintf("%s-%d.log", l.name, i))
-		var ok bool
-		var why string
-		if l.processes > 1 {
-			ok, why = runShared(l, i, argv, env, limit, logDir, &r)
-		} else {
-			r.logs = append(r.logs, logPath)
-			if l.reach != "" {
-				argv = r.coverArgv(argv, filepath.Join(logDir, fmt.Sprintf("%s-%d.cover", l.name, i)))
+	if lanes := l.lanesFor(long); lanes > 1 && l.processes <= 1 {
+		runLanes(l, lanes, cmds, env, limit, logDir, &r)
+	} else {
+		for i, argv := range cmds {
+			logPath := filepath.Join(logDir, fmt.Sprintf("%s-%d.log", l.name, i))
+			var ok bool
+			var why string
+			if l.processes > 1 {
+				ok, why = runShared(l, i, argv, env, limit, logDir, &r)
+			} else {
+				r.logs = append(r.logs, logPath)
+				if l.reach != "" {
+					argv = r.coverArgv(argv, filepath.Join(logDir, fmt.Sprintf("%s-%d.cover", l.name, i)))
+				}
+				ok, why = runOne(argv, env, limit, logPath, &r)
 			}
-			ok, why = runOne(argv, env, limit, logPath, &r)
-		}
-		if !ok {
-			r.status = statusFail
-			if why != "" {
-				r.why = why
+			if !ok {
+				r.status = statusFail
+				if why != "" {
+					r.why = why
+				}
 			}
 		}
 	}
@@ -181,6 +185,60 @@ func runOne(argv, env []string, limit time.Duration, logPath string, r *result) 
 		return false, fmt.Sprintf("%s: %v (log: %s)", strings.Join(argv[:2], " "), err, logPath)
 	}
 	return true, ""
+}
+
+// runLanes runs cmds on n lanes at once: command i on lane i mod n, the
+// commands of a lane one after another, each with its own log, as the
+// loop of run would. Each command's result is its own until all have
+// ended, then they are added up in the order of cmds: every pass, failure,
+// skip, metric and log counts as it would had the commands run in turn.
+func runLanes(l layer, n int, cmds [][]string, env []string, limit time.Duration, logDir string, r *result) {
+	fmt.Printf("      (%d commands on %d lanes at once: command i on lane i mod %d)\n", len(cmds), n, n)
+	parts := make([]result, len(cmds))
+	oks := make([]bool, len(cmds))
+	whys := make([]string, len(cmds))
+	var wg sync.WaitGroup
+	for lane := range n {
+		wg.Go(func() {
+			for i := lane; i < len(cmds); i += n {
+				parts[i] = result{layer: l, logDir: logDir}
+				logPath := filepath.Join(logDir, fmt.Sprintf("%s-%d.log", l.name, i))
+				parts[i].logs = append(parts[i].logs, logPath)
+				argv := cmds[i]
+				if l.reach != "" {
+					argv = parts[i].coverArgv(argv, filepath.Join(logDir, fmt.Sprintf("%s-%d.cover", l.name, i)))
+				}
+				oks[i], whys[i] = runOne(argv, env, limit, logPath, &parts[i])
+			}
+		})
+	}
+	wg.Wait()
+	for i, part := range parts {
+		if !oks[i] {
+			r.status = statusFail
+			if whys[i] != "" {
+				r.why = whys[i]
+			}
+		}
+		r.packages += part.packages
+		r.passed += part.passed
+		r.passedBy = append(r.passedBy, part.passedBy...)
+		r.failed = append(r.failed, part.failed...)
+		r.skipped = append(r.skipped, part.skipped...)
+		for k, v := range part.metrics {
+			r.metrics.add(k, v)
+		}
+		r.evidence = append(r.evidence, part.evidence...)
+		r.logs = append(r.logs, part.logs...)
+		r.profiles = append(r.profiles, part.profiles...)
+		r.gofmtDirty = r.gofmtDirty || part.gofmtDirty
+		for f := range part.explorerFiles {
+			if r.explorerFiles == nil {
+				r.explorerFiles = map[string]bool{}
+			}
+			r.explorerFiles[f] = true
+		}
+	}
 }
 
 // runShared runs l.processes copies of one explorer command at once,

@@ -281,6 +281,37 @@ func TestSharedProcessesMergeIntoOneResult(t *testing.T) {
 	}
 }
 
+// Under -long a layer with longLanes runs its commands that many at a
+// time: here each of the two first commands waits for a file the other
+// writes, which in turn would time out. The result adds every command's
+// up as run would: each pass, failure and skip, the metrics, a log per
+// command, and fails with the failing command.
+func TestLanesRunTheCommandsAtOnceAndAddUp(t *testing.T) {
+	dir := t.TempDir()
+	wait := func(mine, other, test string, extra ...string) []string {
+		lines := append([]string{ev("output", pkgQ, test, "    x_test.go:1: METRIC tasks=5\n"), ev("pass", pkgQ, test, "")}, extra...)
+		lines = append(lines, ev("pass", pkgQ, "", ""))
+		script := fmt.Sprintf(`touch %q; i=0; while [ ! -e %q ]; do i=$((i+1)); [ $i -gt 200 ] && exit 3; sleep 0.05; done; printf '%%s\n' '%s'`,
+			filepath.Join(dir, mine), filepath.Join(dir, other), strings.Join(lines, "' '"))
+		return []string{"sh", "-c", script, "-json"}
+	}
+	l := layer{name: "unit", longLanes: 2, limit: time.Minute, long: [][]string{
+		wait("a", "b", "TestA"),
+		wait("b", "a", "TestB", ev("skip", pkgQ, "TestS", "")),
+		{"sh", "-c", `printf '%s\n' '` + ev("fail", pkgQ, "TestF", "") + `' '` + ev("fail", pkgQ, "", "") + `'; exit 1`, "-json"},
+	}}
+	r := run(l, true, t.TempDir())
+	if r.status != statusFail || len(r.failed) != 1 || r.failed[0] != "impl/queue.TestF" {
+		t.Fatalf("status %s, failed %v, why %q: want the third command's TestF failed", r.status, r.failed, r.why)
+	}
+	if r.passed != 2 || r.packages != 3 || len(r.skipped) != 1 || r.metrics["tasks"] != 10 || len(r.logs) != 3 {
+		t.Errorf("passed %d, packages %d, skipped %v, tasks %d, logs %v: want 2, 3, TestS, 10, 3 logs", r.passed, r.packages, r.skipped, r.metrics["tasks"], r.logs)
+	}
+	if l.lanesFor(false) != 1 {
+		t.Errorf("lanes without -long: %d, want 1", l.lanesFor(false))
+	}
+}
+
 // claimedElsewhere is what the explorer's skip of a scenario another
 // process claimed says (a skip writes no run record): a second process
 // checking a scenario the first one claimed skips with it.

@@ -613,3 +613,10 @@ func long() bool {
 	opt, _ := explore.FromEnv(explore.Options{})
 	return opt.Long
 }
+
+// weakLong reports whether they run so in the weak-memory mode (verify
+// -long's weak layer).
+func weakLong() bool {
+	opt, _ := explore.FromEnv(explore.Options{})
+	return opt.Long && opt.Weak
+}
