@@ -193,11 +193,12 @@ import (
 // (docs/explore.md, "Symmetry").
 //
 // The argument leans on the model's exactness; symmetry_weak_test.go
-// checks its conclusion at every pair of twins of generated programs (seq_cst accesses and
-// fences among them): equal clocks but for the twins' own entries and
-// their spawner's, and the same stores readable at every location with
-// every ordering; and it compares outcomes and classes with the full
-// search, and checks the premise at every pair of twins (mirrorDiffers).
+// checks its conclusion at every pair of twins of generated programs
+// (seq_cst accesses and fences among them): equal clocks but for the
+// twins' own entries and their spawner's, and the same stores readable
+// at every location with every ordering; it checks the premise there
+// too (mirrorDiffers), and compares outcomes and classes with the full
+// search.
 // Without the store a read read in the history, without the start rule,
 // or without the yield rule, that test fails, and without scLoc in the
 // history TestSymmetryInTheWeakModeSeqCstFencesOrderTwins does; the rule for
