@@ -177,14 +177,31 @@ import (
 // raised to the stores read, their own count of events. The bounds are
 // equal: the stale count is global, the kept stores depend on
 // modification order, and no twin has yielded. The seq_cst accesses and
-// fences of twins are allowed by the same argument. The argument leans
-// on the model's exactness; symmetry_weak_test.go checks its conclusion
-// at every pair of twins of generated programs (seq_cst accesses and
-// fences among them): equal clocks but for the twins' own entries and
-// their spawner's, and the same stores readable at every location with
-// every ordering; and it compares outcomes and classes with the full
-// search. Without the store a read read in the history, without the
-// start rule, or without the yield rule, that test fails; the rule for
+// fences of twins are allowed by the same argument.
+//
+// The classes order the seq_cst events too, by the location scLoc
+// (por.go) that a seq_cst access reads and a seq_cst fence writes, and
+// the plain argument's premise (the run so far equivalent to its mirror
+// image) needs twins' steps to conflict with no step of each other, and
+// with the same steps of others. So a member's history records scLoc
+// like any location (touchSC, weakmode.go): the second twin to make a
+// seq_cst fence observes the first's write of it and the two are twins
+// no longer, and a seq_cst access after another goroutine's seq_cst
+// fence observes that fence. Without it, two members whose first steps
+// each made a seq_cst load and a seq_cst fence stayed twins though the
+// run ordered their steps, and the search missed the mirror of a class
+// (docs/explore.md, "Symmetry").
+//
+// The argument leans on the model's exactness; symmetry_weak_test.go
+// checks its conclusion at every pair of twins of generated programs
+// (seq_cst accesses and fences among them): equal clocks but for the
+// twins' own entries and their spawner's, and the same stores readable
+// at every location with every ordering; it checks the premise there
+// too (mirrorDiffers), and compares outcomes and classes with the full
+// search.
+// Without the store a read read in the history, without the start rule,
+// or without the yield rule, that test fails, and without scLoc in the
+// history TestSymmetryInTheWeakModeSeqCstFencesOrderTwins does; the rule for
 // writes duplicates the plain history's (a write is an access the twin
 // cannot repeat), and locks and joins are not in the generated programs.
 
@@ -341,7 +358,7 @@ func (s *symState) access(t *thread, a access) {
 		w = 1
 	}
 	at := uint64(a.loc)
-	if s.own != nil {
+	if s.own != nil && a.loc != scLoc { // the seq_cst order is nobody's own
 		o, ok := s.own[a.loc]
 		if !ok {
 			o = ownLoc{-1, 0}

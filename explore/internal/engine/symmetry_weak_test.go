@@ -203,6 +203,57 @@ func twinViewsDiffer(r *run, x, y int) string {
 	return ""
 }
 
+// mirrorDiffers checks the premise of the twin rule at twins x and y
+// (symmetry.go): the run so far is equivalent to its mirror image, x and
+// y swapped. A step is named by its goroutine and its number among that
+// goroutine's steps; the run's step (x, i) must happen after exactly the
+// steps its mirror (y, i) happens after, with x and y swapped, and have
+// made the same choices of an older store or place. It returns what
+// differs, or "" (also where the run keeps no steps or stopped analysing
+// them).
+func mirrorDiffers(r *run, x, y int) string {
+	p := r.por
+	if p == nil || p.stopped {
+		return ""
+	}
+	type step struct{ tid, local int }
+	at := map[step]int{}
+	picks := map[int][]int{}
+	for i, e := range p.events {
+		at[step{e.tid, e.local}] = i
+	}
+	for _, k := range p.picks {
+		if k.c > 0 { // as the class names them (normalFormAs)
+			picks[k.ev] = append(picks[k.ev], k.c)
+		}
+	}
+	swap := func(q int) int {
+		switch q {
+		case x:
+			return y
+		case y:
+			return x
+		}
+		return q
+	}
+	for i, e := range p.events {
+		j, ok := at[step{swap(e.tid), e.local}]
+		if !ok {
+			return fmt.Sprintf("twins %d and %d: step %d of goroutine %d has no mirror", x, y, e.local, e.tid)
+		}
+		f := p.events[j]
+		for q := range max(len(e.clock), len(f.clock), x+1, y+1) {
+			if e.clock.At(q) != f.clock.At(swap(q)) {
+				return fmt.Sprintf("twins %d and %d: the run is not equivalent to its mirror image: step %d of goroutine %d has clock %v, its mirror %v", x, y, e.local, e.tid, e.clock, f.clock)
+			}
+		}
+		if !slices.Equal(picks[i], picks[j]) {
+			return fmt.Sprintf("twins %d and %d: step %d of goroutine %d chose stores %v, its mirror %v", x, y, e.local, e.tid, picks[i], picks[j])
+		}
+	}
+	return ""
+}
+
 // symWeakPrograms is how many programs the comparison draws in cmd/verify's
 // model layer (about 4 s of a core), and symWeakBudget bounds each full
 // search compared. An explicit -rapid.checks is obeyed.
@@ -219,11 +270,15 @@ func TestSymmetryInTheWeakModeOfGeneratedPrograms(t *testing.T) {
 		if bad == "" {
 			bad = twinViewsDiffer(r, x, y)
 		}
+		if bad == "" {
+			bad = mirrorDiffers(r, x, y)
+		}
 	}
 	defer func() { symCheck = nil }()
 	var plain, reduced symTally
 	var twins int64
 	rapid.Check(t, func(t *rapid.T) {
+		bad = "" // each program's own (rapid runs a failing one again)
 		p := genSymWeakProgram(t)
 		compare := func(what string, opt Options, tally *symTally) {
 			opt.Weak = true
@@ -289,5 +344,58 @@ func TestSymmetryInTheWeakModeOfGeneratedPrograms(t *testing.T) {
 	}
 	if os.Getenv("WSCHED_EXPLORE_POR_MEASURE") != "" {
 		fmt.Printf("symmetry in the weak mode: plain %v; reduced %v\n", &plain, &reduced)
+	}
+}
+
+// TestSymmetryInTheWeakModeSeqCstFencesOrderTwins is the program that
+// found the seq_cst order missing from the members' histories
+// (-rapid.seed=13272686205642661358; docs/explore.md, "Symmetry"): each
+// member's first step makes a seq_cst load and a seq_cst fence, which
+// writes the seq_cst order (scLoc), so the two members' first steps are
+// ordered; their histories were equal all the same, and at bound 2 the
+// search that skipped twins missed the orbit BCDBADCA (the member whose
+// step came second stores first). Now the second to make its fence
+// observes the first's: at every pair of twins the run is equivalent to
+// its mirror image, and every outcome and orbit is reached, at bounds 0
+// to 2 and without one.
+func TestSymmetryInTheWeakModeSeqCstFencesOrderTwins(t *testing.T) {
+	p := symWeakProg{
+		g0:     []weakOp{{kind: wFence, o: AcqRel}, {kind: wLoad, x: 0, o: Acquire}, {kind: wAdd, x: 0, o: SeqCst}},
+		member: []weakOp{{kind: wLoad, x: 0, o: SeqCst}, {kind: wFence, o: SeqCst}, {kind: wStore, x: 0, val: 10, o: Relaxed}},
+		k:      2,
+	}
+	var bad string
+	symCheck = func(r *run, x, y int) {
+		if bad == "" {
+			bad = mirrorDiffers(r, x, y)
+		}
+	}
+	defer func() { symCheck = nil }()
+	for _, b := range []int{0, 1, 2, 64} {
+		opt := Options{Weak: true, Preemptions: preemptionsOption(b), MaxSchedules: 100000}
+		nopt := opt
+		nopt.NoSymmetry = true
+		want, wantOrbits, wres := weakOrbits(nopt, p, p.body)
+		got, gotOrbits, gres := weakOrbits(opt, p, p.body)
+		if !wres.Exhaustive || !gres.Exhaustive || wres.Failure != nil || gres.Failure != nil {
+			t.Fatalf("bound %d: full %+v, twins skipped %+v", b, wres, gres)
+		}
+		if bad != "" {
+			t.Fatalf("bound %d: %s", b, bad)
+		}
+		if gres.Twins == 0 || gres.Schedules >= wres.Schedules {
+			t.Fatalf("bound %d: skipping twins ran %d schedules with %d decisions with a twin, the full search %d", b, gres.Schedules, gres.Twins, wres.Schedules)
+		}
+		if missed, extra := setDiff(want, got); len(missed) > 0 || len(extra) > 0 {
+			t.Fatalf("bound %d: missed outcomes %v; outcomes only with twins skipped %v", b, missed, extra)
+		}
+		if missed, extra := setDiff(wantOrbits, gotOrbits); len(missed) > 0 || len(extra) > 0 {
+			t.Fatalf("bound %d: full %d schedules, %d orbits; twins skipped %d, %d: missed the orbits %v; only with twins skipped %v",
+				b, wres.Schedules, len(wantOrbits), gres.Schedules, len(gotOrbits), missed, extra)
+		}
+		if b == 2 && !wantOrbits["BCDBADCA"] {
+			t.Fatalf("bound 2: the full search no longer reaches the orbit BCDBADCA (%d orbits): the program tests nothing", len(wantOrbits))
+		}
+		t.Logf("bound %d: full %d schedules, skipping twins %d (%d decisions with a twin); %d orbits, %d outcomes", b, wres.Schedules, gres.Schedules, gres.Twins, len(wantOrbits), len(want))
 	}
 }

@@ -315,10 +315,19 @@ func (r *run) noteSC() {
 // seq_cst order (a seq_cst access), or writes it (a seq_cst fence), if
 // o is seq_cst (scLoc, por.go). Fences are no scheduling points, so the
 // step of a fence and the step of a seq_cst access are ordered by these
-// touches.
+// touches. A member's history records the access too (symmetry.go): two
+// members' seq_cst fences are ordered like two writes, so the second to
+// make one observes the first's and they are no longer twins.
 func (r *run) touchSC(o Ordering, write bool) {
-	if o == SeqCst && r.por != nil {
+	if o != SeqCst {
+		return
+	}
+	if r.por != nil {
 		r.por.touch(r, access{scLoc, write})
+	}
+	if s := r.sym; s != nil && !r.cur.exiting {
+		s.grow(len(r.threads))
+		s.access(r.cur, access{scLoc, write})
 	}
 }
 
