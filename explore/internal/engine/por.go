@@ -46,12 +46,12 @@ package engine
 // happened anyway and costs nothing more), and an alternative over the
 // bound is not run. Sleep sets (Godefroid 1996) are unsound with a bound
 // for the same reason (a rule that keeps their cut schedules within the
-// bound still misses classes here: boundedSearch, BoundedSleepSets, off)
-// and are used only by the unbounded search, which runs every execution
-// of the scenario whatever its preemptions; in the plain mode it keeps
-// wakeup trees (por_wakeup.go) instead of single alternatives, and runs
-// one schedule per class where no step passes a wait on a condition
-// (docs/explore.md, "One schedule per class").
+// bound still missed classes: docs/explore.md, "Sleep sets under the
+// bound") and are used only by the unbounded search, which
+// runs every execution of the scenario whatever its preemptions; in the
+// plain mode it keeps wakeup trees (por_wakeup.go) instead of single
+// alternatives, and runs one schedule per class where no step passes a
+// wait on a condition (docs/explore.md, "One schedule per class").
 
 // access is one operation on shared state: a location (an address) and
 // whether it writes. Location 0 stands for every location.

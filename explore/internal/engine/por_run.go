@@ -214,9 +214,6 @@ func (p *porRun) clockOf(tid int) vclock.Clock {
 // choice).
 func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	p.grow(len(r.threads))
-	if k := len(p.events); k > 0 && p.s != nil && p.s.sleep && p.s.bound >= 0 {
-		p.wakeOnStop(r, p.events[k-1].tid, c, dec)
-	}
 	t := r.threads[c]
 	prev, local := p.last[c], 0
 	if prev >= 0 {
@@ -346,32 +343,6 @@ func (p *porRun) wakeSleepers(r *run, e *porEvent) {
 	kept := p.sleep[:0]
 	for _, z := range p.sleep {
 		if !z.conflicts(r, &e.stepSummary) {
-			kept = append(kept, z)
-		}
-	}
-	p.sleep = kept
-}
-
-// wakeOnStop, under the bound, wakes the sleepers whose step could let
-// goroutine w, which ran the last step, go on: a switch from w to c that
-// cost nothing because w stopped at an operation that cannot go (a lock
-// held, an event not set) would cost a preemption in the schedule with
-// the sleeper's step first, if that step conflicts with the operation
-// (boundedSearch's rule needs the two schedules to spend the same
-// between the sleeper's place and its cut). A goroutine that ended stays
-// ended.
-func (p *porRun) wakeOnStop(r *run, w, c, dec int) {
-	if w == c || dec >= 0 && r.decisions[dec].cur >= 0 {
-		return
-	}
-	t := r.threads[w]
-	if t.state == finished || len(p.sleep) == 0 {
-		return
-	}
-	op := stepSummary{all: t.pendAll, acc: t.pend}
-	kept := p.sleep[:0]
-	for _, z := range p.sleep {
-		if !z.conflicts(r, &op) {
 			kept = append(kept, z)
 		}
 	}

@@ -32,7 +32,7 @@ func (z sleeper) conflicts(r *run, e *stepSummary) bool {
 // current path, each with the alternatives the runs asked for.
 type porSearch struct {
 	bound   int  // the preemption bound, or -1 for none
-	sleep   bool // use sleep sets (with a bound, under the rule of boundedSearch)
+	sleep   bool // use sleep sets (only without a bound)
 	nodes   []porNode
 	prefix  []int
 	stopped int // runs stopped by the sleep set
@@ -59,67 +59,6 @@ type porStats struct {
 // the plain mode wakeup trees.
 func unboundedSearch(weak bool) *porSearch {
 	return &porSearch{bound: -1, sleep: true, optimal: !weak && !sourceSetsOnly}
-}
-
-// boundedSearch is the search of the executions within bound b, with
-// sleep sets under the rule below if BoundedSleepSets is on.
-//
-// The rule. At decision n, a choice q explored there sleeps in the
-// subtree of a later choice c only if q cost no preemption at n and c
-// cost one; below n, a sleeper keeps the search from asking for its
-// goroutine only at a decision where choosing it costs a preemption; a
-// sleeper wakes on a step it conflicts with (as without a bound), where
-// the goroutine that ran stops at an operation its step conflicts with
-// (wakeOnStop), and where its goroutine is chosen (at a free decision).
-// A schedule it cuts is E = c·u·q·v from n, q's step independent of c·u,
-// and its class holds E' = q·c·u·v, which starts with q at n. E' spends
-// no more preemptions than E: c costs 1 in E, and in E' q costs 0 and c
-// at most 1; u costs the same in both (q's step lets no goroutine go
-// that stopped in u, nor stops one that runs in it); the switch to q
-// after u costs 1 in E (the cut's condition), and E' spends that 1 at
-// most on the switch from u's last goroutine to v's first, where E
-// spends 0 or 1 on the switch from q's goroutine. So every class the
-// rule cuts has a schedule within the bound in q's subtree at n. Each
-// condition is needed for that: q sleeping where it costs what c costs
-// (E' pays for the switch to c on top of E's), a cut where choosing q is
-// free (E saved the switch to q), a sleeper kept past a goroutine that
-// stopped at a lock q's step releases (the switch away from it was free
-// in E, not in E': [[load(0) locked{load(0)}] [locked{load(0) load(0)}
-// load(0)] [load(0) store(0) store(0)]] missed 2 of 56 traces at bound 2
-// without wakeOnStop).
-//
-// It is not sound all the same, and so off: the argument needs the
-// reduced search of q's subtree to reach every class that has a
-// schedule in it within the bound, and the bounded search's rules (the
-// cheaper places, por_run.go) were made and checked for the whole tree,
-// where the runs the sleep set cuts ask for places too.
-// TestBoundedSleepSetsMissATrace has the program that shows it.
-func boundedSearch(b int) *porSearch {
-	return &porSearch{bound: b, sleep: BoundedSleepSets}
-}
-
-// BoundedSleepSets turns boundedSearch's sleep sets on: off (the
-// default), the bounded search runs as it did before them. A switch, so
-// that one binary can compare the two (docs/explore.md, "Sleep sets under
-// the bound").
-var BoundedSleepSets = false
-
-// sleepers is the goroutines asleep at n that the search may not ask
-// for there: every sleeper without a bound; with one, only those whose
-// choice at n costs a preemption (boundedSearch's rule).
-func (s *porSearch) sleepers(n *porNode) uint64 {
-	z := asleep(n.sleep0)
-	if s.bound < 0 {
-		return z
-	}
-	var costly uint64
-	if n.cur >= 0 {
-		costly = n.enabled &^ (1 << n.cur)
-	}
-	if n.timer >= 0 {
-		costly |= 1 << n.timer
-	}
-	return z & costly
 }
 
 // sourceSetsOnly makes the unbounded search ask for single goroutines
@@ -207,32 +146,9 @@ func asleep(ss []sleeper) uint64 {
 // filters in place) and insert reads one from scratch memory, so that
 // neither allocates at each decision. ss must not share memory with
 // n.sleep0, which wakeSleepers' filter would then overwrite.
-//
-// With a bound (bounded), a choice explored before c sleeps only if it
-// cost no preemption at n and c does, and a sleeper whose goroutine is
-// c (chosen at a decision where it was free) wakes: boundedSearch's rule.
-func (n *porNode) sleepAt(ss []sleeper, c int, bounded bool) []sleeper {
-	if !bounded {
-		ss = append(ss, n.sleep0...)
-	} else {
-		for _, z := range n.sleep0 {
-			if z.tid != c {
-				ss = append(ss, z)
-			}
-		}
-	}
-	done := n.done &^ (1 << c) &^ n.mirror
-	if bounded {
-		if !n.costs(c) {
-			done = 0
-		}
-		for m := done; m != 0; m &= m - 1 {
-			if q := bits.TrailingZeros64(m); n.costs(q) {
-				done &^= 1 << q
-			}
-		}
-	}
-	for m := done; m != 0; m &= m - 1 {
+func (n *porNode) sleepAt(ss []sleeper, c int) []sleeper {
+	ss = append(ss, n.sleep0...)
+	for m := n.done &^ (1 << c) &^ n.mirror; m != 0; m &= m - 1 {
 		q := bits.TrailingZeros64(m)
 		ss = append(ss, sleeper{q, n.wide&(1<<q) != 0, n.extra[q]})
 	}
@@ -262,7 +178,7 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 	if i < len(s.prefix) {
 		c := s.prefix[i]
 		if s.sleep {
-			r.por.sleep = s.nodes[i].sleepAt(r.por.sleep[:0], c, s.bound >= 0)
+			r.por.sleep = s.nodes[i].sleepAt(r.por.sleep[:0], c)
 		}
 		if i == len(s.prefix)-1 {
 			s.armed = true // the carry (next) starts after this step
@@ -297,7 +213,7 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 			c = x // the default is a twin (curTwins): the goroutine it twins
 		}
 	}
-	if z := s.sleepers(n); z&(1<<c) != 0 {
+	if z := asleep(n.sleep0); z&(1<<c) != 0 {
 		c = -1
 		for _, a := range n.alternatives() {
 			if z&(1<<a) == 0 {
@@ -326,7 +242,7 @@ func (g *porGuide) goroutine(r *run, d schedule) int {
 	s.choose(n, c)
 	s.peakNodes = max(s.peakNodes, len(s.nodes))
 	if s.sleep {
-		r.por.sleep = n.sleepAt(r.por.sleep[:0], c, s.bound >= 0) // sleep0 is a copy: the memory is free
+		r.por.sleep = n.sleepAt(r.por.sleep[:0], c) // sleep0 is a copy: the memory is free
 	}
 	return c
 }
@@ -346,7 +262,7 @@ func (s *porSearch) next() []int {
 			cand = n.untwin(cand)
 		}
 		if s.sleep {
-			cand &^= s.sleepers(n)
+			cand &^= asleep(n.sleep0)
 		}
 		for m := cand; m != 0; m &= m - 1 {
 			c := bits.TrailingZeros64(m)
@@ -387,7 +303,7 @@ func (e *explorer) reduced() Result {
 	}
 	for b := 0; b <= e.opt.Preemptions; b++ {
 		e.res.Bound = b
-		if !e.porRound(boundedSearch(b)) {
+		if !e.porRound(&porSearch{bound: b}) {
 			return e.res
 		}
 	}

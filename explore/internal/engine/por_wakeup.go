@@ -166,7 +166,7 @@ func (p *porRun) insert(r *run, dec, from int, w []wstep) {
 		p.swapped, p.swapX, p.swapY = true, x, y
 		defer func() { p.swapped = false }()
 	}
-	p.sleepBuf = nd.sleepAt(p.sleepBuf[:0], nd.chosen, false)
+	p.sleepBuf = nd.sleepAt(p.sleepBuf[:0], nd.chosen)
 	for _, z := range p.sleepBuf {
 		if p.startsOrCommutes(r, from, z.tid, z.wide, z.extra, w, nil, nil) {
 			return
