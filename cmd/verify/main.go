@@ -142,7 +142,7 @@ func main() {
 		fmt.Printf("\n[%d/%d] %s\n", i+1, len(todo), l.title)
 		r := run(l, *long, logDir)
 		results = append(results, r)
-		fmt.Printf("      -> %s in %s\n", r.status, r.took.Round(100*time.Millisecond))
+		fmt.Println(doneLine(r))
 	}
 	report(os.Stdout, results, time.Since(start))
 	fmt.Printf("full logs: %s\n", filepath.Clean(logDir))

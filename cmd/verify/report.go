@@ -30,13 +30,29 @@ func report(w io.Writer, rs []result, total time.Duration) {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "layer\tresult\ttime\twhat was checked")
-	fmt.Fprintln(tw, "-----\t------\t----\t----------------")
+	fmt.Fprintln(tw, "layer\tresult\ttime\tcpu\twhat was checked")
+	fmt.Fprintln(tw, "-----\t------\t----\t---\t----------------")
+	var cpu cpuTime
 	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.layer.name, r.status, r.took.Round(100*time.Millisecond), r.summary())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.layer.name, r.status, r.took.Round(100*time.Millisecond), cpuAndCores(r.cpu, r.took), r.summary())
+		cpu.add(r.cpu)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "total %s\n", total.Round(time.Second))
+	fmt.Fprintf(w, "total %s", total.Round(time.Second))
+	if s := cpuAndCores(cpu, total); s != "" {
+		fmt.Fprintf(w, ", cpu %s", s)
+	}
+	fmt.Fprintln(w)
+}
+
+// doneLine is the line printed when a layer ends: its result, wall time
+// and, when known, CPU.
+func doneLine(r result) string {
+	s := fmt.Sprintf("      -> %s in %s", r.status, r.took.Round(100*time.Millisecond))
+	if c := cpuAndCores(r.cpu, r.took); c != "" {
+		s += " (cpu " + c + ")"
+	}
+	return s
 }
 
 func (r result) summary() string {

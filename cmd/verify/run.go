@@ -28,7 +28,8 @@ type result struct {
 	layer    layer
 	status   status
 	took     time.Duration
-	why      string // for a skip, or a failure that is not a test failure
+	cpu      cpuTime // its commands' user and system CPU, children included
+	why      string  // for a skip, or a failure that is not a test failure
 	packages int
 	passed   int      // top-level tests
 	passedBy []string // their names (a layer of several processes counts each once)
@@ -175,6 +176,7 @@ func runOne(argv, env []string, limit time.Duration, logPath string, r *result) 
 	err = cmd.Wait()
 	pw.Close()
 	<-done
+	r.cpu.count(commandCPU(cmd.ProcessState))
 	if err == nil && argv[0] == "gofmt" && r.gofmtDirty {
 		return false, "gofmt would reformat the files listed above"
 	}
@@ -220,6 +222,7 @@ func runLanes(l layer, n int, cmds [][]string, env []string, limit time.Duration
 				r.why = whys[i]
 			}
 		}
+		r.cpu.add(part.cpu)
 		r.packages += part.packages
 		r.passed += part.passed
 		r.passedBy = append(r.passedBy, part.passedBy...)
@@ -282,6 +285,7 @@ func runShared(l layer, i int, argv, env []string, limit time.Duration, logDir s
 			failed[n] = true
 		}
 		r.packages = max(r.packages, part.packages)
+		r.cpu.add(part.cpu)
 		for k, v := range part.metrics {
 			r.metrics.add(k, v)
 		}
