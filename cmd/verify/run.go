@@ -335,6 +335,11 @@ func isJSON(argv []string) bool {
 // when asJSON, plain text otherwise.
 func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool) {
 	outputs := map[string]*strings.Builder{} // failing test output, by package/test
+	// The records of failed scenarios, by package/test, kept until the
+	// test ends: they are evidence only if it failed. A passing test may
+	// log a failure's record, as cmd/verify's own tests print the streams
+	// they feed consume, and the explorer's tests their failing checks.
+	failedRecords := map[string][]runRecord{}
 	text := func(line string) {
 		if asJSON {
 			fmt.Printf("      | %s\n", line) // build errors come as plain text
@@ -354,7 +359,11 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 		case "output":
 			r.metrics.scan(ev.Output)
 			if rec, ok := recordIn(ev.Output); ok {
-				r.takeRecord(rec)
+				if rec.Failure == nil {
+					fmt.Printf("      | %s\n", rec.outcome())
+				} else {
+					failedRecords[key] = append(failedRecords[key], rec)
+				}
 			}
 			// Kept per test (and per package, for output outside any
 			// test): evidence is taken only from what failed, not from
@@ -369,11 +378,20 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 			}
 		case "pass", "fail", "skip":
 			if ev.Action == "fail" {
+				for _, rec := range failedRecords[key] {
+					r.takeRecord(rec)
+				}
+				if ev.Test == "" {
+					// A binary that crashed ends no test it ran: their
+					// records are the package's failure's.
+					takeUnended(failedRecords, ev.Package, r)
+				}
 				if b := outputs[key]; b != nil {
 					collectEvidence(b.String(), r)
 					collectRapid(ev.Package, b.String(), r)
 				}
 			}
+			delete(failedRecords, key)
 			if ev.Test == "" {
 				delete(outputs, key)
 				r.packages++
@@ -410,13 +428,27 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 	})
 }
 
-// takeRecord shows a scenario that passed as one line, and takes a failed
-// one's page and replay command as evidence.
-func (r *result) takeRecord(rec runRecord) {
-	if rec.Failure == nil {
-		fmt.Printf("      | %s\n", rec.outcome())
-		return
+// takeUnended takes the failure records of pkg's tests that have not
+// ended, in the order of their names, and forgets them.
+func takeUnended(failedRecords map[string][]runRecord, pkg string, r *result) {
+	var keys []string
+	for k := range failedRecords {
+		if strings.HasPrefix(k, pkg+" ") {
+			keys = append(keys, k)
+		}
 	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, rec := range failedRecords[k] {
+			r.takeRecord(rec)
+		}
+		delete(failedRecords, k)
+	}
+}
+
+// takeRecord takes a failed scenario's page and replay command as
+// evidence, for a test that failed.
+func (r *result) takeRecord(rec runRecord) {
 	r.evidence = append(r.evidence, rec.evidence()...)
 	if r.explorerFiles == nil {
 		r.explorerFiles = map[string]bool{}

@@ -165,3 +165,42 @@ func TestConsumeTakesTheFailedScenariosRecord(t *testing.T) {
 		t.Errorf("failed = %v", r.failed)
 	}
 }
+
+// A failed scenario's record is evidence only when the test that logged it
+// failed. cmd/verify's own tests print the failures they feed consume,
+// records included, and pass: under the unit layer those records named
+// pages in their removed temporary directories as the evidence of an
+// unrelated failure. A binary that crashed ends none of its tests: the
+// records of the tests it left running are its package's evidence.
+func TestFailedRecordsOfPassingTestsAreNoEvidence(t *testing.T) {
+	dir := t.TempDir()
+	printed, crashed := filepath.Join(dir, "printed.html"), filepath.Join(dir, "crashed.html")
+	_, printedLine := failedRecord(t, printed)
+	_, crashedLine := failedRecord(t, crashed)
+	const verifyPkg, scenarios = "github.com/wsched/wsched/cmd/verify", "github.com/wsched/wsched/explore/scenarios"
+	r := consumeString(t, jsonLayer(), events(
+		ev("output", verifyPkg, "TestPrintsAFailure", "      --- FAIL explore/scenarios.TestExploreRingBasic\n"),
+		ev("output", verifyPkg, "TestPrintsAFailure", "        "+printedLine+"\n"),
+		ev("pass", verifyPkg, "TestPrintsAFailure", ""),
+		ev("pass", verifyPkg, "", ""),
+		ev("output", pkgQ, "TestBroken", "    broken_test.go:5: broken\n"),
+		ev("fail", pkgQ, "TestBroken", ""),
+		ev("fail", pkgQ, "", ""),
+		ev("output", scenarios, "TestExploreRingBasic", crashedLine+"\n"),
+		ev("output", scenarios, "", "fatal error: concurrent map writes\n"),
+		ev("fail", scenarios, "", ""),
+	))
+	all := strings.Join(r.evidence, "\n")
+	if strings.Contains(all, printed) {
+		t.Errorf("evidence names the page of a record a passing test printed:\n%.3000s", all)
+	}
+	if !strings.Contains(all, "explorer counterexample page of ring/basic (open in a browser): "+crashed) {
+		t.Errorf("evidence lacks the page of the crashed binary's record:\n%.3000s", all)
+	}
+	if n := strings.Count(all, "explorer replay of ring/basic"); n != 1 {
+		t.Errorf("%d replays in the evidence, want the crashed binary's one:\n%.3000s", n, all)
+	}
+	if len(r.failed) != 1 || r.failed[0] != "impl/queue.TestBroken" {
+		t.Errorf("failed = %v", r.failed)
+	}
+}
