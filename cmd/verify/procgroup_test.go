@@ -24,6 +24,9 @@ func TestTimeoutKillsWhatTheCommandStarted(t *testing.T) {
 	if ok || !strings.Contains(why, "timed out") {
 		t.Fatalf("runOne = %v, %q; want a timeout", ok, why)
 	}
+	if _, ok := r.cpu.known(); ok {
+		t.Errorf("cpu %+v: a command killed at its limit has its children's CPU uncounted, and shows none", r.cpu)
+	}
 	if d := time.Since(start); d > 9*time.Second {
 		t.Errorf("runOne took %v: it waited for the child's pipes instead of killing it", d)
 	}

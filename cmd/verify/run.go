@@ -176,7 +176,12 @@ func runOne(argv, env []string, limit time.Duration, logPath string, r *result) 
 	err = cmd.Wait()
 	pw.Close()
 	<-done
-	r.cpu.count(commandCPU(cmd.ProcessState))
+	if ctx.Err() != nil {
+		// Killed: what its group ran is reaped by init, not counted.
+		r.cpu.count(0, false)
+	} else {
+		r.cpu.count(commandCPU(cmd.ProcessState))
+	}
 	if err == nil && argv[0] == "gofmt" && r.gofmtDirty {
 		return false, "gofmt would reformat the files listed above"
 	}
