@@ -18,7 +18,8 @@
 //
 // It ends with a table: layer, result, wall time, CPU (user and system, the
 // processes each command started included, with the cores it kept busy;
-// counted on Linux only), and the numbers that make a pass mean something. Tests report those numbers by logging lines of the form
+// counted on Linux only), and the numbers that make a pass mean something.
+// Tests report those numbers by logging lines of the form
 // "METRIC name=value ..." (see metric.go). The explorer's scenarios are
 // read from their run records (the "EXPLORE_RECORD {json}" lines
 // explore.Check logs; record.go): a passed scenario is shown as one line,

@@ -343,7 +343,7 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 	// The records of failed scenarios, by package/test, kept until the
 	// test ends: they are evidence only if it failed. A passing test may
 	// log a failure's record, as cmd/verify's own tests print the streams
-	// they feed consume, and the explorer's tests their failing checks.
+	// they feed consume.
 	failedRecords := map[string][]runRecord{}
 	text := func(line string) {
 		if asJSON {
