@@ -12,7 +12,7 @@ import (
 
 // burnEnv makes TestCPUCountsTheCommandsChildren's binary, run again, burn
 // CPU and say how much.
-const burnEnv = "WSCHED_VERIFY_BURN_HELPER"
+const burnEnv = "WSCHED_VERIFY_BURN"
 
 var burnedLine = regexp.MustCompile(`burned=(\d+)`)
 
