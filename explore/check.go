@@ -96,8 +96,8 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 			for _, n := range fc.PerRound {
 				rounds = append(rounds, magnitude(n))
 			}
-			t.Logf("explore %s: forecast: about %s schedules (by round: %s), about %v; from %d random schedules in %v (%s=off skips it)",
-				name, magnitude(fc.Schedules), strings.Join(rounds, ", "), fc.Time.Round(time.Millisecond), fc.Runs, fc.Elapsed.Round(time.Millisecond), EstimateEnv)
+			t.Logf("explore %s: forecast: about %s schedules (by round: %s; standard error %s), about %v; from %d random schedules in %v (%s=off skips it)",
+				name, magnitude(fc.Schedules), strings.Join(rounds, ", "), stdErrNote(fc), fc.Time.Round(time.Millisecond), fc.Runs, fc.Elapsed.Round(time.Millisecond), EstimateEnv)
 		}
 	}
 	res := explore(t, opt, body)
@@ -275,12 +275,20 @@ func forecastNote(fc Forecast, res Result) string {
 	case fc.Runs == 0 || res.Failure != nil || res.Mode != "dfs":
 		return ""
 	case res.Exhaustive:
-		return fmt.Sprintf("; forecast about %s, off by %+.0f%%", magnitude(fc.Schedules), 100*(fc.Schedules-float64(res.Schedules))/float64(res.Schedules))
+		return fmt.Sprintf("; forecast about %s (standard error %s), off by %+.0f%%", magnitude(fc.Schedules), stdErrNote(fc), 100*(fc.Schedules-float64(res.Schedules))/float64(res.Schedules))
 	case fc.Schedules > float64(res.Schedules):
 		return fmt.Sprintf("; covered about %.2g%% of the whole search, by the forecast (about %s schedules)", 100*float64(res.Schedules)/fc.Schedules, magnitude(fc.Schedules))
 	default:
 		return fmt.Sprintf("; the forecast (about %s schedules) is below what ran: too rough to say what share was covered", magnitude(fc.Schedules))
 	}
+}
+
+// stdErrNote is the forecast's standard error, as a share of it.
+func stdErrNote(fc Forecast) string {
+	if fc.Schedules <= 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%.0f%%", 100*fc.StdErr/fc.Schedules)
 }
 
 // forecast is ForecastSearch under t: a probe stuck outside the

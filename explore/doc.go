@@ -90,7 +90,7 @@
 //	MaxStale         2
 //	History          7
 //	Shard            the whole search  WSCHED_EXPLORE_SHARD=k/n (part k of n, 0 <= k < n)
-//	EstimateProbes   100 per round     WSCHED_EXPLORE_ESTIMATE=n, or =off
+//	EstimateProbes   1000 per round    WSCHED_EXPLORE_ESTIMATE=n, or =off
 //	Dependencies     off               WSCHED_EXPLORE_DEPS=1 (with Reduce)
 //	NoSymmetry       off               WSCHED_EXPLORE_SYMMETRY=off (run every twin of a Symmetric group)
 //	Long             off               WSCHED_LONG=1

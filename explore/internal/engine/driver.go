@@ -47,6 +47,9 @@ type explorer struct {
 	// schedules (shard.go), and nextPrefix's keys.
 	shardPath path
 	keys      []uint64
+	// span is the most preemption points one schedule had among the
+	// estimator's probes so far, all rounds (estimate.go, knuthGuide).
+	span int
 }
 
 // runOnce runs body once under g.

@@ -33,8 +33,10 @@ type Options struct {
 	// PCT, when > 0, replaces the depth-first search with this many
 	// randomized schedules (probabilistic concurrency testing: random
 	// goroutine priorities, PCTDepth-1 priority change points), for
-	// scenarios too large to enumerate. Seed makes them reproducible.
-	// Long multiplies it by ten.
+	// scenarios too large to enumerate. Long multiplies it by ten. Seed
+	// makes them reproducible; it also seeds the random schedules of the
+	// estimates (ForecastSearch, and the estimate of a budget-cut
+	// search), 0 with a fixed seed.
 	PCT      int
 	PCTDepth int // default 3
 	Seed     uint64
@@ -97,7 +99,7 @@ type Options struct {
 	// EstimateProbes is how many random schedules per round Check's
 	// forecast walks before a depth-first search (ForecastSearch:
 	// Knuth's estimator of its schedules and time, logged before the
-	// search starts, and its error after it), at most; 0 means 100, a
+	// search starts, and its error after it), at most; 0 means 1000, a
 	// negative value no forecast. WSCHED_EXPLORE_ESTIMATE=n sets it
 	// (=off: -1). Explore ignores it.
 	EstimateProbes int
