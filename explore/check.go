@@ -214,7 +214,14 @@ func dependencyTable(res Result) string {
 //     are all within a factor of two (docs/explore.md), and at ten times
 //     400,000 protocol/shutdown-sweep (forecast about 4,200,000) was cut
 //     at 3 with about 1,400,000 left. The search stops where it ends, so
-//     the budget costs only what it runs.
+//     the budget costs only what it runs. "Within" is of the forecast
+//     less two standard errors (Forecast.StdErr): a forecast is a random
+//     number, and protocol/shutdown-sweep, which ends at 3 in 5,549,519
+//     schedules, was forecast at about 6,500,000 (standard error 40%),
+//     over fifteen times its 400,000, and was cut at 135,705. The budget
+//     is then at most longRoundsMargin times longEndsWithin times the
+//     budget (thirty times it), as it was when only the forecast itself
+//     decided: what a search misjudged this way can cost.
 //   - forecast beyond that: the raised bound will not end, and ten times
 //     the budget would be spent on a cut corner of it (50,000,000
 //     schedules of runtime/two-wakes at 2, cut). It gets what the rounds
@@ -249,10 +256,18 @@ func longBudget(t testing.TB, opt Options, body func()) (int, string, Forecast) 
 	if fc.Runs == 0 {
 		return b * longFactor, "", fc
 	}
-	if fc.Schedules <= float64(longEndsWithin*b) {
+	n, note := longBudgetBy(opt.Preemptions, b, fc)
+	return n, note, fc
+}
+
+// longBudgetBy is longBudget's choice for a plain budget b and the
+// forecast fc at the raised bound, preemptions.
+func longBudgetBy(preemptions, b int, fc Forecast) (int, string) {
+	if fc.Schedules-2*fc.StdErr <= float64(longEndsWithin*b) {
 		ends := max(b*longFactor, int(math.Ceil(longRoundsMargin*fc.Schedules)))
-		return ends, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules) is within %d times the budget of %d: budget %d (%d times the budget, or %.0f times the forecast)",
-			opt.Preemptions, magnitude(fc.Schedules), longEndsWithin, b, ends, longFactor, longRoundsMargin), fc
+		ends = min(ends, int(longRoundsMargin*longEndsWithin)*b)
+		return ends, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules, standard error %s) is within %d times the budget of %d, less two standard errors: budget %d (%d times the budget, or %.0f times the forecast, at most %.0f times the budget)",
+			preemptions, magnitude(fc.Schedules), stdErrNote(fc), longEndsWithin, b, ends, longFactor, longRoundsMargin, longRoundsMargin*longEndsWithin)
 	}
 	below := 0.0
 	for _, n := range fc.PerRound[:len(fc.PerRound)-1] {
@@ -260,11 +275,11 @@ func longBudget(t testing.TB, opt Options, body func()) (int, string, Forecast) 
 	}
 	cut := min(int(math.Ceil(longRoundsMargin*below)), b*longFactor)
 	if cut >= b {
-		return cut, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules) is over %d times the budget of %d: the search will not end there; budget %d (%.0f times about %s, the rounds up to %d, at most %d times the budget)",
-			opt.Preemptions, magnitude(fc.Schedules), longEndsWithin, b, cut, longRoundsMargin, magnitude(below), opt.Preemptions-1, longFactor), fc
+		return cut, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules, standard error %s) is over %d times the budget of %d, less two standard errors: the search will not end there; budget %d (%.0f times about %s, the rounds up to %d, at most %d times the budget)",
+			preemptions, magnitude(fc.Schedules), stdErrNote(fc), longEndsWithin, b, cut, longRoundsMargin, magnitude(below), preemptions-1, longFactor)
 	}
-	return cut, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules) is over %d times the budget of %d: the search will not end there; budget %d (%.0f times about %s, the rounds up to %d, which end within the budget)",
-		opt.Preemptions, magnitude(fc.Schedules), longEndsWithin, b, cut, longRoundsMargin, magnitude(below), opt.Preemptions-1), fc
+	return cut, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules, standard error %s) is over %d times the budget of %d, less two standard errors: the search will not end there; budget %d (%.0f times about %s, the rounds up to %d, which end within the budget)",
+		preemptions, magnitude(fc.Schedules), stdErrNote(fc), longEndsWithin, b, cut, longRoundsMargin, magnitude(below), preemptions-1)
 }
 
 // forecastNote says how the forecast compares with what the search ran:

@@ -73,3 +73,28 @@ func TestLongBudget(t *testing.T) {
 		t.Errorf("the reduced search: budget %d (%q), want 4000", b, note)
 	}
 }
+
+// A forecast is a random number: within fifteen times the budget less
+// two standard errors, the search gets what ends it, at most thirty times
+// the budget; over that, the rounds below. The forecasts are the -long
+// explore layer's own (protocol/shutdown-sweep ends at 3 in 5,549,519
+// schedules; forkjoin/join does not, 29,796,309 at 3 alone).
+func TestLongBudgetWeighsTheForecastsError(t *testing.T) {
+	sweep := Forecast{Schedules: 6_500_000, StdErr: 2_600_000, PerRound: []float64{2, 450, 67_000, 6_400_000}}
+	if b, note := longBudgetBy(3, 400_000, sweep); b != 12_000_000 {
+		t.Errorf("shutdown-sweep's forecast, 6,500,000 with a standard error of 40%%: budget %d (%q), want 12,000,000 (thirty times 400,000)", b, note)
+	}
+	sure := sweep
+	sure.StdErr = 0
+	if b, note := longBudgetBy(3, 400_000, sure); b != 134_904 {
+		t.Errorf("the same forecast with no error: budget %d (%q), want 134,904 (twice the rounds up to 2)", b, note)
+	}
+	join := Forecast{Schedules: 20_000_000, StdErr: 4_000_000, PerRound: []float64{24, 4_000, 409_000, 19_600_000}}
+	if b, note := longBudgetBy(3, 500_000, join); b != 826_048 {
+		t.Errorf("forkjoin/join's forecast, 20,000,000 with a standard error of 20%%: budget %d (%q), want 826,048 (twice the rounds up to 2)", b, note)
+	}
+	near := Forecast{Schedules: 3_000_000, StdErr: 300_000, PerRound: []float64{1, 100, 10_000, 2_989_899}}
+	if b, note := longBudgetBy(3, 400_000, near); b != 6_000_000 {
+		t.Errorf("a forecast of 3,000,000 within fifteen times 400,000: budget %d (%q), want 6,000,000 (twice the forecast)", b, note)
+	}
+}
