@@ -263,23 +263,24 @@ func longBudget(t testing.TB, opt Options, body func()) (int, string, Forecast) 
 // longBudgetBy is longBudget's choice for a plain budget b and the
 // forecast fc at the raised bound, preemptions.
 func longBudgetBy(preemptions, b int, fc Forecast) (int, string) {
+	said := fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules, standard error %s) is", preemptions, magnitude(fc.Schedules), stdErrNote(fc))
 	if fc.Schedules-2*fc.StdErr <= float64(longEndsWithin*b) {
 		ends := max(b*longFactor, int(math.Ceil(longRoundsMargin*fc.Schedules)))
 		ends = min(ends, int(longRoundsMargin*longEndsWithin)*b)
-		return ends, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules, standard error %s) is within %d times the budget of %d, less two standard errors: budget %d (%d times the budget, or %.0f times the forecast, at most %.0f times the budget)",
-			preemptions, magnitude(fc.Schedules), stdErrNote(fc), longEndsWithin, b, ends, longFactor, longRoundsMargin, longRoundsMargin*longEndsWithin)
+		return ends, fmt.Sprintf("%s within %d times the budget of %d, less two standard errors: budget %d (%d times the budget, or %.0f times the forecast, at most %.0f times the budget)",
+			said, longEndsWithin, b, ends, longFactor, longRoundsMargin, longRoundsMargin*longEndsWithin)
 	}
 	below := 0.0
 	for _, n := range fc.PerRound[:len(fc.PerRound)-1] {
 		below += n
 	}
 	cut := min(int(math.Ceil(longRoundsMargin*below)), b*longFactor)
+	which := "which end within the budget"
 	if cut >= b {
-		return cut, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules, standard error %s) is over %d times the budget of %d, less two standard errors: the search will not end there; budget %d (%.0f times about %s, the rounds up to %d, at most %d times the budget)",
-			preemptions, magnitude(fc.Schedules), stdErrNote(fc), longEndsWithin, b, cut, longRoundsMargin, magnitude(below), preemptions-1, longFactor)
+		which = fmt.Sprintf("at most %d times the budget", longFactor)
 	}
-	return cut, fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules, standard error %s) is over %d times the budget of %d, less two standard errors: the search will not end there; budget %d (%.0f times about %s, the rounds up to %d, which end within the budget)",
-		preemptions, magnitude(fc.Schedules), stdErrNote(fc), longEndsWithin, b, cut, longRoundsMargin, magnitude(below), preemptions-1)
+	return cut, fmt.Sprintf("%s over %d times the budget of %d, less two standard errors: the search will not end there; budget %d (%.0f times about %s, the rounds up to %d, %s)",
+		said, longEndsWithin, b, cut, longRoundsMargin, magnitude(below), preemptions-1, which)
 }
 
 // forecastNote says how the forecast compares with what the search ran:
