@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os/exec"
 	"time"
 )
 
@@ -22,6 +23,17 @@ func (c *cpuTime) count(d time.Duration, ok bool) {
 	}
 	c.total += d
 	c.counted++
+}
+
+// countEnded adds the CPU of cmd, which has ended. A command killed at its
+// time limit (killed) counts as unknown: what its process group still ran
+// is reaped by init, not by cmd, so its count would be too small.
+func (c *cpuTime) countEnded(cmd *exec.Cmd, killed bool) {
+	if killed {
+		c.count(0, false)
+		return
+	}
+	c.count(commandCPU(cmd.ProcessState))
 }
 
 func (c *cpuTime) add(o cpuTime) {

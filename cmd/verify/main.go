@@ -26,8 +26,11 @@
 // a failed one's counterexample page and replay command are evidence. On a
 // failure the failing layer is
 // named first, with the evidence each check leaves behind: porcupine's HTML
-// view, rapid's fail file, the TLC trace, the stress dump. Every command's
-// full output is kept in a log directory whose path is printed.
+// view, rapid's fail file, the TLC trace, the stress dump. A file a failing
+// test names that was last written before this run started (one an earlier
+// run left in /tmp) is listed as older than this run, with its time, not as
+// evidence. Every command's full output is kept in a log directory whose
+// path is printed.
 //
 // -long sets WSCHED_LONG=1 for every test (the stress scenarios run 8 times
 // larger, porcupine runs more and longer rounds), gives rapid 2000 cases per
@@ -41,7 +44,10 @@
 // that kills it (-every runs them all, to confirm each entry). -mutant SUBSTR
 // picks mutants by id and, without -fast, -only LAYER picks one column of the
 // matrix. -j N runs N mutants at once (GOMAXPROCS by default), each on its
-// own copy, and prints each mutant's lines whole, in catalog order. Either way
+// own copy, and prints each mutant's lines whole, in catalog order. Each
+// cell's line shows its command's CPU, and each mutant's line and row of the
+// matrix, and the total, the CPU of the cells with the cores it kept busy,
+// counted as for the layers' table. Either way
 // the run fails if a mutant is stale (its original text no longer matches
 // the code) or no check killed it.
 //

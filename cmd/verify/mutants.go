@@ -75,6 +75,7 @@ type mutantRow struct {
 	entries []entryResult         // -fast: one per caught-by entry run
 	err     error                 // stale, malformed, or could not be copied
 	took    time.Duration
+	cpu     cpuTime // its cells' commands' user and system CPU, children included
 }
 
 type entryResult struct {
@@ -82,6 +83,16 @@ type entryResult struct {
 	status cellStatus
 	took   time.Duration
 	failed []string
+}
+
+// doneLine is the line printed when a mutant's cells have run: the layers
+// that killed it, its wall time and, when known, its cells' CPU.
+func (r *mutantRow) doneLine() string {
+	s := fmt.Sprintf("      -> killed by [%s] in %s", strings.Join(r.killers(), " "), r.took.Round(100*time.Millisecond))
+	if c := cpuAndCores(r.cpu, r.took); c != "" {
+		s += " (cpu " + c + ")"
+	}
+	return s
 }
 
 func (r *mutantRow) killers() []string {
@@ -162,7 +173,7 @@ func runMutants(root string, opt mutantOptions, logDir string) bool {
 			if row.err != nil {
 				fmt.Fprintf(w, "      ERROR: %v\n", row.err)
 			} else {
-				fmt.Fprintf(w, "      -> killed by [%s] in %s\n", strings.Join(row.killers(), " "), row.took.Round(100*time.Millisecond))
+				fmt.Fprintln(w, row.doneLine())
 			}
 		}(i, rows[i])
 	}
@@ -197,8 +208,9 @@ func runOneMutant(w io.Writer, root string, m *mutant.Mutant, opt mutantOptions,
 		for _, c := range m.CaughtBy {
 			argv := c.Args("-trimpath", "-count=1", "-json", fmt.Sprintf("-timeout=%s", goTestTimeout(opt.limit)))
 			cr := runCell(dir, argv, opt.limit, logPath(c.String()), m.ID)
+			row.cpu.add(cr.cpu)
 			row.entries = append(row.entries, entryResult{c: c, status: cr.status, took: cr.took, failed: cr.failed})
-			fmt.Fprintf(w, "      %-9s %-13s %6.1fs  %s%s\n", c.Layer, cr.status.word(), cr.took.Seconds(), c, failedSuffix(cr.failed))
+			fmt.Fprint(w, cellLine(c.Layer, cr, c.String()))
 			if prev := row.cells[c.Layer]; prev != cellKilled {
 				row.cells[c.Layer] = cr.status
 			}
@@ -234,11 +246,23 @@ func runOneMutant(w io.Writer, root string, m *mutant.Mutant, opt mutantOptions,
 		argv = append(argv, "-trimpath", "-count=1", "-json", fmt.Sprintf("-timeout=%s", goTestTimeout(opt.limit)))
 		argv = append(argv, pkgs...)
 		cr := runCell(dir, argv, opt.limit, logPath(l), m.ID)
+		row.cpu.add(cr.cpu)
 		row.cells[l] = cr.status
 		row.failed[l] = cr.failed
-		fmt.Fprintf(w, "      %-9s %-13s %6.1fs  %s%s\n", l, cr.status.word(), cr.took.Seconds(), strings.Join(pkgs, " "), failedSuffix(cr.failed))
+		fmt.Fprint(w, cellLine(l, cr, strings.Join(pkgs, " ")))
 	}
 	return nil
+}
+
+// cellLine is the line printed for a cell that ran: its layer, outcome,
+// wall time, CPU (blank when not known: a command killed at the cell's
+// limit), what ran, and the tests that failed.
+func cellLine(layer string, cr cellResult, what string) string {
+	cpu := ""
+	if d, ok := cr.cpu.known(); ok {
+		cpu = fmt.Sprintf("cpu %6.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("      %-9s %-13s %6.1fs  %-11s  %s%s\n", layer, cr.status.word(), cr.took.Seconds(), cpu, what, failedSuffix(cr.failed))
 }
 
 func failedSuffix(failed []string) string {
@@ -287,6 +311,7 @@ const mutantWatchdog = 20 * time.Second
 type cellResult struct {
 	status cellStatus
 	took   time.Duration
+	cpu    cpuTime // the command's user and system CPU, children included
 	failed []string
 }
 
@@ -330,13 +355,18 @@ func runCell(dir string, argv []string, limit time.Duration, logPath, id string)
 	pw.Close()
 	<-done
 	r := cellResult{took: time.Since(start), failed: sum.failed}
+	r.cpu.countEnded(cmd, ctx.Err() != nil)
 	if len(r.failed) == 0 {
 		for _, c := range sum.crashed {
 			r.failed = append(r.failed, c+" (crashed)")
 		}
 	}
 	r.status = sum.classify(err != nil, ctx.Err() != nil)
-	fmt.Fprintf(logf, "verify: %s after %v\n", r.status.word(), r.took)
+	fmt.Fprintf(logf, "verify: %s after %v", r.status.word(), r.took)
+	if d, ok := r.cpu.known(); ok {
+		fmt.Fprintf(logf, ", cpu %v", d)
+	}
+	fmt.Fprintln(logf)
 	return r
 }
 
@@ -418,14 +448,19 @@ func (s testSummary) classify(exitErr, cellTimedOut bool) cellStatus {
 // catalog passed.
 func printMatrix(w io.Writer, rows []*mutantRow, opt mutantOptions, total time.Duration) bool {
 	fmt.Fprintf(w, "\nKill matrix (K killed, . survived, T timed out without a watchdog firing, B does not compile, ? no test ran, - not run)\n\n")
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "mutant\tscope\t%s\tkilled by\ttime\n", strings.Join(mutant.Layers, "\t"))
+	// The table is made in table and written without the spaces that end
+	// a row whose cpu is not known.
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "mutant\tscope\t%s\tkilled by\ttime\tcpu\n", strings.Join(mutant.Layers, "\t"))
 	var dead, lone, spec []string
 	var bad []string
 	var falseClaims []string
+	var cpu cpuTime
 	for _, r := range rows {
+		cpu.add(r.cpu)
 		if r.err != nil {
-			fmt.Fprintf(tw, "%s\t%s\t%s\tERROR\t%s\n", r.m.ID, r.m.Scope, strings.Repeat("!\t", len(mutant.Layers)-1)+"!", r.took.Round(time.Second))
+			fmt.Fprintf(tw, "%s\t%s\t%s\tERROR\t%s\t%s\n", r.m.ID, r.m.Scope, strings.Repeat("!\t", len(mutant.Layers)-1)+"!", r.took.Round(time.Second), cpuAndCores(r.cpu, r.took))
 			bad = append(bad, r.err.Error())
 			continue
 		}
@@ -438,7 +473,7 @@ func printMatrix(w io.Writer, rows []*mutantRow, opt mutantOptions, total time.D
 			cells = append(cells, string(c))
 		}
 		k := r.killers()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.m.ID, r.m.Scope, strings.Join(cells, "\t"), len(k), r.took.Round(time.Second))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", r.m.ID, r.m.Scope, strings.Join(cells, "\t"), len(k), r.took.Round(time.Second), cpuAndCores(r.cpu, r.took))
 		switch {
 		case len(k) == 0:
 			dead = append(dead, r.m.ID)
@@ -455,7 +490,13 @@ func printMatrix(w io.Writer, rows []*mutantRow, opt mutantOptions, total time.D
 		}
 	}
 	tw.Flush()
+	for line := range strings.Lines(table.String()) {
+		fmt.Fprintln(w, strings.TrimRight(line, " \n"))
+	}
 	fmt.Fprintf(w, "\n%d mutants in %s", len(rows), total.Round(time.Second))
+	if s := cpuAndCores(cpu, total); s != "" {
+		fmt.Fprintf(w, ", cpu %s", s)
+	}
 	if len(spec) > 0 {
 		fmt.Fprintf(w, " (%d target spec/, not impl/: %s)", len(spec), strings.Join(spec, ", "))
 	}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wsched/wsched/internal/mutant"
 )
 
 // The closing table: each layer's result, wall time, CPU with the cores
@@ -46,6 +49,59 @@ total 2m30s, cpu 3m46s, 1.5 cores
 		t.Errorf("a layer of unknown CPU shows a CPU:\n%s", b.String())
 	}
 	if got := doneLine(unit); got != "      -> PASS in 40s" {
+		t.Errorf("done line of unknown CPU %q", got)
+	}
+}
+
+// The -mutants report: each cell's line with its CPU, each mutant's line
+// and row of the kill matrix with its cells' CPU and the cores it kept
+// busy, and the total with the CPU of them all. A cell whose command has
+// no count (killed at the cell's limit) shows no CPU, nor does its
+// mutant's row or the total: never a sum too small.
+func TestMutantReportShowsCPU(t *testing.T) {
+	killed := cellResult{status: cellKilled, took: 1500 * time.Millisecond, cpu: cpuTime{total: 2300 * time.Millisecond, counted: 1}}
+	timedOut := cellResult{status: cellTimeout, took: 180 * time.Second, cpu: cpuTime{unknown: 1}}
+	if got, want := cellLine("unit", killed, "unit:./impl/deque:^TestX$"),
+		"      unit      KILLED           1.5s  cpu    2.3s  unit:./impl/deque:^TestX$\n"; got != want {
+		t.Errorf("cell line\n%q, want\n%q", got, want)
+	}
+	if got, want := cellLine("unit", timedOut, "unit:./impl/deque:^TestX$"),
+		"      unit      TIMEOUT        180.0s               unit:./impl/deque:^TestX$\n"; got != want {
+		t.Errorf("cell line of unknown CPU\n%q, want\n%q", got, want)
+	}
+
+	a := &mutantRow{m: &mutant.Mutant{ID: "deque-no-last-cas", Scope: "impl"}, cells: map[string]cellStatus{"explore": cellKilled},
+		took: 4 * time.Second, cpu: cpuTime{total: 6 * time.Second, counted: 1}}
+	stale := &mutantRow{m: &mutant.Mutant{ID: "stale", Scope: "impl"}, err: errors.New("mutant stale: original text not found")}
+	var b strings.Builder
+	printMatrix(&b, []*mutantRow{a, stale}, mutantOptions{fast: true}, 5*time.Second)
+	want := `
+Kill matrix (K killed, . survived, T timed out without a watchdog firing, B does not compile, ? no test ran, - not run)
+
+mutant             scope  unit  explore  weak  model  porcupine  stress  chaos  killed by  time  cpu
+deque-no-last-cas  impl   -     K        -     -      -          -       -      1          4s    6s, 1.5 cores
+stale              impl   !     !        !     !      !          !       !      ERROR      0s
+
+2 mutants in 5s, cpu 6s, 1.2 cores
+fast mode stops at the first entry that kills a mutant: the matrix shows at least one killer, not all of them
+FAIL: mutant stale: original text not found
+`
+	if b.String() != want {
+		t.Errorf("report:\n%s\nwant:\n%s", b.String(), want)
+	}
+	if got := a.doneLine(); got != "      -> killed by [explore] in 4s (cpu 6s, 1.5 cores)" {
+		t.Errorf("done line %q", got)
+	}
+
+	hang := &mutantRow{m: &mutant.Mutant{ID: "idle-no-final-check", Scope: "impl"}, cells: map[string]cellStatus{"unit": cellTimeout, "stress": cellKilled},
+		took: 200 * time.Second, cpu: cpuTime{total: 30 * time.Second, counted: 1, unknown: 1}}
+	b.Reset()
+	printMatrix(&b, []*mutantRow{a, hang}, mutantOptions{fast: true}, 205*time.Second)
+	if !strings.Contains(b.String(), "\nidle-no-final-check  impl   T     -        -     -      -          K       -      1          3m20s\n") ||
+		!strings.Contains(b.String(), "\n2 mutants in 3m25s\n") {
+		t.Errorf("a mutant of unknown CPU shows a CPU, or the total does:\n%s", b.String())
+	}
+	if got := hang.doneLine(); got != "      -> killed by [stress] in 3m20s" {
 		t.Errorf("done line of unknown CPU %q", got)
 	}
 }

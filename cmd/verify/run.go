@@ -176,12 +176,7 @@ func runOne(argv, env []string, limit time.Duration, logPath string, r *result) 
 	err = cmd.Wait()
 	pw.Close()
 	<-done
-	if ctx.Err() != nil {
-		// Killed: what its group ran is reaped by init, not counted.
-		r.cpu.count(0, false)
-	} else {
-		r.cpu.count(commandCPU(cmd.ProcessState))
-	}
+	r.cpu.countEnded(cmd, ctx.Err() != nil)
 	if err == nil && argv[0] == "gofmt" && r.gofmtDirty {
 		return false, "gofmt would reformat the files listed above"
 	}
@@ -497,13 +492,37 @@ func collectRapid(pkg, s string, r *result) {
 	}
 }
 
+// runStart is when this run of verify started. A file a failing check
+// names is this run's evidence only if it was written since: /tmp keeps
+// the porcupine views, TLC outputs and dumps of earlier runs under the
+// same kind of name, and a test that fails before writing its own may
+// still print such a path. It is taken once, not per command, because a
+// file one command of the run wrote may be named by a later one, and is
+// this run's evidence all the same.
+var runStart = time.Now()
+
+// mtimeSlack is how much older than runStart a file's modification time
+// may read and still count as written in this run: file systems keep
+// times coarser than time.Now (the kernel's coarse clock, FAT's 2 s).
+const mtimeSlack = 2 * time.Second
+
+// collectEvidence lists the existing files s names: those written in this
+// run as evidence, older ones as older than this run, with their time, so
+// that a file an earlier run left is neither taken for this failure's
+// evidence nor hidden.
 func collectEvidence(s string, r *result) {
 	for _, m := range evidencePattern.FindAllString(s, -1) {
 		m = strings.Trim(m, `"'(),:`)
 		if r.explorerFiles[m] {
 			continue
 		}
-		if _, err := os.Stat(m); err == nil {
+		fi, err := os.Stat(m)
+		switch {
+		case err != nil:
+		case fi.ModTime().Before(runStart.Add(-mtimeSlack)):
+			r.evidence = append(r.evidence, fmt.Sprintf("older than this run (modified %s UTC, the run started %s UTC): %s",
+				fi.ModTime().UTC().Format(time.DateTime), runStart.UTC().Format(time.DateTime), describeEvidence(m)))
+		default:
 			r.evidence = append(r.evidence, describeEvidence(m))
 		}
 	}

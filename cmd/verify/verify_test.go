@@ -153,6 +153,45 @@ func TestEvidenceFromFailures(t *testing.T) {
 	}
 }
 
+// A failing check may print the path of a file an earlier run left in
+// /tmp under the same kind of name: it is listed as older than this run,
+// with its time, not as this run's evidence, and not dropped. Here the
+// failing command names a porcupine view made an hour before the run
+// (os.Chtimes) and one made now.
+func TestEvidenceOlderThanTheRunIsSaidSo(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "wsched-lin-queue-1.html")
+	fresh := filepath.Join(dir, "wsched-lin-queue-2.html")
+	for _, p := range []string{old, fresh} {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	then := runStart.Add(-time.Hour)
+	if err := os.Chtimes(old, then, then); err != nil {
+		t.Fatal(err)
+	}
+	l := layer{name: "porcupine", title: "porcupine", limit: time.Minute,
+		cmds: [][]string{{"sh", "-c", `echo "HTML view: $0"; echo "HTML view: $1"; exit 1`, old, fresh}}}
+	r := run(l, false, t.TempDir())
+	if r.status != statusFail {
+		t.Fatalf("status %s, want FAIL", r.status)
+	}
+	want := []string{
+		"older than this run (modified " + then.UTC().Format(time.DateTime) + " UTC, the run started " +
+			runStart.UTC().Format(time.DateTime) + " UTC): porcupine HTML view (open in a browser): " + old,
+		"porcupine HTML view (open in a browser): " + fresh,
+	}
+	if strings.Join(r.evidence, "\n") != strings.Join(want, "\n") {
+		t.Errorf("evidence:\n%s\nwant:\n%s", strings.Join(r.evidence, "\n"), strings.Join(want, "\n"))
+	}
+	var b strings.Builder
+	report(&b, []result{r}, time.Second)
+	if !strings.Contains(b.String(), "\n  evidence: "+want[0]+"\n") {
+		t.Errorf("the report does not say the old file is older than the run:\n%s", b.String())
+	}
+}
+
 func TestCellClassification(t *testing.T) {
 	run := func(stream string, exitErr, cellTimedOut bool) cellStatus {
 		s := summarize(strings.NewReader(stream), &strings.Builder{})
