@@ -100,10 +100,9 @@ func (c *counter) task() sched.Task {
 // The reduced search ends 2 preemptions in 601,666 schedules (plain:
 // about 2,000,000), its timed-park twin below in 1,410,400 (plain: over
 // 4,000,000). -long: the same budgets at 3, which they cannot end (plain
-// forecast at 3: over 100,000,000 each). The one two-worker runtime
-// scenario the layer cannot run to the end of 2, wake-races-poll-2,
-// covers 1 and a start on 2; what the whole of 2 would take is in
-// docs/explore.md ("The explore step's time").
+// forecast at 3: over 100,000,000 each). wake-races-poll-2 is the
+// largest two-worker runtime search the layer runs to the end of 2
+// (TestExploreWakeRacesPoll).
 func TestExploreRemoteSpawn(t *testing.T) {
 	explore.Check(t, "runtime/remote-spawn", explore.Options{Reduce: true, MaxSchedules: budget(650_000, 65_000)}, func() {
 		remoteSpawn(newRuntime(2))
@@ -233,17 +232,22 @@ func TestExploreWakeRacesPoll(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		// One worker: the reduced search, exhaustive at 2 in 9,862
 		// schedules (the plain search: 69,783, about three times the
-		// CPU). Two workers: plain, cut by the budget (the reduced
-		// search ends 2 in 2,782,239 schedules, about 135 s of CPU:
-		// docs/explore.md, "wake-races-poll-2 at 2, reduced"). -long:
-		// one worker ten times 30,000 at 3, which it ends (210,833);
-		// two workers the reduced search at 2 to its end (Long raises
-		// the bound written here by one and a reduced search's budget
-		// ten times: 3,000,000), where ten times 200,000 of the plain
-		// search at 3 ran 2,000,000 schedules of a cut search.
+		// CPU). -long: ten times 30,000 at 3, which it ends (210,833).
+		//
+		// Two workers: the reduced search, exhaustive at 2 in 2,782,239
+		// schedules, about 135 s of CPU, the explore layer's longest
+		// search (the plain search at 2 runs several times as many
+		// schedules, each cheaper, and more CPU in all: docs/explore.md,
+		// "wake-races-poll-2 at 2, reduced"). The budget leaves room for
+		// a change of impl/ that adds schedules. -long runs the same
+		// search: Long raises the bound written for it, 1, by one and
+		// its budget ten times (at 3 neither search would end).
 		opt := explore.Options{Reduce: workers == 1, MaxSchedules: budget(120_000, 30_000)}
-		if workers == 2 && long() {
-			opt = explore.Options{Reduce: true, Preemptions: 1, MaxSchedules: 300_000}
+		if workers == 2 {
+			opt = explore.Options{Reduce: true, Preemptions: 2, MaxSchedules: 4_000_000}
+			if long() {
+				opt.Preemptions, opt.MaxSchedules = 1, 400_000
+			}
 		}
 		explore.Check(t, "runtime/wake-races-poll-"+string(rune('0'+workers)), opt, func() {
 			rt := newRuntime(workers)
