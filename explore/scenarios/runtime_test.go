@@ -37,6 +37,16 @@ func budget(layer, longer int) int {
 	return layer
 }
 
+// weakOneWorker sets opt for a one-worker runtime scenario that the weak
+// layer runs: the reduced search (the weak layer's) at 1 preemption, the
+// bound the explorer's scaling asks of runtime scenarios in the weak
+// mode, each ending there in a few seconds at most (docs/explore.md,
+// "Runtime scenarios in the weak mode"). Two-worker ones run at 1 for
+// minutes, or do not end there, and stay out.
+func weakOneWorker(opt *explore.Options) {
+	opt.Reduce, opt.Preemptions, opt.MaxSchedules = true, 1, 100_000
+}
+
 // looked is touched for a read of *p.
 func looked[T any](p *T) { engine.Touch(uintptr(unsafe.Pointer(p)), false) }
 
@@ -157,7 +167,11 @@ func spawnOneAndShutdown(rt *sched.Runtime) {
 func TestExploreRemoteSpawnOneWorkerTimedPark(t *testing.T) {
 	// The budget is for WSCHED_LONG (ten times it, one bound more), where
 	// the search is exhaustive at 3 (docs/explore.md has the count).
-	explore.Check(t, "runtime/remote-spawn-one-worker-timed-park", explore.Options{MaxSchedules: 100_000}, func() {
+	opt := explore.Options{MaxSchedules: 100_000}
+	if explore.WeakMode() {
+		weakOneWorker(&opt)
+	}
+	explore.Check(t, "runtime/remote-spawn-one-worker-timed-park", opt, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, ParkTimeout: time.Millisecond, LongPoll: -1})
 		// Half the park timeout of virtual time, so that the worker is
 		// parked (with its timeout pending) when the spawn comes: its
@@ -243,7 +257,12 @@ func TestExploreWakeRacesPoll(t *testing.T) {
 		// search: Long raises the bound written for it, 1, by one and
 		// its budget ten times (at 3 neither search would end).
 		opt := explore.Options{Reduce: workers == 1, MaxSchedules: budget(120_000, 30_000)}
-		if workers == 2 {
+		if explore.WeakMode() {
+			if workers == 2 {
+				continue // not run in the weak mode (at 1: over five minutes, not ended)
+			}
+			weakOneWorker(&opt)
+		} else if workers == 2 {
 			opt = explore.Options{Reduce: true, Preemptions: 2, MaxSchedules: 4_000_000}
 			if long() {
 				opt.Preemptions, opt.MaxSchedules = 1, 400_000
@@ -393,7 +412,11 @@ func TestExploreGoTree(t *testing.T) {
 func TestExplorePanicReachesHandle(t *testing.T) {
 	// The reduced search: exhaustive at 2 in 4,747 schedules (the plain
 	// search: 34,207, about five times the CPU).
-	explore.Check(t, "runtime/panic", explore.Options{Reduce: true, MaxSchedules: 50_000}, func() {
+	opt := explore.Options{Reduce: true, MaxSchedules: 50_000}
+	if explore.WeakMode() {
+		weakOneWorker(&opt)
+	}
+	explore.Check(t, "runtime/panic", opt, func() {
 		rt := newRuntime(1)
 		h1, _ := rt.Spawn(sched.Func(func() { panic("boom") }))
 		var c counter
@@ -425,7 +448,14 @@ func TestExploreSleep(t *testing.T) {
 		if workers == 2 {
 			limit = budget(1_000_000, 100_000)
 		}
-		explore.Check(t, "runtime/sleep-"+string(rune('0'+workers)), explore.Options{Reduce: true, MaxSchedules: limit}, func() {
+		opt := explore.Options{Reduce: true, MaxSchedules: limit}
+		if explore.WeakMode() {
+			if workers == 2 {
+				continue
+			}
+			weakOneWorker(&opt)
+		}
+		explore.Check(t, "runtime/sleep-"+string(rune('0'+workers)), opt, func() {
 			rt := newRuntime(workers)
 			slept := false
 			h, err := rt.Spawn(sched.TaskFunc(func(cx *sched.Context) sched.Poll {
@@ -559,7 +589,12 @@ func TestExploreGoRecycling(t *testing.T) {
 		// Two workers stay plain: there it cuts 74,466 to 33,982 and
 		// costs more per schedule than it saves.
 		opt := explore.Options{Reduce: true, MaxSchedules: 250_000}
-		if workers == 2 {
+		if explore.WeakMode() {
+			if workers == 2 {
+				continue
+			}
+			weakOneWorker(&opt)
+		} else if workers == 2 {
 			opt.Reduce, opt.Preemptions = false, 1
 		}
 		explore.Check(t, "runtime/go-recycling-"+string(rune('0'+workers)), opt, func() {

@@ -22,7 +22,11 @@ import (
 // Shutdown, an extra worker may have run either task instead: then it ran
 // exactly once.
 func TestExploreShutdownSweepsSlotAndRing(t *testing.T) {
-	explore.Check(t, "protocol/shutdown-sweep", explore.Options{MaxSchedules: 400_000}, func() {
+	opt := explore.Options{MaxSchedules: 400_000}
+	if explore.WeakMode() {
+		weakOneWorker(&opt)
+	}
+	explore.Check(t, "protocol/shutdown-sweep", opt, func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Second})
 		b := &pendingTask{}
 		hb, _ := rt.Spawn(b)
