@@ -41,8 +41,10 @@ func budget(layer, longer int) int {
 // layer runs: the reduced search (the weak layer's) at 1 preemption, the
 // bound the explorer's scaling asks of runtime scenarios in the weak
 // mode, each ending there in a few seconds at most (docs/explore.md,
-// "Runtime scenarios in the weak mode"). Two-worker ones run at 1 for
-// minutes, or do not end there, and stay out.
+// "Runtime scenarios in the weak mode"). The two-worker ones tried
+// there (remote-spawn, its timed park, wake-races-poll-2) run at 1 for
+// minutes, or do not end; the two-worker variants of these tests
+// (sleep-2, go-recycling-2) skip the weak mode untried.
 func weakOneWorker(opt *explore.Options) {
 	opt.Reduce, opt.Preemptions, opt.MaxSchedules = true, 1, 100_000
 }
@@ -451,7 +453,7 @@ func TestExploreSleep(t *testing.T) {
 		opt := explore.Options{Reduce: true, MaxSchedules: limit}
 		if explore.WeakMode() {
 			if workers == 2 {
-				continue
+				continue // not run in the weak mode (weakOneWorker)
 			}
 			weakOneWorker(&opt)
 		}
@@ -591,7 +593,7 @@ func TestExploreGoRecycling(t *testing.T) {
 		opt := explore.Options{Reduce: true, MaxSchedules: 250_000}
 		if explore.WeakMode() {
 			if workers == 2 {
-				continue
+				continue // not run in the weak mode (weakOneWorker)
 			}
 			weakOneWorker(&opt)
 		} else if workers == 2 {
