@@ -225,10 +225,11 @@ func layers(tlaJar string) []layer {
 			// by default; -long raises it by one and the budgets ten
 			// times, through WSCHED_LONG). No -race: the explorer runs one
 			// goroutine at a time, ordering every access.
-			// The scenarios take about two and a half minutes on two
-			// cores, one process per core (about four in one process);
-			// -timeout and the limit of 20 minutes leave room for a
-			// slow machine and for one core. The packages are
+			// The scenarios take about six and a half minutes on two
+			// cores, one process per core (about 12.5 minutes of CPU,
+			// CI's run of c6a7639, every scenario exhaustive at its
+			// bound); -timeout and the limit of 20 minutes leave room
+			// for a slow machine, and for one core. The packages are
 			// internal/scenarioset's list, whose test checks that it
 			// names every package with a TestExplore function.
 			cmds:  [][]string{append([]string{"go", "test", "-tags", "explore", "-count=1", "-json", "-timeout=20m", "-run", "^TestExplore"}, scenarioset.Dirs("explore")...)},
