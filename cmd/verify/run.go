@@ -113,7 +113,7 @@ func run(l layer, long bool, logDir string) result {
 		}
 	}
 	if l.reach != "" && r.status == statusPass {
-		gateReach(&r)
+		gateReach(&r, long)
 	}
 	r.took = time.Since(start)
 	r.classify()

@@ -290,13 +290,27 @@ func exemptFor(exempt []Exemption, f *Func, mode string) *Exemption {
 // function. A function with no statement in the profiles is not in the
 // mode's build; profiles with no statement of impl/ at all are an error.
 func Gate(fns []*Func, mode string, exempt []Exemption) []string {
-	var bad []string
+	bad, _ := gate(fns, mode, exempt, false)
+	return bad
+}
+
+// GateLong is Gate for a run past the layers' default bounds and budgets
+// (verify -long), which may enter what the default run does not: the
+// rows of ExemptFile are for the default run, the one CI gates, so a row
+// whose function a scenario entered is not stale there. It is returned
+// in entered, to be said, not in bad.
+func GateLong(fns []*Func, mode string, exempt []Exemption) (bad, entered []string) {
+	return gate(fns, mode, exempt, true)
+}
+
+// gate is Gate, and with long GateLong.
+func gate(fns []*Func, mode string, exempt []Exemption, long bool) (bad, entered []string) {
 	stmts := 0
 	for _, f := range fns {
 		stmts += f.Stmts
 	}
 	if stmts == 0 {
-		return []string{fmt.Sprintf("the %s mode's coverage profiles hold no statement of impl/: nothing to gate on (were they written with -coverpkg=./impl/...?)", mode)}
+		return []string{fmt.Sprintf("the %s mode's coverage profiles hold no statement of impl/: nothing to gate on (were they written with -coverpkg=./impl/...?)", mode)}, nil
 	}
 	layer := map[string]string{"plain": "explore", "weak": "weak"}[mode]
 	known := map[string]bool{}
@@ -314,6 +328,9 @@ func Gate(fns []*Func, mode string, exempt []Exemption) []string {
 		case ran == 0 && e == nil:
 			bad = append(bad, fmt.Sprintf("%s: %s touches shared state and no %s-mode scenario enters it: write a scenario that runs it (in a package of internal/scenarioset, named so that the %s layer runs it), or add a row to %s: file, function, mode, why no scenario can reach it and what checks it instead",
 				f.File, f.Name, mode, layer, ExemptFile))
+		case ran > 0 && e != nil && long:
+			entered = append(entered, fmt.Sprintf("%s:%d: %s %s, exempt in the %s mode at the default bounds, is entered by a %s-mode scenario past them",
+				ExemptFile, e.Line, f.File, f.Name, mode, mode))
 		case ran > 0 && e != nil:
 			bad = append(bad, fmt.Sprintf("%s:%d: %s %s is exempt in the %s mode but a %s-mode scenario enters it: the row is stale, remove it (or its %s half)",
 				ExemptFile, e.Line, f.File, f.Name, mode, mode, mode))
@@ -325,7 +342,8 @@ func Gate(fns []*Func, mode string, exempt []Exemption) []string {
 		}
 	}
 	sort.Strings(bad)
-	return bad
+	sort.Strings(entered)
+	return bad, entered
 }
 
 // Table writes the coverage table per file of impl/ (statements run, and
@@ -409,13 +427,24 @@ func Table(w io.Writer, fns []*Func, weak bool, exempt []Exemption) {
 // Check is the gate of mode ("plain" or "weak") for the module at root,
 // on the coverage profiles of that mode's runs: Gate's failures.
 func Check(root, mode string, profiles []string) ([]string, error) {
+	bad, _, err := check(root, mode, profiles, false)
+	return bad, err
+}
+
+// CheckLong is Check for a run past the default bounds (GateLong).
+func CheckLong(root, mode string, profiles []string) (bad, entered []string, err error) {
+	return check(root, mode, profiles, true)
+}
+
+// check is Check, and with long CheckLong.
+func check(root, mode string, profiles []string, long bool) (bad, entered []string, err error) {
 	fns, err := Functions(root)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	bs, err := ReadProfiles(profiles...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if mode == "weak" {
 		Attribute(fns, nil, bs)
@@ -424,7 +453,8 @@ func Check(root, mode string, profiles []string) ([]string, error) {
 	}
 	exempt, err := LoadExempt(root)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return Gate(fns, mode, exempt), nil
+	bad, entered = gate(fns, mode, exempt, long)
+	return bad, entered, nil
 }

@@ -97,6 +97,28 @@ func TestGateFailsOnAStaleExemption(t *testing.T) {
 	}
 }
 
+// TestGateLongSaysAnExemptionEnteredPastTheDefaultBounds: under -long a
+// row whose function a scenario enters is said, not failed (the rows are
+// for the default run); a function neither entered nor exempt, and a row
+// that names no shared-state function, still fail.
+func TestGateLongSaysAnExemptionEnteredPastTheDefaultBounds(t *testing.T) {
+	root, prof := tree(t, "impl/x/x.go\tT.Ran\tboth\tr\nimpl/x/x.go\tplain\tplain\tr\n")
+	bad, entered, err := CheckLong(root, "plain", []string{prof})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entered) != 1 || !strings.Contains(entered[0], ":1: impl/x/x.go T.Ran, exempt in the plain mode at the default bounds, is entered") {
+		t.Errorf("long gate says entered %q, want the row of T.Ran", entered)
+	}
+	if len(bad) != 2 || !strings.Contains(bad[0], ":2: impl/x/x.go plain is no shared-state function") ||
+		!strings.Contains(bad[1], "T.Missed touches shared state and no plain-mode scenario enters it") {
+		t.Errorf("long gate says bad %q, want T.Missed unreached and the row of plain stale", bad)
+	}
+	if bad, _ := Check(root, "plain", []string{prof}); len(bad) != 3 {
+		t.Errorf("default gate says %q, want T.Missed, and the rows of T.Ran and plain as stale", bad)
+	}
+}
+
 // TestGateRefusesAnEmptyProfile: profiles without impl/'s statements
 // (written without -coverpkg, or none at all) fail rather than pass.
 func TestGateRefusesAnEmptyProfile(t *testing.T) {
