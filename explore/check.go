@@ -26,9 +26,6 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if err != nil {
 		t.Fatalf("explore %s: %v", name, err)
 	}
-	if v := os.Getenv("ZZB"); v != "" {
-		opt.Preemptions = int(v[0] - '0')
-	}
 	if opt.Replay != "" && opt.ReplayScenario != "" && opt.ReplayScenario != name {
 		// Not Skip: a test may check several scenarios in a loop, and
 		// the replayed one may come after this one.
