@@ -68,6 +68,10 @@ var longEnv = []string{"WSCHED_LONG=1"}
 // runs them by default too).
 const weakScenarios = scenarioset.WeakScenarios
 
+// weakLongScenarios are the weak layer's under -long: its scenarios and
+// scenarioset.WeakLongScenarios, runtime scenarios at 1 preemption.
+const weakLongScenarios = "(" + weakScenarios + ")|(" + scenarioset.WeakLongScenarios + ")"
+
 // ModelPackages are the packages of the model layer: the weak memory
 // model, its RC11 oracle and the public litmus runner. The ordered
 // atomics' weak-mode tests (explore/atomic's TestWeak*) run too, alone:
@@ -266,7 +270,7 @@ func layers(tlaJar string) []layer {
 			// which the counterexample of docs/explore.md ("Symmetry")
 			// showed missing.
 			cmds:  [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-run", weakScenarios}, scenarioset.Dirs("weak")...)},
-			long:  [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-timeout=0", "-run", weakScenarios}, scenarioset.Dirs("weak")...)},
+			long:  [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-timeout=0", "-run", weakLongScenarios}, scenarioset.Dirs("weak")...)},
 			limit: 5 * time.Minute,
 			// Under -long: about 3 minutes on two quiet cores by its
 			// CPU (338 s; 7.5 minutes at a load of 3 to 6), where

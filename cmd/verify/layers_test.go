@@ -40,6 +40,43 @@ func TestWeakScenariosMatchTheWeakPackages(t *testing.T) {
 	}
 }
 
+// Under -long the weak layer also runs scenarioset.WeakLongScenarios: each
+// name it gives is a scenario of a package the weak layer runs, and the
+// pattern selects exactly those (a renamed test would otherwise drop out of
+// -long unsaid).
+func TestWeakLongScenariosExist(t *testing.T) {
+	found, err := scenarioset.Find("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"TestExploreExtraRetireAgainstLocalSpawn", "TestExploreExtraRetireAgainstRemoteSpawn", "TestExploreGoexitRacesWake",
+		"TestExploreMonitorIdleAgainstSelfWake", "TestExploreMonitorIdleAgainstWake", "TestExploreRemoteSpawn",
+		"TestExploreShutdownCancelsWaiting", "TestExploreTimerMirror"}
+	long := regexp.MustCompile(scenarioset.WeakLongScenarios)
+	var got []string
+	for dir, tests := range found {
+		for _, name := range tests {
+			if !long.MatchString(name) {
+				continue
+			}
+			got = append(got, name)
+			if !slices.Contains(scenarioset.Dirs("weak"), dir) {
+				t.Errorf("WeakLongScenarios selects %s of %s, which the weak layer does not run", name, dir)
+			}
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("WeakLongScenarios selects %v, want %v", got, want)
+	}
+	both := regexp.MustCompile(weakLongScenarios)
+	for _, name := range append(want, "TestExploreRing", "TestExploreRule2WakesForBatchMate") {
+		if !both.MatchString(name) {
+			t.Errorf("the weak layer's -long pattern misses %s", name)
+		}
+	}
+}
+
 // Under -long the unit layer gives rapid 2000 cases per property; the
 // explorer's engine (explore/internal/engine) runs them without the race detector (its
 // generated-program properties take half an hour each with it), as two

@@ -295,7 +295,9 @@ func Gate(fns []*Func, mode string, exempt []Exemption) []string {
 }
 
 // GateLong is Gate for a run past the layers' default bounds and budgets
-// (verify -long), which may enter what the default run does not: the
+// (verify -long, whose weak layer also runs scenarios the default one
+// does not: scenarioset.WeakLongScenarios), which may enter what the
+// default run does not: the
 // rows of ExemptFile are for the default run, the one CI gates, so a row
 // whose function a scenario entered is not stale there. It is returned
 // in entered, to be said, not in bad.
@@ -329,7 +331,7 @@ func gate(fns []*Func, mode string, exempt []Exemption, long bool) (bad, entered
 			bad = append(bad, fmt.Sprintf("%s: %s touches shared state and no %s-mode scenario enters it: write a scenario that runs it (in a package of internal/scenarioset, named so that the %s layer runs it), or add a row to %s: file, function, mode, why no scenario can reach it and what checks it instead",
 				f.File, f.Name, mode, layer, ExemptFile))
 		case ran > 0 && e != nil && long:
-			entered = append(entered, fmt.Sprintf("%s:%d: %s %s, exempt in the %s mode at the default bounds, is entered by a %s-mode scenario past them",
+			entered = append(entered, fmt.Sprintf("%s:%d: %s %s, exempt in the %s mode at the default bounds, is entered by a %s-mode scenario past them (a higher bound or budget, or a scenario only -long runs)",
 				ExemptFile, e.Line, f.File, f.Name, mode, mode))
 		case ran > 0 && e != nil:
 			bad = append(bad, fmt.Sprintf("%s:%d: %s %s is exempt in the %s mode but a %s-mode scenario enters it: the row is stale, remove it (or its %s half)",
