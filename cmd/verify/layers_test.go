@@ -49,7 +49,7 @@ func TestWeakLongScenariosExist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"TestExploreExtraRetireAgainstLocalSpawn", "TestExploreExtraRetireAgainstRemoteSpawn", "TestExploreGoexitRacesWake",
+	want := []string{"TestExploreBatchMateOfBlockedPoll", "TestExploreExtraRetireAgainstLocalSpawn", "TestExploreExtraRetireAgainstRemoteSpawn", "TestExploreGoexitRacesWake",
 		"TestExploreMonitorIdleAgainstSelfWake", "TestExploreMonitorIdleAgainstWake", "TestExploreRemoteSpawn",
 		"TestExploreShutdownCancelsWaiting", "TestExploreTimerMirror"}
 	long := regexp.MustCompile(scenarioset.WeakLongScenarios)

@@ -31,9 +31,10 @@ func blockUntil(ev *explore.Event) sched.Task {
 // Exhaustive at two preemptions in 2,160,284 schedules (about 42 s of one
 // core; 6,840 at one). The reduced search does not pay here: 1,974,064
 // schedules at 2, in about 111 s. Under WSCHED_LONG the rounds up to 2
-// again and a start on 3.
+// again and a start on 3; in -long's weak layer the reduced search at 1,
+// exhaustive in 502,022 schedules (about 108 s of one core).
 func TestExploreBatchMateOfBlockedPoll(t *testing.T) {
-	explore.Check(t, "stranding/batch-mate", explore.Options{MaxSchedules: 2_500_000}, func() {
+	explore.Check(t, "stranding/batch-mate", weakLongAtOne(explore.Options{MaxSchedules: 2_500_000}, 100_000), func() {
 		rt := newMonitoredRuntime(2)
 		var ran explore.Event
 		h1, _ := rt.Spawn(blockUntil(&ran))

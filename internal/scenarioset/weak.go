@@ -38,11 +38,11 @@ const WeakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot
 // WeakLongScenarios selects the runtime scenarios that verify -long's weak
 // layer runs beside WeakScenarios: protocol/timer-mirror,
 // misuse/goexit-races-wake, protocol/monitor-idle, monitor-idle-self-wake,
-// runtime/shutdown-cancels-waiting, protocol/extra-retire-remote, -local
-// and runtime/remote-spawn-timed-park, each at 1 preemption with the
-// reduced search (weakLongAtOne in explore/scenarios), where each ends in
-// 14 s to 3.4 minutes of one core: too long for the weak layer of every
-// run, and none of them ends at 2 in minutes. runtime/remote-spawn
+// runtime/shutdown-cancels-waiting, protocol/extra-retire-remote, -local,
+// runtime/remote-spawn-timed-park and stranding/batch-mate, each at 1
+// preemption with the reduced search (weakLongAtOne in explore/scenarios),
+// where each ends in 14 s to 3.4 minutes of one core: too long for the
+// weak layer of every run, and none of them ends at 2 in minutes. runtime/remote-spawn
 // (TestExploreRemoteSpawn's first search) is left out there: it does not
 // end at 1 in minutes.
-const WeakLongScenarios = "^TestExplore(TimerMirror|GoexitRacesWake|MonitorIdleAgainst(Wake|SelfWake)|ShutdownCancelsWaiting|ExtraRetireAgainst(Remote|Local)Spawn|RemoteSpawn)$"
+const WeakLongScenarios = "^TestExplore(BatchMateOfBlockedPoll|TimerMirror|GoexitRacesWake|MonitorIdleAgainst(Wake|SelfWake)|ShutdownCancelsWaiting|ExtraRetireAgainst(Remote|Local)Spawn|RemoteSpawn)$"
