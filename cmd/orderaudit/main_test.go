@@ -2,13 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wsched/wsched/explore"
+	"github.com/wsched/wsched/internal/orderings"
 	"github.com/wsched/wsched/internal/scenarioset"
 )
 
@@ -133,5 +136,177 @@ func TestPruneDropsTheReplacedOccurrenceOnly(t *testing.T) {
 	prune(entries)
 	if len(entries) != 2 {
 		t.Errorf("a second prune dropped a result: %d entries left", len(entries))
+	}
+}
+
+// -add merges the added scenarios' results with the file's: a killed
+// weakening stays as it was and is not tried again, a survivor the added
+// scenarios kill turns killed with their scenario and schedule, a survivor
+// they do not kill survives with both sets of scenarios named, an operation
+// unreached before is tried whole, a timeout stays one unless killed, and
+// an operation the added scenarios do not reach keeps its entry as it was.
+func TestAddMergesWithTheEarlierResults(t *testing.T) {
+	defer func(c map[string]bool, o map[string]int) { current, occurrences = c, o }(current, occurrences)
+	const f = "impl/sched/worker.go"
+	op := func(line int, code, o, ord, fail string) orderings.Op {
+		return orderings.Op{File: f, Line: line, Code: code, Op: o, Ordering: ord, Failure: fail}
+	}
+	ops := []orderings.Op{
+		op(10, "a.LoadSeqCst()", "Load", "SeqCst", ""),                                       // killed kept
+		op(20, "b.CompareAndSwapAcqRelAcquire(x, y)", "CompareAndSwap", "AcqRel", "Acquire"), // one killed kept, survivors tried
+		op(30, "c.StoreRelease(1)", "Store", "Release", ""),                                  // unreached before
+		op(40, "d.LoadAcquire()", "Load", "Acquire", ""),                                     // not reached by the added scenarios
+		op(50, "e.FenceSeqCst()", "Fence", "SeqCst", ""),                                     // timeout, survives again
+		op(60, "g.LoadRelaxed()", "Load", "Relaxed", ""),                                     // unreached before, nothing weaker
+	}
+	setCurrent(ops)
+	red := func(name, result, sc string, sched int) Variant {
+		return Variant{Name: name, Result: result, Scenario: sc, Schedule: sched, Search: "reduced", Seconds: 1}
+	}
+	earlier := []Entry{
+		// The file's lines are older than the code's (each 2 less): the
+		// entries are matched by code and occurrence.
+		{File: f, Line: 8, Code: ops[0].Code, Method: "LoadSeqCst", Reached: true, Run: "^(TestExploreA)$",
+			Variants: []Variant{red("LoadAcquire", "killed", "a/pair", 3)}},
+		{File: f, Line: 18, Code: ops[1].Code, Method: "CompareAndSwapAcqRelAcquire", Reached: true, Run: "^(TestExploreA|TestExploreB)$",
+			Variants: []Variant{
+				red("CompareAndSwapAcquireAcquire", "killed", "b/pair", 7),
+				red("CompareAndSwapReleaseAcquire", "survived", "", 0),
+				red("CompareAndSwapAcqRelRelaxed", "survived", "", 0),
+			}},
+		{File: f, Line: 28, Code: ops[2].Code, Method: "StoreRelease", Run: "^(TestExploreA)$"},
+		{File: f, Line: 38, Code: ops[3].Code, Method: "LoadAcquire", Reached: true, Run: "^(TestExploreB)$",
+			Variants: []Variant{red("LoadRelaxed", "survived", "", 0)}},
+		{File: f, Line: 48, Code: ops[4].Code, Method: "FenceSeqCst", Reached: true, Run: "^(TestExploreB)$",
+			Variants: []Variant{red("FenceAcqRel", "timeout", "", 0), red("(removed)", "killed", "b/pair", 2)}},
+		{File: f, Line: 58, Code: ops[5].Code, Method: "LoadRelaxed", Run: "^(TestExploreA)$"},
+	}
+	path := filepath.Join(t.TempDir(), "audit.json")
+	save(path, earlier, false)
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	prevList := readEntries(path)
+	prev := map[string]*Entry{}
+	for i, k := range codeKeys(prevList) {
+		prev[k] = &prevList[i]
+	}
+	added := []scenario{{"./explore/scenarios", "TestExploreSleep"}}
+	reaching := map[string][]scenario{}
+	for _, o := range ops {
+		if o.Line != 40 {
+			reaching[fmt.Sprintf("%s:%d", f, o.Line)] = added
+		}
+	}
+	// The added scenarios kill the release CAS and survive every other
+	// weakening they are given.
+	var tried []string
+	try := func(o orderings.Op, name, run string, pkgs []string) Variant {
+		tried = append(tried, fmt.Sprintf("%d %s", o.Line, name))
+		if run != "^(TestExploreSleep)$" || !slices.Equal(pkgs, []string{"./explore/scenarios"}) {
+			t.Errorf("%d %s run with %s in %v, want the added scenario only", o.Line, name, run, pkgs)
+		}
+		if name == "CompareAndSwapReleaseAcquire" {
+			return Variant{Name: name, Result: "killed", Scenario: "runtime/sleep-1", Schedule: 5, Kind: "assertion", Search: "reduced", Seconds: 2}
+		}
+		return Variant{Name: name, Result: "survived", Search: "reduced", Seconds: 2}
+	}
+	var entries []Entry
+	changes := addOps(ops, codeKeys(opEntries(ops)), prev, reaching, try, func(e Entry) {
+		entries = append(entries, e)
+		save(path, entries, false)
+	})
+
+	wantTried := []string{"20 CompareAndSwapReleaseAcquire", "20 CompareAndSwapAcqRelRelaxed", "30 StoreRelaxed", "50 FenceAcqRel"}
+	if !slices.Equal(tried, wantTried) {
+		t.Errorf("tried %v, want %v (killed weakenings are not tried again)", tried, wantTried)
+	}
+	got := map[int]Entry{}
+	for _, e := range readEntries(path) {
+		got[e.Line] = e
+	}
+	if len(got) != 6 {
+		t.Fatalf("%d entries after the merge, want 6: %v", len(got), got)
+	}
+	for _, line := range []int{18, 28, 48, 58} {
+		if _, ok := got[line]; ok {
+			t.Errorf("the earlier entry at line %d is still there beside its operation's new one", line)
+		}
+	}
+	verdicts := func(e Entry) string {
+		var s []string
+		for _, v := range e.Variants {
+			s = append(s, fmt.Sprintf("%s %s %s %d", v.Name, v.Result, v.Scenario, v.Schedule))
+		}
+		return strings.Join(s, "; ")
+	}
+	const both = "^(TestExploreA|TestExploreB)$; added: ^(TestExploreSleep)$"
+	for _, c := range []struct {
+		line          int
+		run, verdicts string
+		reached       bool
+	}{
+		{10, "^(TestExploreA)$", "LoadAcquire killed a/pair 3", true},
+		{20, both, "CompareAndSwapAcquireAcquire killed b/pair 7; CompareAndSwapReleaseAcquire killed runtime/sleep-1 5; CompareAndSwapAcqRelRelaxed survived  0", true},
+		{30, "^(TestExploreSleep)$", "StoreRelaxed survived  0", true},
+		{50, "^(TestExploreB)$; added: ^(TestExploreSleep)$", "FenceAcqRel timeout  0; (removed) killed b/pair 2", true},
+		{60, "^(TestExploreSleep)$", "", true},
+	} {
+		e, ok := got[c.line]
+		if !ok {
+			t.Errorf("no entry at line %d", c.line)
+			continue
+		}
+		if e.Run != c.run || verdicts(e) != c.verdicts || e.Reached != c.reached {
+			t.Errorf("line %d: run %q, %q, reached %v; want run %q, %q, reached %v", c.line, e.Run, verdicts(e), e.Reached, c.run, c.verdicts, c.reached)
+		}
+	}
+	if v := got[20].Variants[2]; v.Seconds != 3 {
+		t.Errorf("the survivor's seconds %v, want 3 (both runs)", v.Seconds)
+	}
+	// The operation the added scenarios do not reach: its entry as it was,
+	// byte for byte.
+	var old Entry
+	var beforeList []Entry
+	if err := json.Unmarshal(before, &beforeList); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range beforeList {
+		if e.Line == 38 {
+			old = e
+		}
+	}
+	a, _ := json.Marshal(old)
+	b, _ := json.Marshal(got[38])
+	if string(a) != string(b) {
+		t.Errorf("the unreached operation's entry changed:\n%s\nwant\n%s", b, a)
+	}
+	var cs []string
+	for _, c := range changes {
+		cs = append(cs, c.String())
+	}
+	wantChanges := []string{
+		"impl/sched/worker.go:20 CompareAndSwapAcqRelAcquire -> CompareAndSwapReleaseAcquire: survived -> killed (runtime/sleep-1, schedule 5)",
+		"impl/sched/worker.go:30 StoreRelease -> StoreRelaxed: unreached -> survived",
+		"impl/sched/worker.go:60 LoadRelaxed: unreached -> reached (nothing weaker to try)",
+	}
+	if !slices.Equal(cs, wantChanges) {
+		t.Errorf("changes:\n%s\nwant\n%s", strings.Join(cs, "\n"), strings.Join(wantChanges, "\n"))
+	}
+}
+
+// -add refuses to merge results of one search with the other's.
+func TestAddFindsMixedSearches(t *testing.T) {
+	ops := []orderings.Op{{File: "impl/idle/idle.go", Line: 5, Code: "x.LoadAcquire()", Op: "Load", Ordering: "Acquire"}}
+	keys := codeKeys(opEntries(ops))
+	prev := map[string]*Entry{keys[0]: {File: "impl/idle/idle.go", Line: 5, Code: "x.LoadAcquire()", Reached: true,
+		Variants: []Variant{{Name: "LoadRelaxed", Result: "survived", Search: "reduced"}}}}
+	if m := mixedSearch(ops, keys, prev, "reduced"); len(m) != 0 {
+		t.Errorf("reduced against reduced: %v", m)
+	}
+	if m := mixedSearch(ops, keys, prev, ""); len(m) != 1 {
+		t.Errorf("plain against reduced: %v, want the operation named", m)
 	}
 }
