@@ -46,6 +46,70 @@ func TestScenariosExistWhereTheListSays(t *testing.T) {
 	}
 }
 
+// notAudited are the weak layer's scenarios (scenarioset.WeakScenarios)
+// that no list of the audit (scenarios) selects, and why.
+var notAudited = map[string]string{
+	"TestExploreYieldGoesBehindTheRing":   "not audited yet: a fairness scenario, added to the weak layer after the runtime's audit (-add would run it)",
+	"TestExploreBusyWorkerYieldsEachTick": "not audited yet: a fairness scenario, added to the weak layer after the runtime's audit (-add would run it)",
+	"TestExploreLinDeque":                 "not audited yet: a linearizability client; the deque's operations are audited with the deque's own scenarios",
+	"TestExploreLinGlobal":                "not audited yet: a linearizability client; the global queue's operations are audited with its own scenarios",
+	"TestExploreLinRing":                  "not audited yet: a linearizability client; the ring's operations are audited with its own scenarios",
+	"TestExploreLinSlot":                  "not audited yet: a linearizability client; the slot's operations are audited with its own scenarios",
+	"TestExploreLinTask":                  "not audited yet: a linearizability client; the task state's operations are audited with the task/* scenarios",
+}
+
+// Every scenario of the weak layer is in the audit's list of a package
+// its package reaches, or in notAudited with the reason; and notAudited
+// names only weak-layer scenarios that no list selects (a scenario added
+// to a list leaves it).
+func TestWeakScenariosAreAudited(t *testing.T) {
+	found, err := scenarioset.Find("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	weak := regexp.MustCompile(scenarioset.WeakScenarios)
+	seen := map[string]bool{}
+	for _, p := range scenarioset.Packages {
+		if len(p.Orders) == 0 || !slices.Contains(p.Layers, "weak") {
+			continue
+		}
+		for _, name := range found[p.Dir] {
+			if !weak.MatchString(name) {
+				continue
+			}
+			var in []string
+			for _, pkg := range p.Orders {
+				if regexp.MustCompile(scenarios[pkg]).MatchString(name) {
+					in = append(in, pkg)
+				}
+			}
+			_, excused := notAudited[name]
+			switch {
+			case len(in) == 0 && !excused:
+				t.Errorf("%s (%s) is in the weak layer and in no audit list of %v: add it (-add runs it alone), or say why not in notAudited", name, p.Dir, p.Orders)
+			case len(in) > 0 && excused:
+				t.Errorf("%s is in the audit's list of %v and in notAudited", name, in)
+			}
+			seen[name] = true
+		}
+	}
+	for name := range notAudited {
+		if !seen[name] {
+			t.Errorf("notAudited names %s, which is no weak-layer scenario of a package the audit runs", name)
+		}
+	}
+	// The one-worker runtime scenarios are in the lists of each package
+	// they reach.
+	for _, name := range []string{"TestExploreRemoteSpawnOneWorkerTimedPark", "TestExploreWakeRacesPoll", "TestExploreSleep",
+		"TestExploreGoRecycling", "TestExplorePanicReachesHandle", "TestExploreShutdownSweepsSlotAndRing"} {
+		for _, pkg := range []string{"idle", "sched", "park"} {
+			if !regexp.MustCompile(scenarios[pkg]).MatchString(name) {
+				t.Errorf("%s is not in impl/%s's list", name, pkg)
+			}
+		}
+	}
+}
+
 // A variant's failure comes from the run records: the first failed
 // scenario of the first package, in the command's order, that has one,
 // though the packages' records interleave in the file.
