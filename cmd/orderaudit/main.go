@@ -9,6 +9,9 @@
 //	go run ./cmd/orderaudit -pkg sched -func '^extraWorkers\.surplus$'   # one function's operations
 //	go run ./cmd/orderaudit -pkg deque,queue,idle,sched,park,forkjoin -profile $LOGS/weak-0-0.cover,$LOGS/weak-0-1.cover
 //	                                               # marks the unreached operations the weak layer's run reached (untried)
+//	go run ./cmd/orderaudit -reduce -pkg idle,sched,park -add '^TestExplore(Sleep|GoRecycling)$'
+//	                                               # scenarios added to the lists: runs only them, for the
+//	                                               # operations they reach, and merges (killed stays killed)
 //	go run ./cmd/orderings                         # folds it into docs/orderings.md
 //
 // One step weaker: a load or a fence SeqCst -> Acquire (a fence AcqRel),
@@ -17,6 +20,15 @@
 // compare-and-swap the same on success, and on failure SeqCst -> Acquire
 // -> Relaxed; a fence removed. Each variant is applied to a private copy of
 // the module (the working tree is never touched).
+//
+// -add REGEXP audits the scenarios of a package's list that REGEXP selects
+// (added to the list after its audit) without running the others again: a
+// verdict is the OR over the scenarios, so a weakening
+// the results file has as killed keeps its result, and every other
+// weakening of an operation the added scenarios reach is tried with those
+// of them that reach its line; a survivor's entry then names both sets of
+// scenarios. It merges only results of the same search (-reduce or not) and
+// prints every verdict that changed (add.go).
 package main
 
 import (
