@@ -23,12 +23,12 @@
 //
 // -add REGEXP audits the scenarios of a package's list that REGEXP selects
 // (added to the list after its audit) without running the others again: a
-// verdict is the OR over the scenarios, so a weakening
-// the results file has as killed keeps its result, and every other
-// weakening of an operation the added scenarios reach is tried with those
-// of them that reach its line; a survivor's entry then names both sets of
-// scenarios. It merges only results of the same search (-reduce or not) and
-// prints every verdict that changed (add.go).
+// verdict is the OR over the scenarios, so a weakening the results file has
+// as killed keeps its result, and every other weakening of an operation the
+// added scenarios reach is tried with those of them that reach its line; a
+// survivor's entry then names both sets of scenarios. It merges only
+// results of the same search (-reduce or not) and prints every verdict that
+// changed (add.go).
 package main
 
 import (
