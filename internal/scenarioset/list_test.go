@@ -50,7 +50,7 @@ func TestDirsAndReaching(t *testing.T) {
 	if got := Dirs("weak"); slices.Contains(got, "./internal/goid") || len(got) != 4 {
 		t.Errorf("Dirs(weak) = %v", got)
 	}
-	if got := strings.Join(Reaching("park"), " "); got != "./explore/scenarios ./impl/park ./impl/sched" {
+	if got := strings.Join(Reaching("park"), " "); got != "./impl/park ./impl/sched" {
 		t.Errorf("Reaching(park) = %s", got)
 	}
 	if got := Reaching("nosuch"); len(got) != 0 {
