@@ -68,9 +68,10 @@ var scenarios = map[string]string{
 }
 
 // runtimeScenarios reach impl/idle and impl/sched: the runtime scenarios of
-// the weak layer, the pairs of impl/sched (the drains and the extra slots
-// among them), and extra-retire-local.
-const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|` + oneWorker + `|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|IdlePair|CloseStatePair|IdleAtClosePair|Pacing(Pair|Retiring)$|DrainPair|ExtraSlotsPair|ExtraRetireAgainstLocalSpawn$)`
+// the weak layer (the fairness ones and the task state's linearizability
+// client among them), the pairs of impl/sched (the drains and the extra
+// slots among them), and extra-retire-local.
+const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|` + oneWorker + `|YieldGoesBehindTheRing$|BusyWorkerYieldsEachTick$|LinTask$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|IdlePair|CloseStatePair|IdleAtClosePair|Pacing(Pair|Retiring)$|DrainPair|ExtraSlotsPair|ExtraRetireAgainstLocalSpawn$)`
 
 // oneWorker are the one-worker runtime scenarios the weak layer runs at 1
 // preemption with the reduced search (weakOneWorker in explore/scenarios).

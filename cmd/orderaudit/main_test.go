@@ -49,13 +49,10 @@ func TestScenariosExistWhereTheListSays(t *testing.T) {
 // notAudited are the weak layer's scenarios (scenarioset.WeakScenarios)
 // that no list of the audit (scenarios) selects, and why.
 var notAudited = map[string]string{
-	"TestExploreYieldGoesBehindTheRing":   "not audited yet: a fairness scenario, added to the weak layer after the runtime's audit (-add would run it)",
-	"TestExploreBusyWorkerYieldsEachTick": "not audited yet: a fairness scenario, added to the weak layer after the runtime's audit (-add would run it)",
-	"TestExploreLinDeque":                 "not audited yet: a linearizability client; the deque's operations are audited with the deque's own scenarios",
-	"TestExploreLinGlobal":                "not audited yet: a linearizability client; the global queue's operations are audited with its own scenarios",
-	"TestExploreLinRing":                  "not audited yet: a linearizability client; the ring's operations are audited with its own scenarios",
-	"TestExploreLinSlot":                  "not audited yet: a linearizability client; the slot's operations are audited with its own scenarios",
-	"TestExploreLinTask":                  "not audited yet: a linearizability client; the task state's operations are audited with the task/* scenarios",
+	"TestExploreLinDeque":  "not audited yet: a linearizability client; the deque's operations are audited with the deque's own scenarios",
+	"TestExploreLinGlobal": "not audited yet: a linearizability client; the global queue's operations are audited with its own scenarios",
+	"TestExploreLinRing":   "not audited yet: a linearizability client; the ring's operations are audited with its own scenarios",
+	"TestExploreLinSlot":   "not audited yet: a linearizability client; the slot's operations are audited with its own scenarios",
 }
 
 // Every scenario of the weak layer is in the audit's list of a package
