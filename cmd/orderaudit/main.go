@@ -54,12 +54,13 @@ import (
 
 // scenarios says which weak-mode scenarios reach the operations of each
 // package of impl/: the weak layer's (scenarioset.WeakScenarios), split
-// by package, with extra-retire-local added for the task's final state.
+// by package (the linearizability clients with the structure they
+// drive), with extra-retire-local added for the task's final state.
 // They run in the packages internal/scenarioset lists as reaching the
 // package (scenarioset.Reaching).
 var scenarios = map[string]string{
-	"deque": `^TestExploreDeque`,
-	"queue": `^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Slot)`,
+	"deque": `^TestExplore(Deque|LinDeque$)`,
+	"queue": `^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Slot|Lin(Ring|Global|Slot)$)`,
 	"idle":  runtimeScenarios,
 	"sched": runtimeScenarios,
 	"park":  `^TestExplore(Futex|MonitorPair|RetirePair|TurnPair|TimerPair)`,
