@@ -245,7 +245,9 @@ func (t *task) cancel() bool {
 		}
 		chaos.Point()
 		// Exactly one canceller (drain or Wait) wins. Seq_cst: the final
-		// state's store half of the Dekker pair with Wait, as in finish.
+		// state's store half of the Dekker pair with Wait, as in finish
+		// (acq_rel here, the explorer's weak-memory mode finds Wait
+		// asleep for ever: protocol/shutdown-sweep, schedule 3).
 		if t.state.CompareAndSwapSeqCstRelaxed(s, stateCancelled) { // a failure loops
 			t.poll = nil // never polled now; see finish
 			t.signal()
