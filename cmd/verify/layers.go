@@ -272,11 +272,12 @@ func layers(tlaJar string) []layer {
 			cmds:  [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-run", weakScenarios}, scenarioset.Dirs("weak")...)},
 			long:  [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-timeout=0", "-run", weakLongScenarios}, scenarioset.Dirs("weak")...)},
 			limit: 5 * time.Minute,
-			// Under -long: about 3 minutes on two quiet cores by its
-			// CPU (338 s; 7.5 minutes at a load of 3 to 6), where
-			// fairness/busy-worker-yields had spent 366 s of one
-			// core on a cut search at its raised bound (it gets the
-			// default budget there now, explore/scenarios).
+			// Under -long: about 10 minutes on two quiet cores (18.5
+			// minutes of CPU), the runtime scenarios of
+			// weakLongScenarios at 1 about half of it; before them,
+			// fairness/busy-worker-yields had spent 366 s of one core
+			// on a cut search at its raised bound (it gets the default
+			// budget there now, explore/scenarios).
 			longLimit: time.Hour,
 			processes: explorerProcesses(),
 			reach:     "weak",
