@@ -509,9 +509,9 @@ func firstLine(s string) string {
 type scenario struct{ dir, name string }
 
 // coverageByScenario runs each scenario that every pattern of runs
-// selects, unmutated, alone,
-// with coverage of impl/, and returns the lines they execute
-// ("impl/queue/ring.go:164") and, per line, the scenarios that execute it.
+// selects, unmutated, alone, with coverage of impl/, and returns the lines
+// they execute ("impl/queue/ring.go:164") and, per line, the scenarios
+// that execute it.
 // Each package's test binary is built once. A search is deterministic, so
 // a scenario that never executes an operation's line explores the same
 // schedules with the operation weakened: only the scenarios that reach a
