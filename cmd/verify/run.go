@@ -398,9 +398,23 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 				fmt.Printf("      %-4s %s (%.1fs)\n", strings.ToUpper(ev.Action), ev.Package, ev.Elapsed)
 				return
 			}
-			if strings.Contains(ev.Test, "/") {
+			if top, _, sub := strings.Cut(ev.Test, "/"); sub {
+				// Subtests count through their parent. A failing
+				// one's output goes to its top-level test's, which
+				// go test -json gives only the parent's own lines:
+				// the failure block and file of the parent would
+				// otherwise say it failed and not why.
+				if b := outputs[key]; b != nil && ev.Action == "fail" {
+					pk := ev.Package + " " + top
+					if outputs[pk] == nil {
+						outputs[pk] = &strings.Builder{}
+					}
+					if outputs[pk].Len() < 4<<20 {
+						outputs[pk].WriteString(b.String())
+					}
+				}
 				delete(outputs, key)
-				return // subtests count through their parent
+				return
 			}
 			name := short(ev.Package) + "." + ev.Test
 			switch ev.Action {

@@ -153,6 +153,46 @@ func TestEvidenceFromFailures(t *testing.T) {
 	}
 }
 
+// A failing subtest's output is its top-level test's evidence: go test
+// -json gives the parent only its own lines ("--- FAIL: TestLessons"), so
+// the failure's file would say it failed and not why. A passing
+// subtest's output is not kept.
+func TestFailingSubtestOutputIsItsParents(t *testing.T) {
+	const pkg = "github.com/wsched/wsched/docs/learn"
+	r := consumeString(t, jsonLayer(), events(
+		ev("output", pkg, "TestLessons/01-ring", "    learn_test.go:90: fine\n"),
+		ev("pass", pkg, "TestLessons/01-ring", ""),
+		ev("output", pkg, "TestLessons/03-seq-cst", "    learn_test.go:186: 03-seq-cst.md:110: the text names task.go:262\n"),
+		ev("output", pkg, "TestLessons/03-seq-cst", "--- FAIL: TestLessons/03-seq-cst (3.80s)\n"),
+		ev("fail", pkg, "TestLessons/03-seq-cst", ""),
+		ev("output", pkg, "TestLessons", "--- FAIL: TestLessons (34.09s)\n"),
+		ev("fail", pkg, "TestLessons", ""),
+		ev("fail", pkg, "", ""),
+	))
+	if len(r.failed) != 1 || r.failed[0] != "docs/learn.TestLessons" {
+		t.Fatalf("failed = %v, want docs/learn.TestLessons", r.failed)
+	}
+	var file string
+	for _, e := range r.evidence {
+		if _, p, ok := strings.Cut(e, "failing test output of docs/learn.TestLessons: "); ok {
+			file = p
+		}
+	}
+	if file == "" {
+		t.Fatalf("no failing test output in the evidence: %q", r.evidence)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "the text names task.go:262") || !strings.Contains(string(b), "--- FAIL: TestLessons (34.09s)") {
+		t.Errorf("the parent's failure file lacks the subtest's reason or its own line:\n%s", b)
+	}
+	if strings.Contains(string(b), "fine") {
+		t.Errorf("the parent's failure file holds a passing subtest's output:\n%s", b)
+	}
+}
+
 // A failing check may print the path of a file an earlier run left in
 // /tmp under the same kind of name: it is listed as older than this run,
 // with its time, not as this run's evidence, and not dropped. Here the
