@@ -368,14 +368,7 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 			// Kept per test (and per package, for output outside any
 			// test): evidence is taken only from what failed, not from
 			// the logs of passing tests that mention such files.
-			b := outputs[key]
-			if b == nil {
-				b = &strings.Builder{}
-				outputs[key] = b
-			}
-			if b.Len() < 4<<20 {
-				b.WriteString(ev.Output)
-			}
+			keepOutput(outputs, key, ev.Output)
 		case "pass", "fail", "skip":
 			if ev.Action == "fail" {
 				for _, rec := range failedRecords[key] {
@@ -405,13 +398,7 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 				// the failure block and file of the parent would
 				// otherwise say it failed and not why.
 				if b := outputs[key]; b != nil && ev.Action == "fail" {
-					pk := ev.Package + " " + top
-					if outputs[pk] == nil {
-						outputs[pk] = &strings.Builder{}
-					}
-					if outputs[pk].Len() < 4<<20 {
-						outputs[pk].WriteString(b.String())
-					}
+					keepOutput(outputs, ev.Package+" "+top, b.String())
 				}
 				delete(outputs, key)
 				return
@@ -440,6 +427,19 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 			delete(outputs, key)
 		}
 	})
+}
+
+// keepOutput adds s to the output kept for key (package and test), up to
+// 4 MiB a test.
+func keepOutput(outputs map[string]*strings.Builder, key, s string) {
+	b := outputs[key]
+	if b == nil {
+		b = &strings.Builder{}
+		outputs[key] = b
+	}
+	if b.Len() < 4<<20 {
+		b.WriteString(s)
+	}
 }
 
 // takeUnended takes the failure records of pkg's tests that have not
