@@ -60,7 +60,7 @@ import (
 // package (scenarioset.Reaching).
 var scenarios = map[string]string{
 	"deque": `^TestExplore(Deque|LinDeque$)`,
-	"queue": `^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Slot|Lin(Ring|Global|Slot)$)`,
+	"queue": `^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Slot|Lin(Ring|Global|Slot)$|` + oneWorker + `)`,
 	"idle":  runtimeScenarios,
 	"sched": runtimeScenarios,
 	"park":  `^TestExplore(Futex|MonitorPair|RetirePair|TurnPair|TimerPair)`,
@@ -77,7 +77,9 @@ const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|` + oneWorker + `|Y
 // oneWorker are the one-worker runtime scenarios the weak layer runs at 1
 // preemption with the reduced search (weakOneWorker in explore/scenarios).
 // They joined the audit after the rest, by -add (docs/explore.md, "The
-// ordering audit"). They reach none of impl/park's operations: their
+// ordering audit"): in the lists of impl/idle and impl/sched first, of
+// impl/queue (its ring and global queue under a whole runtime) after.
+// They reach none of impl/park's operations: their
 // runtime parks on the channel parker (impl/park/chan.go), which has no
 // atomic operation.
 const oneWorker = `RemoteSpawnOneWorkerTimedPark$|WakeRacesPoll$|Sleep$|GoRecycling$|PanicReachesHandle$|ShutdownSweepsSlotAndRing$`

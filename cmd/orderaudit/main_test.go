@@ -92,10 +92,11 @@ func TestWeakScenariosAreAudited(t *testing.T) {
 		}
 	}
 	// The one-worker runtime scenarios are in the lists of each package
-	// they reach (none of impl/park's operations: see oneWorker).
+	// they reach: the ring and the global queue, the idle state and the
+	// scheduler (none of impl/park's operations: see oneWorker).
 	for _, name := range []string{"TestExploreRemoteSpawnOneWorkerTimedPark", "TestExploreWakeRacesPoll", "TestExploreSleep",
 		"TestExploreGoRecycling", "TestExplorePanicReachesHandle", "TestExploreShutdownSweepsSlotAndRing"} {
-		for _, pkg := range []string{"idle", "sched"} {
+		for _, pkg := range []string{"queue", "idle", "sched"} {
 			if !regexp.MustCompile(scenarios[pkg]).MatchString(name) {
 				t.Errorf("%s is not in impl/%s's list", name, pkg)
 			}
