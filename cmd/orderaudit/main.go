@@ -60,7 +60,7 @@ import (
 // package (scenarioset.Reaching).
 var scenarios = map[string]string{
 	"deque": `^TestExplore(Deque|LinDeque$)`,
-	"queue": `^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Slot|Lin(Ring|Global|Slot)$|` + oneWorker + `)`,
+	"queue": `^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Slot|Lin(Ring|Global|Slot)$|` + weakRuntime + `)`,
 	"idle":  runtimeScenarios,
 	"sched": runtimeScenarios,
 	"park":  `^TestExplore(Futex|MonitorPair|RetirePair|TurnPair|TimerPair)`,
@@ -72,7 +72,7 @@ var scenarios = map[string]string{
 // the weak layer (the fairness ones and the task state's linearizability
 // client among them), the pairs of impl/sched (the drains and the extra
 // slots among them), and extra-retire-local.
-const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|` + oneWorker + `|YieldGoesBehindTheRing$|BusyWorkerYieldsEachTick$|LinTask$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|IdlePair|CloseStatePair|IdleAtClosePair|Pacing(Pair|Retiring)$|DrainPair|ExtraSlotsPair|ExtraRetireAgainstLocalSpawn$)`
+const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|` + weakRuntime + `|YieldGoesBehindTheRing$|BusyWorkerYieldsEachTick$|LinTask$|Rule2|Task|MonitorPair|RetirePair|TurnPair|TimerPair|SlotPair|IdlePair|CloseStatePair|IdleAtClosePair|Pacing(Pair|Retiring)$|DrainPair|ExtraSlotsPair|ExtraRetireAgainstLocalSpawn$)`
 
 // oneWorker are the one-worker runtime scenarios the weak layer runs at 1
 // preemption with the reduced search (weakOneWorker in explore/scenarios).
@@ -83,6 +83,12 @@ const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|` + oneWorker + `|Y
 // runtime parks on the channel parker (impl/park/chan.go), which has no
 // atomic operation.
 const oneWorker = `RemoteSpawnOneWorkerTimedPark$|WakeRacesPoll$|Sleep$|GoRecycling$|PanicReachesHandle$|ShutdownSweepsSlotAndRing$`
+
+// weakRuntime are the whole-runtime scenarios the weak layer runs at 1
+// preemption: the one-worker ones, and runtime/shutdown-races-go, of two
+// workers (weakAtOne in explore/scenarios), which joined after them, by
+// -add too.
+const weakRuntime = oneWorker + `|ShutdownRacesGo$`
 
 // Variant is one weakening of one operation and what the scenarios said.
 type Variant struct {

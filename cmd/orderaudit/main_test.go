@@ -91,11 +91,12 @@ func TestWeakScenariosAreAudited(t *testing.T) {
 			t.Errorf("notAudited names %s, which is no weak-layer scenario of a package the audit runs", name)
 		}
 	}
-	// The one-worker runtime scenarios are in the lists of each package
-	// they reach: the ring and the global queue, the idle state and the
-	// scheduler (none of impl/park's operations: see oneWorker).
+	// The whole-runtime scenarios of the weak layer are in the lists of
+	// each package they reach: the ring and the global queue, the idle
+	// state and the scheduler (none of impl/park's operations: see
+	// oneWorker).
 	for _, name := range []string{"TestExploreRemoteSpawnOneWorkerTimedPark", "TestExploreWakeRacesPoll", "TestExploreSleep",
-		"TestExploreGoRecycling", "TestExplorePanicReachesHandle", "TestExploreShutdownSweepsSlotAndRing"} {
+		"TestExploreGoRecycling", "TestExplorePanicReachesHandle", "TestExploreShutdownSweepsSlotAndRing", "TestExploreShutdownRacesGo"} {
 		for _, pkg := range []string{"queue", "idle", "sched"} {
 			if !regexp.MustCompile(scenarios[pkg]).MatchString(name) {
 				t.Errorf("%s is not in impl/%s's list", name, pkg)

@@ -49,9 +49,10 @@ func TestWeakLongScenariosExist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"TestExploreBatchMateOfBlockedPoll", "TestExploreExtraRetireAgainstLocalSpawn", "TestExploreExtraRetireAgainstRemoteSpawn", "TestExploreGoexitRacesWake",
+	want := []string{"TestExploreBatchMateOfBlockedPoll", "TestExploreChildRunsWhileParentBlocks", "TestExploreExtraRetireAgainstLocalSpawn",
+		"TestExploreExtraRetireAgainstRemoteSpawn", "TestExploreGoTree", "TestExploreGoexitRacesWake",
 		"TestExploreMonitorIdleAgainstSelfWake", "TestExploreMonitorIdleAgainstWake", "TestExploreRemoteSpawn",
-		"TestExploreShutdownCancelsWaiting", "TestExploreTimerMirror"}
+		"TestExploreShutdownCancelsWaiting", "TestExploreShutdownRacesSpawn", "TestExploreTimerMirror"}
 	long := regexp.MustCompile(scenarioset.WeakLongScenarios)
 	var got []string
 	for dir, tests := range found {
@@ -70,7 +71,7 @@ func TestWeakLongScenariosExist(t *testing.T) {
 		t.Errorf("WeakLongScenarios selects %v, want %v", got, want)
 	}
 	both := regexp.MustCompile(weakLongScenarios)
-	for _, name := range append(want, "TestExploreRing", "TestExploreRule2WakesForBatchMate") {
+	for _, name := range append(want, "TestExploreRing", "TestExploreRule2WakesForBatchMate", "TestExploreSleep", "TestExploreShutdownRacesGo") {
 		if !both.MatchString(name) {
 			t.Errorf("the weak layer's -long pattern misses %s", name)
 		}

@@ -41,12 +41,26 @@ func budget(layer, longer int) int {
 // layer runs: the reduced search (the weak layer's) at 1 preemption, the
 // bound the explorer's scaling asks of runtime scenarios in the weak
 // mode, each ending there in a few seconds at most (docs/explore.md,
-// "Runtime scenarios in the weak mode"). The two-worker ones tried
-// there (remote-spawn, its timed park, wake-races-poll-2) run at 1 for
-// minutes, or do not end; the two-worker variants of these tests
-// (sleep-2, go-recycling-2) skip the weak mode untried.
+// "Runtime scenarios in the weak mode"). Most two-worker ones run at 1
+// for a minute or more, or do not end: verify -long runs those that end
+// (weakLongAtOne); runtime/shutdown-races-go, at 1 in seconds, is the
+// weak layer's (weakAtOne).
 func weakOneWorker(opt *explore.Options) {
 	opt.Reduce, opt.Preemptions, opt.MaxSchedules = true, 1, 100_000
+}
+
+// weakAtOne sets opt, in the weak mode, for a runtime scenario of more than
+// one worker that the weak layer runs: the reduced search at 1 preemption
+// with the budget given, and under -long at 1 as well (with ten times the
+// budget), the bound written as 0 (Preemptions -1), which -long raises.
+func weakAtOne(opt *explore.Options, budget int) {
+	if !explore.WeakMode() {
+		return
+	}
+	opt.Reduce, opt.Preemptions, opt.MaxSchedules = true, 1, budget
+	if weakLong() {
+		opt.Preemptions = -1
+	}
 }
 
 // weakLongAtOne is opt, but in verify -long's weak layer, which runs these
@@ -56,6 +70,9 @@ func weakOneWorker(opt *explore.Options) {
 // core, too long for the weak layer of every CI run, and none ends at 2
 // in minutes (docs/explore.md, "Runtime scenarios in the weak mode"): so
 // the bound is written as 0 (Preemptions -1), which -long raises to 1.
+// In the weak mode without -long opt is unchanged: the weak layer does
+// not select these tests (scenarioset.WeakScenarios), and a test that
+// holds a scenario of both (TestExploreSleep) says which runs.
 func weakLongAtOne(opt explore.Options, budget int) explore.Options {
 	if weakLong() {
 		opt.Reduce, opt.Preemptions, opt.MaxSchedules = true, -1, budget
@@ -355,8 +372,9 @@ func TestExploreChildRunsWhileParentBlocks(t *testing.T) {
 	// The reduced search: exhaustive at 2 preemptions in 282,984
 	// schedules, where the plain search needs 1,880,520 (under
 	// WSCHED_LONG, the same budget at 3, which it cannot end: 2 and a
-	// start on 3).
-	explore.Check(t, "runtime/child-while-parent-blocks", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, func() {
+	// start on 3). In -long's weak layer at 1: 292,480 schedules, about
+	// 51 s of one core.
+	explore.Check(t, "runtime/child-while-parent-blocks", weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, 40_000), func() {
 		rt := newRuntime(2)
 		var childRan explore.Event
 		var child *sched.JoinHandle
@@ -390,8 +408,9 @@ func TestExploreGoTree(t *testing.T) {
 	// of CPU); the plain search needs about 1.7 million (about 48 s) and
 	// stopped at its budget of 100,000, exhaustive at 1 only. Under
 	// WSCHED_LONG the same budget at 3, which it cannot end: 2 and a
-	// start on 3.
-	explore.Check(t, "runtime/go-tree", explore.Options{Reduce: true, MaxSchedules: budget(500_000, 50_000)}, func() {
+	// start on 3. In -long's weak layer at 1: 449,329 schedules, about
+	// 78 s of one core.
+	explore.Check(t, "runtime/go-tree", weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(500_000, 50_000)}, 60_000), func() {
 		rt := newRuntime(2)
 		runs := map[string]int{}
 		var done explore.Event
@@ -474,10 +493,16 @@ func TestExploreSleep(t *testing.T) {
 		}
 		opt := explore.Options{Reduce: true, MaxSchedules: limit}
 		if explore.WeakMode() {
-			if workers == 2 {
-				continue // not run in the weak mode (weakOneWorker)
+			switch {
+			case workers == 1:
+				weakOneWorker(&opt)
+			case weakLong():
+				// At 1: 499,536 schedules, about 114 s of one core.
+				opt = weakLongAtOne(opt, 70_000)
+			default:
+				t.Logf("explore runtime/sleep-2: not run in the weak layer (verify -long's runs it at 1)")
+				continue
 			}
-			weakOneWorker(&opt)
 		}
 		explore.Check(t, "runtime/sleep-"+string(rune('0'+workers)), opt, func() {
 			rt := newRuntime(workers)
@@ -514,8 +539,9 @@ func TestExploreSleep(t *testing.T) {
 func TestExploreShutdownRacesSpawn(t *testing.T) {
 	// The reduced search: exhaustive at 2 preemptions in 337,603
 	// schedules (under WSCHED_LONG, the same budget at 3, which it cannot
-	// end: 2 and a start on 3).
-	explore.Check(t, "runtime/shutdown-races-spawn", explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, func() {
+	// end: 2 and a start on 3). In -long's weak layer at 1: 146,451
+	// schedules, about 20 s of one core.
+	explore.Check(t, "runtime/shutdown-races-spawn", weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, 20_000), func() {
 		rt := newRuntime(2)
 		var spawned counter
 		s := explore.Go("spawner", func() {
@@ -549,8 +575,11 @@ func TestExploreShutdownRacesSpawn(t *testing.T) {
 func TestExploreShutdownRacesGo(t *testing.T) {
 	// The reduced search: exhaustive at 2 preemptions in 105,686
 	// schedules, where the plain search needs 434,320 (about half the
-	// CPU).
-	explore.Check(t, "runtime/shutdown-races-go", explore.Options{Reduce: true, MaxSchedules: 500_000}, func() {
+	// CPU). In the weak mode at 1, in the weak layer: 88,863 schedules,
+	// about 9 s of one core.
+	opt := explore.Options{Reduce: true, MaxSchedules: 500_000}
+	weakAtOne(&opt, 200_000)
+	explore.Check(t, "runtime/shutdown-races-go", opt, func() {
 		rt := newRuntime(2)
 		var ran counter
 		g := explore.Go("goer", func() {
