@@ -36,6 +36,36 @@ import (
 // come from the same search: -add refuses to run when an entry it could
 // merge with has variants of the other search (plain, or reduced with
 // -reduce), since the two searches' schedules and budgets differ.
+//
+// -add -long audits with the runtime scenarios that only verify -long's
+// weak layer runs (scenarioset.WeakLongScenarios: timer-mirror,
+// monitor-idle, the extra workers' retirement...), as that layer runs
+// them: WSCHED_LONG set, each at 1 preemption with the reduced search.
+// They are in no package's list otherwise: without WSCHED_LONG their
+// tests run the explore layer's options in the weak mode (2 preemptions,
+// budgets of a million schedules), which end in no time an audit has.
+
+// long is the -long flag: see above.
+var long bool
+
+// longScenarios are the scenarios -add -long adds to a package's list:
+// those of -long's weak layer, whole-runtime scenarios, which reach the
+// ring and the global queue, the idle state and the scheduler (their
+// runtimes park on the channel parker: none of impl/park's operations).
+var longScenarios = map[string]string{
+	"queue": scenarioset.WeakLongScenarios,
+	"idle":  scenarioset.WeakLongScenarios,
+	"sched": scenarioset.WeakLongScenarios,
+}
+
+// listFor is the scenarios that reach pkg's operations: its list, and
+// with -long the scenarios of -long's weak layer.
+func listFor(pkg string) string {
+	if l, ok := longScenarios[pkg]; long && ok {
+		return "(" + scenarios[pkg] + ")|(" + l + ")"
+	}
+	return scenarios[pkg]
+}
 
 // change is one weakening whose verdict -add changed.
 type change struct {
@@ -121,7 +151,12 @@ func addMerge(prev *Entry, e Entry, names []string, addRun string, try func(name
 		}
 	}
 	if tried && was == "" {
-		e.Run = prev.Run + "; added: " + addRun
+		added := "; added: "
+		if long {
+			// Said in the run: these scenarios ran at -long's bound.
+			added = "; added under WSCHED_LONG: "
+		}
+		e.Run = prev.Run + added + addRun
 	}
 	return e, changes
 }
@@ -238,9 +273,9 @@ func addAudit(ops []orderings.Op, pkgList []string, funcRe *regexp.Regexp, add, 
 	reached, tried := 0, 0
 	for _, pkg := range pkgList {
 		p := byPkg[pkg]
-		_, reaching := coverageByScenario([]string{scenarios[pkg], add}, scenarioset.Reaching(pkg))
+		_, reaching := coverageByScenario([]string{listFor(pkg), add}, scenarioset.Reaching(pkg))
 		if len(reaching) == 0 {
-			fmt.Printf("impl/%s: no scenario of its list (%s) that %s selects reaches impl/\n", pkg, scenarios[pkg], addRe)
+			fmt.Printf("impl/%s: no scenario of its list (%s) that %s selects reaches impl/\n", pkg, listFor(pkg), addRe)
 			continue
 		}
 		n := 0

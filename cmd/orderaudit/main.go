@@ -12,6 +12,8 @@
 //	go run ./cmd/orderaudit -reduce -pkg idle,sched,park -add '^TestExplore(Sleep|GoRecycling)$'
 //	                                               # scenarios added to the lists: runs only them, for the
 //	                                               # operations they reach, and merges (killed stays killed)
+//	go run ./cmd/orderaudit -reduce -long -pkg sched -func '^timerQueue\.' -add '^TestExploreTimerMirror$'
+//	                                               # the same with a scenario of -long's weak layer, at 1
 //	go run ./cmd/orderings                         # folds it into docs/orderings.md
 //
 // One step weaker: a load or a fence SeqCst -> Acquire (a fence AcqRel),
@@ -28,7 +30,8 @@
 // added scenarios reach is tried with those of them that reach its line; a
 // survivor's entry then names both sets of scenarios. It merges only
 // results of the same search (-reduce or not) and prints every verdict that
-// changed (add.go).
+// changed (add.go). With -long it also takes the scenarios only verify
+// -long's weak layer runs, and runs them as that layer does.
 package main
 
 import (
@@ -126,6 +129,7 @@ func main() {
 	only := flag.String("func", "", "audit only the operations of the functions whose name matches this regexp (Worker.check, extraWorkers.surplus); the others keep their earlier results")
 	profiles := flag.String("profile", "", "instead of running anything, read which operations a weak-mode scenario reaches from these coverage profiles (comma-separated: the weak layer's weak-0-P.cover, cmd/verify's log directory) and record only that: an operation newly reached keeps its earlier weakenings if it has them, or is marked untried")
 	add := flag.String("add", "", "an incremental audit: run only the scenarios of each package's list this regexp selects, for the operations they reach, and merge with the results file (a killed weakening stays killed and is not tried again; any other is tried with the added scenarios; operations they do not reach keep their entries)")
+	flag.BoolVar(&long, "long", false, "with -add: the lists take in the scenarios only verify -long's weak layer runs (scenarioset.WeakLongScenarios), and every run is -long's (WSCHED_LONG=1): each of those at 1 preemption")
 	flag.BoolVar(&reduce, "reduce", false, "run the scenarios with the reduced search (WSCHED_EXPLORE_REDUCE=1), as the weak layer does: fewer schedules, and scenarios the plain search cuts end")
 	flag.Parse()
 	var funcRe *regexp.Regexp
@@ -135,9 +139,15 @@ func main() {
 	ops, err := orderings.Collect(".")
 	check(err)
 	setCurrent(ops)
+	if long && *add == "" {
+		check(fmt.Errorf("-long is for -add: a whole audit under WSCHED_LONG would run every scenario of the lists at a raised bound"))
+	}
 	if *add != "" {
 		if *profiles != "" {
 			check(fmt.Errorf("-add runs scenarios; -profile runs none: use one of them"))
+		}
+		if long {
+			check(os.Setenv(explore.LongEnv, "1"))
 		}
 		addAudit(ops, strings.Split(*pkgFlag, ","), funcRe, *add, *out, *limit)
 		return

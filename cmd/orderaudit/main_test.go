@@ -369,3 +369,30 @@ func TestAddFindsMixedSearches(t *testing.T) {
 		t.Errorf("plain against reduced: %v, want the operation named", m)
 	}
 }
+
+// -add -long takes -long's weak-layer scenarios into the runtime's lists
+// and the ring's, and only then: without it no list selects the ones the
+// weak layer leaves to -long.
+func TestLongAddsTheLongWeakScenarios(t *testing.T) {
+	defer func(was bool) { long = was }(long)
+	for _, pkg := range []string{"queue", "idle", "sched"} {
+		for _, name := range []string{"TestExploreTimerMirror", "TestExploreMonitorIdleAgainstWake", "TestExploreGoTree", "TestExploreBatchMateOfBlockedPoll"} {
+			long = false
+			if regexp.MustCompile(listFor(pkg)).MatchString(name) {
+				t.Errorf("impl/%s's list selects %s without -long", pkg, name)
+			}
+			long = true
+			if !regexp.MustCompile(listFor(pkg)).MatchString(name) {
+				t.Errorf("impl/%s's list under -long misses %s", pkg, name)
+			}
+		}
+		long = true
+		if !regexp.MustCompile(listFor(pkg)).MatchString("TestExploreSleep") {
+			t.Errorf("impl/%s's list under -long misses its own TestExploreSleep", pkg)
+		}
+	}
+	long = true
+	if listFor("park") != scenarios["park"] || listFor("deque") != scenarios["deque"] {
+		t.Errorf("-long changed the list of impl/park or impl/deque")
+	}
+}
