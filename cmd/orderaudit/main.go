@@ -88,10 +88,10 @@ const runtimeScenarios = `^TestExplore(RemoteSpawnOneWorker$|` + weakRuntime + `
 const oneWorker = `RemoteSpawnOneWorkerTimedPark$|WakeRacesPoll$|Sleep$|GoRecycling$|PanicReachesHandle$|ShutdownSweepsSlotAndRing$`
 
 // weakRuntime are the whole-runtime scenarios the weak layer runs at 1
-// preemption: the one-worker ones, and runtime/shutdown-races-go, of two
-// workers (weakAtOne in explore/scenarios), which joined after them, by
-// -add too.
-const weakRuntime = oneWorker + `|ShutdownRacesGo$`
+// preemption: the one-worker ones, and runtime/shutdown-races-go (two
+// workers), stranding/shutdown and extra-worker (a worker and an extra
+// one), which joined after them, by -add too.
+const weakRuntime = oneWorker + `|ShutdownRacesGo$|ShutdownWithBlockedPoll$|ExtraWorkerForStuckWorker$`
 
 // Variant is one weakening of one operation and what the scenarios said.
 type Variant struct {

@@ -96,7 +96,8 @@ func TestWeakScenariosAreAudited(t *testing.T) {
 	// state and the scheduler (none of impl/park's operations: see
 	// oneWorker).
 	for _, name := range []string{"TestExploreRemoteSpawnOneWorkerTimedPark", "TestExploreWakeRacesPoll", "TestExploreSleep",
-		"TestExploreGoRecycling", "TestExplorePanicReachesHandle", "TestExploreShutdownSweepsSlotAndRing", "TestExploreShutdownRacesGo"} {
+		"TestExploreGoRecycling", "TestExplorePanicReachesHandle", "TestExploreShutdownSweepsSlotAndRing", "TestExploreShutdownRacesGo",
+		"TestExploreShutdownWithBlockedPoll", "TestExploreExtraWorkerForStuckWorker"} {
 		for _, pkg := range []string{"queue", "idle", "sched"} {
 			if !regexp.MustCompile(scenarios[pkg]).MatchString(name) {
 				t.Errorf("%s is not in impl/%s's list", name, pkg)

@@ -71,7 +71,7 @@ func TestWeakLongScenariosExist(t *testing.T) {
 		t.Errorf("WeakLongScenarios selects %v, want %v", got, want)
 	}
 	both := regexp.MustCompile(weakLongScenarios)
-	for _, name := range append(want, "TestExploreRing", "TestExploreRule2WakesForBatchMate", "TestExploreSleep", "TestExploreShutdownRacesGo") {
+	for _, name := range append(want, "TestExploreRing", "TestExploreRule2WakesForBatchMate", "TestExploreSleep", "TestExploreShutdownRacesGo", "TestExploreShutdownWithBlockedPoll") {
 		if !both.MatchString(name) {
 			t.Errorf("the weak layer's -long pattern misses %s", name)
 		}

@@ -131,7 +131,11 @@ func TestExploreLIFOBehindBlockedPollAfterIdle(t *testing.T) {
 // the task from the stuck worker's ring and runs it, and retires once it
 // finds nothing more.
 func TestExploreExtraWorkerForStuckWorker(t *testing.T) {
-	explore.Check(t, "stranding/extra-worker", explore.Options{MaxSchedules: 500_000}, func() {
+	// In the weak mode at 1, in the weak layer: 85,169 schedules, about
+	// 18 s of one core.
+	opt := explore.Options{MaxSchedules: 500_000}
+	weakAtOne(&opt, 200_000)
+	explore.Check(t, "stranding/extra-worker", opt, func() {
 		extraWorkerForStuckWorker(sched.Config{Workers: 1})
 	})
 }
@@ -201,8 +205,14 @@ func TestExploreTimerDuringBlockedPoll(t *testing.T) {
 // shutdown/pair-still-running is that race alone). docs/explore.md has
 // the searches that found each of these. The budget is for WSCHED_LONG,
 // where the search at 3 preemptions needs more than 2,000,000 schedules.
+// In the weak mode, at 1 (weakOneWorker: one worker, and the extra one the
+// monitor starts): 2,167 schedules.
 func TestExploreShutdownWithBlockedPoll(t *testing.T) {
-	explore.Check(t, "stranding/shutdown", explore.Options{MaxSchedules: 250_000}, func() {
+	opt := explore.Options{MaxSchedules: 250_000}
+	if explore.WeakMode() {
+		weakOneWorker(&opt)
+	}
+	explore.Check(t, "stranding/shutdown", opt, func() {
 		rt := newMonitoredRuntime(1)
 		var started, release explore.Event
 		ha, _ := rt.Spawn(sched.Func(func() {

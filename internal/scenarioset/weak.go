@@ -33,7 +33,7 @@ package scenarioset
 // The weak build of explore/scenarios (its TestMain) runs these, with the
 // reduced search, when go test is given no -run, so that go test -tags
 // explore,weak ./explore/... ends within go test's ten minutes.
-const WeakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker(TimedPark)?$|WakeRacesPoll$|Sleep$|GoRecycling$|PanicReachesHandle$|ShutdownSweepsSlotAndRing$|ShutdownRacesGo$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|IdleAtClosePair|Pacing(Pair|Retiring)$|DrainPair|ExtraSlotsPair|YieldGoesBehindTheRing$|BusyWorkerYieldsEachTick$|Futex|ForkJoinPair|Lin)"
+const WeakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker(TimedPark)?$|WakeRacesPoll$|Sleep$|GoRecycling$|PanicReachesHandle$|ShutdownSweepsSlotAndRing$|ShutdownRacesGo$|ShutdownWithBlockedPoll$|ExtraWorkerForStuckWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|IdleAtClosePair|Pacing(Pair|Retiring)$|DrainPair|ExtraSlotsPair|YieldGoesBehindTheRing$|BusyWorkerYieldsEachTick$|Futex|ForkJoinPair|Lin)"
 
 // WeakLongScenarios selects the runtime scenarios that verify -long's weak
 // layer runs beside WeakScenarios: protocol/timer-mirror,
