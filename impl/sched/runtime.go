@@ -177,7 +177,10 @@ func (rt *Runtime) pushRemote(t *task) {
 // This is a Dekker pair with Shutdown: we increment remote then load
 // closed; Shutdown stores closed, then the last worker loads remote. With
 // seq_cst on all four, either we see closed (and refuse) or the worker sees
-// our increment (and waits for our exitRemote).
+// our increment (and waits for our exitRemote). With any of the three
+// weakened (an acq_rel increment, an acquire load) both loads may read the
+// old value: a Go is admitted after the drain, and its task is left in the
+// global queue (the weak mode's runtime/shutdown-races-go, schedule 4).
 func (rt *Runtime) enterRemote() bool {
 	// seq_cst (see above).
 	rt.remote.AddSeqCst(1)
