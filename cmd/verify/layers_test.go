@@ -52,7 +52,7 @@ func TestWeakLongScenariosExist(t *testing.T) {
 	want := []string{"TestExploreBatchMateOfBlockedPoll", "TestExploreChildRunsWhileParentBlocks", "TestExploreExtraRetireAgainstLocalSpawn",
 		"TestExploreExtraRetireAgainstRemoteSpawn", "TestExploreGoTree", "TestExploreGoexitRacesWake",
 		"TestExploreMonitorIdleAgainstSelfWake", "TestExploreMonitorIdleAgainstWake", "TestExploreRemoteSpawn",
-		"TestExploreShutdownCancelsWaiting", "TestExploreShutdownRacesSpawn", "TestExploreTimerMirror"}
+		"TestExploreShutdownCancelsWaiting", "TestExploreShutdownRacesSpawn", "TestExploreTimerDuringBlockedPoll", "TestExploreTimerMirror"}
 	long := regexp.MustCompile(scenarioset.WeakLongScenarios)
 	var got []string
 	for dir, tests := range found {
