@@ -43,16 +43,18 @@ func budget(layer, longer int) int {
 // mode, each ending there in a few seconds at most (docs/explore.md,
 // "Runtime scenarios in the weak mode"). Most two-worker ones run at 1
 // for a minute or more, or do not end: verify -long runs those that end
-// (weakLongAtOne); runtime/shutdown-races-go, at 1 in seconds, is the
-// weak layer's (weakAtOne).
+// (weakLongAtOne); runtime/shutdown-races-go and stranding/extra-worker,
+// at 1 in seconds, are the weak layer's (weakAtOne).
 func weakOneWorker(opt *explore.Options) {
 	opt.Reduce, opt.Preemptions, opt.MaxSchedules = true, 1, 100_000
 }
 
-// weakAtOne sets opt, in the weak mode, for a runtime scenario of more than
-// one worker that the weak layer runs: the reduced search at 1 preemption
-// with the budget given, and under -long at 1 as well (with ten times the
-// budget), the bound written as 0 (Preemptions -1), which -long raises.
+// weakAtOne sets opt, in the weak mode, for a runtime scenario of two
+// workers, or of one and an extra one, that the weak layer runs: the
+// reduced search at 1 preemption with the budget given, and under -long
+// at 1 as well (with ten times the budget; at 2 such searches run for
+// many minutes), the bound written as 0 (Preemptions -1), which -long
+// raises.
 func weakAtOne(opt *explore.Options, budget int) {
 	if !explore.WeakMode() {
 		return
