@@ -56,12 +56,11 @@ func weakOneWorker(opt *explore.Options) {
 // many minutes), the bound written as 0 (Preemptions -1), which -long
 // raises.
 func weakAtOne(opt *explore.Options, budget int) {
-	if !explore.WeakMode() {
-		return
-	}
-	opt.Reduce, opt.Preemptions, opt.MaxSchedules = true, 1, budget
-	if weakLong() {
-		opt.Preemptions = -1
+	switch {
+	case weakLong():
+		*opt = weakLongAtOne(*opt, budget)
+	case explore.WeakMode():
+		opt.Reduce, opt.Preemptions, opt.MaxSchedules = true, 1, budget
 	}
 }
 
