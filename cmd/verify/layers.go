@@ -307,8 +307,8 @@ func layers(tlaJar string) []layer {
 			// run checked against it, the prose of docs/ against the tree
 			// (about a minute; without the
 			// variable, go test ./... runs only the quick part).
-			cmds:  [][]string{{"WSCHED_LEARN=all", "go", "test", "-count=1", "-json", "-run", "^(TestLessons|TestProse|TestCheckSection)", "./docs/learn"}},
-			long:  [][]string{{"WSCHED_LEARN=all", "go", "test", "-count=1", "-json", "-timeout=0", "-run", "^(TestLessons|TestProse|TestCheckSection)", "./docs/learn"}},
+			cmds:  [][]string{{"WSCHED_LEARN=all", "go", "test", "-count=1", "-json", "-run", "^(TestLessons|TestProse|TestCheckSection|TestCitation)", "./docs/learn"}},
+			long:  [][]string{{"WSCHED_LEARN=all", "go", "test", "-count=1", "-json", "-timeout=0", "-run", "^(TestLessons|TestProse|TestCheckSection|TestCitation)", "./docs/learn"}},
 			limit: 10 * time.Minute,
 		},
 		{

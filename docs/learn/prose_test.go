@@ -302,9 +302,6 @@ func TestProseMatchesTheTree(t *testing.T) {
 	}
 	refs, counts := 0, 0
 	answers := map[string]bool{}
-	// inRun marks the lessons' lines that follow a run block: what they
-	// say about the run is checked against its output.
-	inRun := map[string]map[int]bool{}
 	for _, path := range lessons(t) {
 		l := readLesson(t, path)
 		for i := range l.lines {
@@ -312,63 +309,34 @@ func TestProseMatchesTheTree(t *testing.T) {
 				answers[fmt.Sprintf("%d,%d", s, p)] = true
 			}
 		}
-		marks := map[int]bool{}
-		for k, b := range l.blocks {
-			if b.info != "sh run" {
-				continue
-			}
-			end := len(l.lines)
-			for _, c := range l.blocks[k+1:] {
-				if c.info == "sh run" {
-					end = c.start
-					break
+	}
+	for _, c := range proseCitations(t, index) {
+		if len(c.files) == 0 {
+			t.Errorf("%s: %s: no such source file in the tree", c.where(), c.ref)
+			continue
+		}
+		if c.inRun {
+			continue // the run's output checks it (checkSection)
+		}
+		refs++
+		ok := false
+		for _, f := range c.files {
+			for _, src := range versions(t, f, cat) {
+				if code := lineOf(src, c.line); code != "" && !strings.HasPrefix(code, "//") {
+					ok = true
 				}
 			}
-			for i := b.end + 1; i < end; i++ {
-				marks[i] = true
-			}
 		}
-		inRun[filepath.Join("docs/learn", path)] = marks
+		if !ok {
+			t.Errorf("%s: %s is not a line of code of %s, nor of a catalog mutant of it", c.where(), c.ref, strings.Join(c.files, ", "))
+		}
 	}
 	for _, path := range proseFiles(t) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		name, _ := filepath.Rel(root, path)
-		if !strings.Contains(path, "/") {
-			name = filepath.Join("docs/learn", path)
-		}
-		lines := strings.Split(string(data), "\n")
-		for i, s := range lines {
-			for _, m := range fileLineRE.FindAllStringSubmatch(s, -1) {
-				files := resolve(m[1], index)
-				where := fmt.Sprintf("%s:%d", name, i+1)
-				if len(files) == 0 {
-					t.Errorf("%s: %s:%s: no such source file in the tree", where, m[1], m[2])
-					continue
-				}
-				n, _ := strconv.Atoi(m[2])
-				if inRun[name][i] {
-					continue // the run's output checks it (checkSection)
-				}
-				refs++
-				ok := false
-				for _, f := range files {
-					for _, src := range versions(t, f, cat) {
-						ls := strings.Split(src, "\n")
-						if n >= 1 && n <= len(ls) {
-							if c := strings.TrimSpace(ls[n-1]); c != "" && !strings.HasPrefix(c, "//") {
-								ok = true
-							}
-						}
-					}
-				}
-				if !ok {
-					t.Errorf("%s: %s:%d is not a line of code of %s, nor of a catalog mutant of it", where, m[1], n, strings.Join(files, ", "))
-				}
-			}
-		}
+		name := proseName(path)
 		text := squash(string(data))
 		for _, c := range countClaims {
 			for _, m := range c.re.FindAllStringSubmatch(text, -1) {

@@ -1,0 +1,384 @@
+package learn
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/wsched/wsched/internal/mutant"
+)
+
+// A file:line citation in the prose names a line by its number, and a
+// number says nothing about what was meant: when code is added above the
+// line, the citation points at other code, and TestProseMatchesTheTree,
+// which asks only that the line be code, passes. docs/citations.tsv keeps,
+// for each citation, the code it cited when it was written (or last
+// checked); TestCitationsCiteTheirCode fails when the line a citation
+// names no longer holds that code, and says where the code went.
+//
+//	go test ./docs/learn -run TestCitationsCiteTheirCode -fix-citations
+//
+// follows the code: it rewrites each moved citation to the line that now
+// holds its code (the nearest one to the old number, where the code is
+// there more than once), records new citations with the code they name,
+// drops the rows no prose cites, and prints each change to be read. A
+// citation whose code is gone from the file it names is left failing: what
+// it meant is for a reader to find. A new citation is recorded with the
+// code of the file's own line, or, where that is no code, of a catalog
+// mutant's (a lesson may cite a line of a mutant's trace); one that means
+// a mutant's line where the file's own line is code too needs its row
+// written by hand.
+
+var fixCitations = flag.Bool("fix-citations", false, "rewrite moved file:line citations in the prose to the lines that now hold their code, and record new ones in docs/citations.tsv")
+
+// citationsTable is where the cited code is kept, from the module root.
+const citationsTable = "docs/citations.tsv"
+
+// A citation is one file:line reference in a prose file.
+type citation struct {
+	doc   string   // the prose file, from the module root
+	at    int      // its line in doc, from 0
+	ref   string   // as written: "runtime.go:251", "impl/queue/ring.go:294"
+	name  string   // the file part: "runtime.go", "impl/queue/ring.go"
+	line  int      // the line part
+	files []string // the source files name resolves to
+	inRun bool     // in a lesson's text about a run: the run's output checks it
+}
+
+func (c citation) where() string { return fmt.Sprintf("%s:%d", c.doc, c.at+1) }
+
+// proseName is a prose file's path from the module root (lessons(t)
+// gives the lessons' paths from docs/learn).
+func proseName(path string) string {
+	if !strings.Contains(path, "/") {
+		return filepath.Join("docs/learn", path)
+	}
+	name, _ := filepath.Rel(root, path)
+	return name
+}
+
+// lineOf is line n of src, trimmed; "" when there is no such line.
+func lineOf(src string, n int) string {
+	ls := strings.Split(src, "\n")
+	if n < 1 || n > len(ls) {
+		return ""
+	}
+	return strings.TrimSpace(ls[n-1])
+}
+
+// proseCitations lists every file:line reference of the prose files.
+func proseCitations(t *testing.T, index map[string][]string) []citation {
+	// inRun marks the lessons' lines that follow a run block: what they
+	// say about the run is checked against its output.
+	inRun := map[string]map[int]bool{}
+	for _, path := range lessons(t) {
+		l := readLesson(t, path)
+		marks := map[int]bool{}
+		for k, b := range l.blocks {
+			if b.info != "sh run" {
+				continue
+			}
+			end := len(l.lines)
+			for _, c := range l.blocks[k+1:] {
+				if c.info == "sh run" {
+					end = c.start
+					break
+				}
+			}
+			for i := b.end + 1; i < end; i++ {
+				marks[i] = true
+			}
+		}
+		inRun[proseName(path)] = marks
+	}
+	var out []citation
+	for _, path := range proseFiles(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := proseName(path)
+		for i, s := range strings.Split(string(data), "\n") {
+			for _, m := range fileLineRE.FindAllStringSubmatch(s, -1) {
+				n, _ := strconv.Atoi(m[2])
+				out = append(out, citation{doc: name, at: i, ref: m[0], name: m[1], line: n,
+					files: resolve(m[1], index), inRun: inRun[name][i]})
+			}
+		}
+	}
+	return out
+}
+
+// A citedCode is a row of docs/citations.tsv: a reference as the prose
+// writes it, the file it resolves to, and the code of its line.
+type citedCode struct{ ref, file, code string }
+
+func readCitations(t *testing.T) map[string]citedCode {
+	f, err := os.Open(filepath.Join(root, citationsTable))
+	if os.IsNotExist(err) {
+		return map[string]citedCode{}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows := map[string]citedCode{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		s := sc.Text()
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		p := strings.SplitN(s, "\t", 3)
+		if len(p) != 3 {
+			t.Fatalf("%s:%d: want reference, file and code, tab-separated: %q", citationsTable, n, s)
+		}
+		rows[p[0]] = citedCode{p[0], p[1], p[2]}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+const citationsHeader = `# The code each file:line citation of the prose (docs/*.md, docs/learn/*.md, README.md) names:
+# reference as written, the file it resolves to, the code of that line (trimmed), tab-separated.
+# docs/learn's TestCitationsCiteTheirCode fails when a cited line no longer holds its code;
+# go test ./docs/learn -run TestCitationsCiteTheirCode -fix-citations follows moved code and records new citations.
+`
+
+func writeCitations(t *testing.T, rows map[string]citedCode) {
+	keys := make([]string, 0, len(rows))
+	for k := range rows {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString(citationsHeader)
+	for _, k := range keys {
+		r := rows[k]
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", r.ref, r.file, r.code)
+	}
+	if err := os.WriteFile(filepath.Join(root, citationsTable), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// codeAt says whether line n of one of files (or of a catalog mutant of
+// it) is code, the code recorded for it.
+func codeAt(t *testing.T, files []string, n int, code string, cat []*mutant.Mutant) bool {
+	for _, f := range files {
+		for _, src := range versions(t, f, cat) {
+			if lineOf(src, n) == code {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// movedTo is the line of files nearest to n that holds code, and the file
+// it is in (0 when no line does): the file itself first, then its catalog
+// mutants.
+func movedTo(t *testing.T, files []string, n int, code string, cat []*mutant.Mutant) (int, string) {
+	best, in := 0, ""
+	for _, f := range files {
+		for _, src := range versions(t, f, cat) {
+			for i, s := range strings.Split(src, "\n") {
+				if strings.TrimSpace(s) != code {
+					continue
+				}
+				if d := abs(i + 1 - n); best == 0 || d < abs(best-n) {
+					best, in = i+1, f
+				}
+			}
+			if best != 0 {
+				return best, in
+			}
+		}
+	}
+	return best, in
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func relRoot(p string) string {
+	r, err := filepath.Rel(root, p)
+	if err != nil {
+		return p
+	}
+	return r
+}
+
+// TestCitationsCiteTheirCode checks each file:line citation of the prose
+// against the code docs/citations.tsv recorded for it.
+func TestCitationsCiteTheirCode(t *testing.T) {
+	index := sourceIndex(t)
+	cat, err := mutant.Catalog(filepath.Join(root, "mutants"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := readCitations(t)
+	cited := map[string]bool{}
+	moved := map[string]string{} // reference -> the reference that follows its code
+	checked := 0
+	for _, c := range proseCitations(t, index) {
+		if c.inRun || len(c.files) == 0 {
+			continue // TestLessons and TestProseMatchesTheTree check these
+		}
+		cited[c.ref] = true
+		r, ok := rows[c.ref]
+		if !ok {
+			code := ""
+			for _, f := range c.files {
+				for _, src := range versions(t, f, cat) {
+					if s := lineOf(src, c.line); code == "" && s != "" && !strings.HasPrefix(s, "//") {
+						code = s
+					}
+				}
+			}
+			if *fixCitations && code != "" {
+				rows[c.ref] = citedCode{c.ref, relRoot(c.files[0]), code}
+				t.Logf("%s: %s recorded: `%s`", c.where(), c.ref, code)
+				continue
+			}
+			t.Errorf("%s: %s is not in %s: read that it names the code meant (`%s`), then record it with -fix-citations", c.where(), c.ref, citationsTable, code)
+			continue
+		}
+		checked++
+		if codeAt(t, c.files, c.line, r.code, cat) {
+			continue
+		}
+		n, f := movedTo(t, c.files, c.line, r.code, cat)
+		if n == 0 {
+			t.Errorf("%s: %s cited `%s`, which is no longer in %s: find the code the sentence means and cite its line", c.where(), c.ref, r.code, strings.Join(c.files, ", "))
+			continue
+		}
+		to := c.name + ":" + strconv.Itoa(n)
+		if *fixCitations {
+			moved[c.ref] = to
+			continue
+		}
+		t.Errorf("%s: %s cites `%s`, now at %s:%d (line %d is `%s`): rerun with -fix-citations to follow it",
+			c.where(), c.ref, r.code, relRoot(f), n, c.line, lineOf(readSource(t, c.files[0]), c.line))
+	}
+	if *fixCitations {
+		fixMoved(t, moved, rows)
+		for _, to := range moved {
+			cited[to] = true
+		}
+	}
+	for k := range rows {
+		if !cited[k] {
+			if *fixCitations {
+				delete(rows, k)
+				t.Logf("%s: %s dropped: no prose cites it", citationsTable, k)
+				continue
+			}
+			t.Errorf("%s: %s: no prose cites it; -fix-citations drops the row", citationsTable, k)
+		}
+	}
+	if *fixCitations {
+		writeCitations(t, rows)
+	}
+	if checked == 0 && !*fixCitations {
+		t.Fatal("no citation checked against its recorded code: the prose patterns or the table no longer match")
+	}
+	t.Logf("%d citations checked against the code %s records", checked, citationsTable)
+}
+
+// fixMoved rewrites each moved reference in the prose to where its code is
+// now, all of a file's in one pass (a reference moved onto another's old
+// number is not moved twice), and rekeys its row.
+func fixMoved(t *testing.T, moved map[string]string, rows map[string]citedCode) {
+	if len(moved) == 0 {
+		return
+	}
+	for _, path := range proseFiles(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out := rewriteRefs(string(data), moved); out != string(data) {
+			if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	old := map[string]citedCode{}
+	for from := range moved {
+		old[from] = rows[from]
+		delete(rows, from)
+	}
+	for from, to := range moved {
+		r := old[from]
+		rows[to] = citedCode{to, r.file, r.code}
+		t.Logf("%s -> %s: `%s`", from, to, r.code)
+	}
+}
+
+// rewriteRefs replaces each reference of text that moved, in one pass.
+func rewriteRefs(text string, moved map[string]string) string {
+	return fileLineRE.ReplaceAllStringFunc(text, func(ref string) string {
+		if to, ok := moved[ref]; ok {
+			return to
+		}
+		return ref
+	})
+}
+
+func readSource(t *testing.T, f string) string {
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The check's decisions on a file of its own: a citation whose line still
+// holds its code passes; one whose code moved is sent to the nearest line
+// that holds it now; one whose code is gone has nowhere to go; moves are
+// rewritten in one pass, so a reference moved onto another's old number
+// is not moved again.
+func TestCitationFollowsMovedCode(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "x.go")
+	write := func(s string) {
+		if err := os.WriteFile(f, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package x\n\nfunc a() { b() }\nfunc c() { b() }\n")
+	files := []string{f}
+	if !codeAt(t, files, 3, "func a() { b() }", nil) {
+		t.Fatal("line 3 holds its code, but the check says it does not")
+	}
+	write("package x\n\n// a comment added above\nfunc a() { b() }\nfunc c() { b() }\n")
+	if codeAt(t, files, 3, "func a() { b() }", nil) {
+		t.Fatal("line 3 is a comment now, but the check passes it")
+	}
+	if n, _ := movedTo(t, files, 3, "func a() { b() }", nil); n != 4 {
+		t.Errorf("the code moved to line 4; the check sends the citation to %d", n)
+	}
+	write("package x\n\nfunc a() { b() }\n\nfunc a() { b() }\n")
+	if n, _ := movedTo(t, files, 4, "func a() { b() }", nil); n != 3 {
+		t.Errorf("from line 4, the nearest copy is at 3; the check says %d", n)
+	}
+	if n, _ := movedTo(t, files, 4, "func gone() {}", nil); n != 0 {
+		t.Errorf("the code is gone; the check found it at %d", n)
+	}
+	got := rewriteRefs("x.go:3 and x.go:4, not xx.go:3", map[string]string{"x.go:3": "x.go:4", "x.go:4": "x.go:5"})
+	if want := "x.go:4 and x.go:5, not xx.go:3"; got != want {
+		t.Errorf("rewrite: %q, want %q", got, want)
+	}
+}
