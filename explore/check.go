@@ -133,6 +133,7 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if res.Mode == "dfs" && res.Failure == nil && res.Estimate > 0 {
 		how += fmt.Sprintf(" (%d run at %d preemption(s), of about %s there: %s)", res.RoundSchedules, res.Bound, magnitude(res.Estimate), left(res.Estimate, res.RoundSchedules))
 	}
+	how += roundNote(res)
 	how += forecastNote(fc, res)
 	rec := newRecord(t, name, opt, res)
 	rec.Forecast = math.Round(fc.Schedules)
@@ -232,9 +233,10 @@ func dependencyTable(res Result) string {
 //     forecast, the plain budget at least: -long runs at least the
 //     schedules the plain run does.
 //
-// The reduced search has no forecast of its own (the plain one's is no
-// guide: the reduced search runs from a sixtieth to half of its
-// schedules), so it keeps ten times the budget; a scenario whose reduced
+// The reduced search has no forecast before it starts (the plain one's is
+// no guide: the reduced search runs from a sixtieth to half of its
+// schedules; its own, from its rounds, comes only as its last bound
+// starts: Result.RoundForecast), so it keeps ten times the budget; a scenario whose reduced
 // search cannot end at the raised bound says so in its budget for -long
 // (explore/scenarios, budget). Measured on the -long explore layer:
 // docs/auditing.md, "What to run".
@@ -296,6 +298,24 @@ func forecastNote(fc Forecast, res Result) string {
 		return fmt.Sprintf("; covered about %.2g%% of the whole search, by the forecast (about %s schedules)", 100*float64(res.Schedules)/fc.Schedules, magnitude(fc.Schedules))
 	default:
 		return fmt.Sprintf("; the forecast (about %s schedules) is below what ran: too rough to say what share was covered", magnitude(fc.Schedules))
+	}
+}
+
+// roundNote says how the reduced search's forecast of its last bound,
+// made from the bounds before it, compares with what that bound ran: its
+// error when the search ended, the share covered when the budget stopped
+// it.
+func roundNote(res Result) string {
+	fc, ran := res.RoundForecast, float64(res.RoundSchedules)
+	switch {
+	case res.Mode != "dpor" || fc == 0 || res.Failure != nil:
+		return ""
+	case res.Exhaustive:
+		return fmt.Sprintf("; bound %d forecast from the bounds before it at about %s, off by %+.0f%%", res.Bound, magnitude(fc), 100*(fc-ran)/ran)
+	case fc > ran:
+		return fmt.Sprintf(" (%d run at %d preemption(s), of about %s there by the forecast from the bounds before it: about %.2g%% covered)", res.RoundSchedules, res.Bound, magnitude(fc), 100*ran/fc)
+	default:
+		return fmt.Sprintf(" (%d run at %d preemption(s); the forecast from the bounds before it, about %s, is below what ran: too rough to say what share was covered)", res.RoundSchedules, res.Bound, magnitude(fc))
 	}
 }
 

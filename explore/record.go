@@ -86,6 +86,9 @@ func newRecord(t testing.TB, name string, opt Options, res Result) Record {
 	if !res.Exhaustive && res.Estimate > float64(res.RoundSchedules) {
 		rec.EstimateLeft = res.Estimate - float64(res.RoundSchedules)
 	}
+	if res.Mode == "dpor" && !res.Exhaustive && res.RoundForecast > float64(res.RoundSchedules) {
+		rec.EstimateLeft = res.RoundForecast - float64(res.RoundSchedules) // the reduced search's, from its rounds
+	}
 	return rec
 }
 

@@ -347,3 +347,48 @@ func TestReducedWithABoundMissesNothing(t *testing.T) {
 		}
 	}
 }
+
+// The reduced search's forecast of its last bound is nextRound of the
+// bounds before it, each as its own search runs it; a search cut in its
+// last bound reports what it ran there, beside the forecast.
+func TestReducedForecastsItsLastBoundFromTheOnesBefore(t *testing.T) {
+	forecasts := 0
+	for _, ty := range toys() {
+		var rounds []int
+		total := 0
+		for b := 0; b <= 3; b++ {
+			pb := b
+			if b == 0 {
+				pb = -1 // Options says 0 is the default, 2
+			}
+			res := Explore(Options{Reduce: true, Preemptions: pb, MaxSchedules: 1 << 20}, ty.body)
+			if !res.Exhaustive {
+				t.Fatalf("%s, bound %d: not exhaustive", ty.name, b)
+			}
+			if want := nextRound(rounds); res.RoundForecast != want {
+				t.Errorf("%s, bound %d: forecast %v, want %v from the bounds before it %v", ty.name, b, res.RoundForecast, want, rounds)
+			}
+			if res.RoundSchedules != res.Schedules-total {
+				t.Errorf("%s, bound %d: %d schedules at the last bound, want %d (%d in all, %d before it)", ty.name, b, res.RoundSchedules, res.Schedules-total, res.Schedules, total)
+			}
+			if res.RoundForecast > 0 {
+				forecasts++
+				if last := res.RoundSchedules - 1; last > 0 {
+					cut := Explore(Options{Reduce: true, Preemptions: pb, MaxSchedules: res.Schedules - 1}, ty.body)
+					if cut.Exhaustive || cut.RoundSchedules != last || cut.RoundForecast != res.RoundForecast {
+						t.Errorf("%s, bound %d, cut a schedule short: exhaustive %v, %d at the last bound (want %d), forecast %v (want %v)",
+							ty.name, b, cut.Exhaustive, cut.RoundSchedules, last, cut.RoundForecast, res.RoundForecast)
+					}
+				}
+			}
+			rounds = append(rounds, res.RoundSchedules)
+			total = res.Schedules
+		}
+	}
+	if forecasts == 0 {
+		t.Fatal("no toy has two bounds of schedules before its last: nothing forecast")
+	}
+	if nextRound([]int{84, 9802}) < 500_000 || nextRound([]int{84, 9802}) > 600_000 {
+		t.Errorf("nextRound(84, 9802) = %v, want about 572,000", nextRound([]int{84, 9802}))
+	}
+}

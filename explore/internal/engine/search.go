@@ -189,11 +189,15 @@ type Result struct {
 	// the sleep set); they are counted in Schedules too.
 	Redundant int
 	// When the budget cut the depth-first search: the schedules it ran
-	// at the last bound, and Knuth's estimate of how many there are at
+	// at the last bound (the reduced search's whether cut or not), and Knuth's estimate of how many there are at
 	// that bound (estimate.go; an order of magnitude).
 	RoundSchedules int
 	Estimate       float64
-	Failure        *Failure
+	// RoundForecast is the reduced search's forecast of its last bound's
+	// schedules, made from the bounds before it as they ended
+	// (nextRound); 0 below bound 2.
+	RoundForecast float64
+	Failure       *Failure
 	// SharedOps counts the operations on shared state the search saw, over
 	// all its schedules: the atomics, locks and channel operations of
 	// explore/atomic and explore/sync, and the scenario's own points. Zero
