@@ -328,8 +328,8 @@ func (e *explorer) reduced() Result {
 // 591,780), so the forecast of the last round, made when the ones before
 // it end, comes before nearly all of the work. Measured on the reduced
 // searches that end (docs/explore.md, "The reduced search's forecast"),
-// on rounds of 1,000 schedules or more: median error 14%, 59 of 71 within
-// 35%, the worst +362%: an order of magnitude, as Knuth's is.
+// on rounds of 1,000 schedules or more: median error 14%, 63 of 77 within
+// 35%, the worst -53% and +362%: an order of magnitude, as Knuth's is.
 
 // nextRound forecasts the schedules of the next bound's search from those
 // of the bounds before it; 0 when there are fewer than two.
