@@ -236,9 +236,9 @@ func dependencyTable(res Result) string {
 // The reduced search has no forecast before it starts (the plain one's is
 // no guide: the reduced search runs from a sixtieth to half of its
 // schedules; its own, from its rounds, comes only as its last bound
-// starts: Result.RoundForecast), so it keeps ten times the budget; a scenario whose reduced
-// search cannot end at the raised bound says so in its budget for -long
-// (explore/scenarios, budget). Measured on the -long explore layer:
+// starts: Result.RoundForecast), so it keeps ten times the budget; a
+// scenario whose reduced search cannot end at the raised bound says so in
+// its budget for -long (explore/scenarios, budget). Measured on the -long explore layer:
 // docs/auditing.md, "What to run".
 const (
 	longFactor       = 10

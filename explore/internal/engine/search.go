@@ -189,8 +189,9 @@ type Result struct {
 	// the sleep set); they are counted in Schedules too.
 	Redundant int
 	// When the budget cut the depth-first search: the schedules it ran
-	// at the last bound (the reduced search's whether cut or not), and Knuth's estimate of how many there are at
-	// that bound (estimate.go; an order of magnitude).
+	// at the last bound (the reduced search's, cut or not), and Knuth's
+	// estimate of how many there are at that bound (estimate.go; an
+	// order of magnitude).
 	RoundSchedules int
 	Estimate       float64
 	// RoundForecast is the reduced search's forecast of its last bound's
