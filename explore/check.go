@@ -32,6 +32,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		t.Logf("explore %s: not run, replaying %s only", name, opt.ReplayScenario)
 		return Result{}
 	}
+	if opt.Log == nil {
+		opt.Log = scenarioLog{t, name}
+	}
 	var longNote string
 	var longFc Forecast
 	comparePlain := 0 // the plain search's budget in the comparison, when not opt's
@@ -299,6 +302,18 @@ func forecastNote(fc Forecast, res Result) string {
 	default:
 		return fmt.Sprintf("; the forecast (about %s schedules) is below what ran: too rough to say what share was covered", magnitude(fc.Schedules))
 	}
+}
+
+// scenarioLog is Check's Options.Log: the test's log, each line named
+// for the scenario as Check's own are.
+type scenarioLog struct {
+	t    testing.TB
+	name string
+}
+
+func (l scenarioLog) Logf(format string, args ...any) {
+	l.t.Helper()
+	l.t.Logf("explore %s: %s", l.name, fmt.Sprintf(format, args...))
 }
 
 // roundNote says how the reduced search's forecast of its last bound,

@@ -100,6 +100,7 @@
 //	Evidence         $TMPDIR/wsched-explore   WSCHED_EXPLORE_EVIDENCE=dir
 //	Mutant           none              WSCHED_MUTANT=id
 //	Play             off               WSCHED_EXPLORE_PLAY=1
+//	Log              none              (Check: the test's log)
 //
 // go doc ./explore/internal/engine Options says what each means.
 // TestSettingsTableNamesEveryField keeps this table and the type alike.

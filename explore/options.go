@@ -16,6 +16,10 @@ import (
 // package comment's table, "Settings".
 type Options = engine.Options
 
+// Logger is where a search says what it learns as it goes (Options.Log);
+// a *testing.T is one.
+type Logger = engine.Logger
+
 // Result is what an exploration did: how many schedules and steps it ran,
 // whether the search was exhaustive at which bound, and the first
 // failure, if one was found (go doc ./explore/internal/engine Result).

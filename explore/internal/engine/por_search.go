@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"fmt"
+	"math"
 	"math/bits"
 	"slices"
+	"strings"
+	"time"
 )
 
 // The reduced search: the decisions of the current path with the
@@ -302,10 +306,16 @@ func (e *explorer) reduced() Result {
 		return e.res
 	}
 	var rounds []int // the schedules of each bound's search
+	began := time.Now()
 	for b := 0; b <= e.opt.Preemptions; b++ {
 		e.res.Bound = b
 		e.res.RoundForecast = nextRound(rounds)
 		start := e.res.Schedules
+		if fc := e.res.RoundForecast; fc > 0 && e.opt.Log != nil {
+			per := time.Since(began) / time.Duration(max(start, 1))
+			e.opt.Log.Logf("bound %d starts: about %d schedules there, forecast from the bounds before it (%s), about %v at their rate; an order of magnitude",
+				b, twoDigits(fc), strings.Trim(fmt.Sprint(rounds), "[]"), (time.Duration(fc) * per).Round(time.Second))
+		}
 		ok := e.porRound(&porSearch{bound: b})
 		e.res.RoundSchedules = e.res.Schedules - start
 		if !ok {
@@ -331,6 +341,12 @@ func (e *explorer) reduced() Result {
 // searches that end (docs/explore.md, "The reduced search's forecast"),
 // on rounds of 1,000 schedules or more: median error 14%, 63 of 77 within
 // 35%, the worst -53% and +362%: an order of magnitude, as Knuth's is.
+
+// twoDigits rounds x to two significant digits: an estimate's precision.
+func twoDigits(x float64) int64 {
+	p := math.Pow(10, math.Floor(math.Log10(max(x, 1)))-1)
+	return max(int64(math.Round(x/p)*p), 1)
+}
 
 // nextRound forecasts the schedules of the next bound's search from those
 // of the bounds before it; 0 when there are fewer than two.

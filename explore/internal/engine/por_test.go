@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -361,12 +362,17 @@ func TestReducedForecastsItsLastBoundFromTheOnesBefore(t *testing.T) {
 			if b == 0 {
 				pb = -1 // Options says 0 is the default, 2
 			}
-			res := Explore(Options{Reduce: true, Preemptions: pb, MaxSchedules: 1 << 20}, ty.body)
+			var log lines
+			res := Explore(Options{Reduce: true, Preemptions: pb, MaxSchedules: 1 << 20, Log: &log}, ty.body)
 			if !res.Exhaustive {
 				t.Fatalf("%s, bound %d: not exhaustive", ty.name, b)
 			}
 			if want := nextRound(rounds); res.RoundForecast != want {
 				t.Errorf("%s, bound %d: forecast %v, want %v from the bounds before it %v", ty.name, b, res.RoundForecast, want, rounds)
+			}
+			said := fmt.Sprintf("bound %d starts: about %d schedules there", b, twoDigits(res.RoundForecast))
+			if n := len(log); res.RoundForecast > 0 && (n != b-1 || !strings.HasPrefix(log[n-1], said)) || res.RoundForecast == 0 && n != 0 {
+				t.Errorf("%s, bound %d (forecast %v): logged %q; want a line as each bound from 2 starts, the last %q, and nothing without a forecast", ty.name, b, res.RoundForecast, log, said)
 			}
 			if res.RoundSchedules != res.Schedules-total {
 				t.Errorf("%s, bound %d: %d schedules at the last bound, want %d (%d in all, %d before it)", ty.name, b, res.RoundSchedules, res.Schedules-total, res.Schedules, total)
@@ -392,3 +398,8 @@ func TestReducedForecastsItsLastBoundFromTheOnesBefore(t *testing.T) {
 		t.Errorf("nextRound(84, 9802) = %v, want about 572,000", nextRound([]int{84, 9802}))
 	}
 }
+
+// lines is a Logger that keeps what it is told.
+type lines []string
+
+func (l *lines) Logf(format string, args ...any) { *l = append(*l, fmt.Sprintf(format, args...)) }

@@ -148,6 +148,12 @@ type Options struct {
 	// Mutant (WSCHED_MUTANT=id) names the catalog mutant the code under
 	// test carries, so that a failure's replay command applies it too.
 	Mutant string
+	// Log, when set, is told what a search learns as it goes that is
+	// worth saying before it ends: the reduced search's forecast of each
+	// bound from 2, as that bound starts (nextRound), with the time it
+	// will take at the rate of the bounds before it. Check sets it to
+	// the test. A *testing.T is a Logger.
+	Log Logger
 }
 
 // WithDefaults is o with every zero field set to its default.
@@ -174,6 +180,12 @@ func (o Options) WithDefaults() Options {
 }
 
 // Result is what an exploration did (explore.Result).
+// Logger is where a search says what it learns as it goes
+// (Options.Log).
+type Logger interface {
+	Logf(format string, args ...any)
+}
+
 type Result struct {
 	Schedules int
 	Steps     int64 // scheduling points over all schedules
