@@ -241,8 +241,8 @@ func dependencyTable(res Result) string {
 // schedules; its own, from its rounds, comes only as its last bound
 // starts: Result.RoundForecast), so it keeps ten times the budget; a
 // scenario whose reduced search cannot end at the raised bound says so in
-// its budget for -long (explore/scenarios, budget). Measured on the -long explore layer:
-// docs/auditing.md, "What to run".
+// its budget for -long (explore/scenarios, budget). Measured on the -long
+// explore layer: docs/auditing.md, "What to run".
 const (
 	longFactor       = 10
 	longEndsWithin   = 15
@@ -470,9 +470,7 @@ func magnitude(x float64) string {
 	if x < 1 {
 		return "0"
 	}
-	p := math.Pow(10, math.Floor(math.Log10(x))-1)
-	n := int64(math.Round(x/p) * p)
-	s := strconv.FormatInt(n, 10)
+	s := strconv.FormatInt(engine.TwoDigits(x), 10)
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
 	}

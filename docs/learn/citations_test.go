@@ -59,8 +59,16 @@ func proseName(path string) string {
 	if !strings.Contains(path, "/") {
 		return filepath.Join("docs/learn", path)
 	}
-	name, _ := filepath.Rel(root, path)
-	return name
+	return fromRoot(path)
+}
+
+// fromRoot is a path of the tree from the module root.
+func fromRoot(p string) string {
+	r, err := filepath.Rel(root, p)
+	if err != nil {
+		return p
+	}
+	return r
 }
 
 // lineOf is line n of src, trimmed; "" when there is no such line.
@@ -213,14 +221,6 @@ func abs(x int) int {
 	return x
 }
 
-func relRoot(p string) string {
-	r, err := filepath.Rel(root, p)
-	if err != nil {
-		return p
-	}
-	return r
-}
-
 // TestCitationsCiteTheirCode checks each file:line citation of the prose
 // against the code docs/citations.tsv recorded for it.
 func TestCitationsCiteTheirCode(t *testing.T) {
@@ -249,7 +249,7 @@ func TestCitationsCiteTheirCode(t *testing.T) {
 				}
 			}
 			if *fixCitations && code != "" {
-				rows[c.ref] = citedCode{c.ref, relRoot(c.files[0]), code}
+				rows[c.ref] = citedCode{c.ref, fromRoot(c.files[0]), code}
 				t.Logf("%s: %s recorded: `%s`", c.where(), c.ref, code)
 				continue
 			}
@@ -271,7 +271,7 @@ func TestCitationsCiteTheirCode(t *testing.T) {
 			continue
 		}
 		t.Errorf("%s: %s cites `%s`, now at %s:%d (line %d is `%s`): rerun with -fix-citations to follow it",
-			c.where(), c.ref, r.code, relRoot(f), n, c.line, lineOf(readSource(t, c.files[0]), c.line))
+			c.where(), c.ref, r.code, fromRoot(f), n, c.line, lineOf(versions(t, c.files[0], nil)[0], c.line))
 	}
 	if *fixCitations {
 		fixMoved(t, moved, rows)
@@ -336,14 +336,6 @@ func rewriteRefs(text string, moved map[string]string) string {
 		}
 		return ref
 	})
-}
-
-func readSource(t *testing.T, f string) string {
-	b, err := os.ReadFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // The check's decisions on a file of its own: a citation whose line still

@@ -314,7 +314,7 @@ func (e *explorer) reduced() Result {
 		if fc := e.res.RoundForecast; fc > 0 && e.opt.Log != nil {
 			per := time.Since(began) / time.Duration(max(start, 1))
 			e.opt.Log.Logf("bound %d starts: about %d schedules there, forecast from the bounds before it (%s), about %v at their rate; an order of magnitude",
-				b, twoDigits(fc), strings.Trim(fmt.Sprint(rounds), "[]"), (time.Duration(fc) * per).Round(time.Second))
+				b, TwoDigits(fc), strings.Trim(fmt.Sprint(rounds), "[]"), (time.Duration(fc) * per).Round(time.Second))
 		}
 		ok := e.porRound(&porSearch{bound: b})
 		e.res.RoundSchedules = e.res.Schedules - start
@@ -336,14 +336,15 @@ func (e *explorer) reduced() Result {
 // falls as 1/b: R(b) ~ R(b-1)^2 / R(b-2) * (b-1)/b. The rounds before
 // the last are a small part of the work (runtime/remote-spawn: 84 and
 // 9,802 before 591,780; 9% at the median, 29% at most), so the forecast
-// of the last round, made when the ones before it end, comes before most
-// of the work. Measured on the reduced
-// searches that end (docs/explore.md, "The reduced search's forecast"),
-// on rounds of 1,000 schedules or more: median error 14%, 63 of 77 within
-// 35%, the worst -53% and +362%: an order of magnitude, as Knuth's is.
+// of each round from 2, made when the ones before it end, comes before
+// most of the work. Measured on the reduced searches that end
+// (docs/explore.md, "The reduced search's forecast"), on rounds of 1,000
+// schedules or more: median error 14%, 63 of 77 within 35%, the worst
+// -53% and +362%: an order of magnitude, as Knuth's is.
 
-// twoDigits rounds x to two significant digits: an estimate's precision.
-func twoDigits(x float64) int64 {
+// TwoDigits rounds x to two significant digits, at least 1: an
+// estimate's precision (explore's reports write it with commas).
+func TwoDigits(x float64) int64 {
 	p := math.Pow(10, math.Floor(math.Log10(max(x, 1)))-1)
 	return max(int64(math.Round(x/p)*p), 1)
 }

@@ -370,7 +370,7 @@ func TestReducedForecastsItsLastBoundFromTheOnesBefore(t *testing.T) {
 			if want := nextRound(rounds); res.RoundForecast != want {
 				t.Errorf("%s, bound %d: forecast %v, want %v from the bounds before it %v", ty.name, b, res.RoundForecast, want, rounds)
 			}
-			said := fmt.Sprintf("bound %d starts: about %d schedules there", b, twoDigits(res.RoundForecast))
+			said := fmt.Sprintf("bound %d starts: about %d schedules there", b, TwoDigits(res.RoundForecast))
 			if n := len(log); res.RoundForecast > 0 && (n != b-1 || !strings.HasPrefix(log[n-1], said)) || res.RoundForecast == 0 && n != 0 {
 				t.Errorf("%s, bound %d (forecast %v): logged %q; want a line as each bound from 2 starts, the last %q, and nothing without a forecast", ty.name, b, res.RoundForecast, log, said)
 			}
