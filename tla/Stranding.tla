@@ -60,7 +60,8 @@
 (*                 by nobody, until it pushes each into its ring         *)
 (*                 (PushRest), before the poll returns                    *)
 (*   LooseMonitor  the monitor's steps one by one: flag a worker that is  *)
-(*                 not resting (the code flags by elapsed time), unflag, *)
+(*                 not resting (the code flags by elapsed time), or any  *)
+(*                 worker on a stale reading of its tick count; unflag,  *)
 (*                 wake a parked worker or start an extra one while one  *)
 (*                 is flagged and a task waits (the code asks the idle    *)
 (*                 protocol's searchers, not who looks)                    *)
@@ -291,12 +292,17 @@ NotifyWake(w) ==
     /\ ws' = [ws EXCEPT ![w] = "looking"]
     /\ UNCHANGED <<loc, stuck, runs, aux>>
 
-\* The monitor's steps one by one (LooseMonitor).
+\* The monitor's steps one by one (LooseMonitor). The code decides to flag
+\* on a tick count it read before it stores the flag; the worker may have
+\* moved on in between (begun a tick and a poll in it, or parked, or
+\* retired), and then the flag is of no poll the worker is in and the next
+\* look takes it down (MonUnflag). A fresh flag is of a worker that runs.
 MonFlag(v) ==
-    /\ LooseMonitor /\ Monitor
-    /\ ws[v] \in {"looking", "polling"} /\ ~stuck[v]
+    /\ LooseMonitor /\ Monitor /\ ~stuck[v]
     /\ stuck' = [stuck EXCEPT ![v] = TRUE]
-    /\ flagPoll' = [flagPoll EXCEPT ![v] = ws[v] = "polling"]
+    /\ \/ /\ ws[v] \in {"looking", "polling"}   \* fresh
+          /\ flagPoll' = [flagPoll EXCEPT ![v] = ws[v] = "polling"]
+       \/ flagPoll' = [flagPoll EXCEPT ![v] = FALSE] \* stale
     /\ UNCHANGED <<loc, ws, runs, monSaw>>
 \* The code unflags a worker whose tick count moved: it is not inside the
 \* poll it was flagged in.

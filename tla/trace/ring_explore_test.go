@@ -288,11 +288,3 @@ func TestTraceRingSpecMutants(t *testing.T) {
 		})
 	}
 }
-
-func firstLines(s string, n int) string {
-	ls := strings.SplitN(s, "\n", n+1)
-	if len(ls) > n {
-		ls = ls[:n]
-	}
-	return strings.Join(ls, "\n")
-}

@@ -218,7 +218,7 @@ var strandSpecMutants = []struct {
 	{name: "WakeIntoRing", what: "a blocker's wake puts P at the back of its ring, not into its slot", shape: "lifo",
 		old: `WakeKind == IF Shape = "lifo" THEN "lifo" ELSE "ring"`, new: `WakeKind == "ring"`},
 	{name: "FlagOnlyInPoll", what: "the monitor flags only a worker inside a poll (the code flags by its tick count, also a worker not yet in its loop)", shape: "spawn",
-		old: `/\ ws[v] \in {"looking", "polling"} /\ ~stuck[v]`, new: `/\ ws[v] = "polling" /\ ~stuck[v]`},
+		old: monFlagCases, new: `    /\ ws[v] = "polling" /\ flagPoll' = [flagPoll EXCEPT ![v] = TRUE]`},
 	{name: "HelpAtOnce", what: "the monitor wakes a parked worker or starts an extra one only while a task waits (its look at the queues and its help one step: MonSee's sight not used)", shape: "spawn",
 		old: `(\E u \in All : stuck[u]) /\ monSaw`, new: `(\E u \in All : stuck[u]) /\ Waiting`, times: 2},
 }

@@ -5,6 +5,7 @@ package trace
 import (
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/wsched/wsched/impl/queue"
@@ -89,3 +90,19 @@ func (d *distinct) add(s string) {
 		d.logs = append(d.logs, s)
 	}
 }
+
+// firstLines is the first n lines of s.
+func firstLines(s string, n int) string {
+	ls := strings.SplitN(s, "\n", n+1)
+	if len(ls) > n {
+		ls = ls[:n]
+	}
+	return strings.Join(ls, "\n")
+}
+
+// monFlagCases is the text of Stranding's MonFlag that lets a flag be
+// stale: fresh, of a worker that runs, or stale, of any worker and of no
+// poll (the code reads the tick count before it stores the flag).
+const monFlagCases = `    /\ \/ /\ ws[v] \in {"looking", "polling"}   \* fresh
+          /\ flagPoll' = [flagPoll EXCEPT ![v] = ws[v] = "polling"]
+       \/ flagPoll' = [flagPoll EXCEPT ![v] = FALSE] \* stale`
