@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,10 +32,11 @@ import (
 // drops the rows no prose cites, and prints each change to be read. A
 // citation whose code is gone from the file it names is left failing: what
 // it meant is for a reader to find. A new citation is recorded with the
-// code of the file's own line, or, where that is no code, of a catalog
-// mutant's (a lesson may cite a line of a mutant's trace); one that means
-// a mutant's line where the file's own line is code too needs its row
-// written by hand.
+// code of its line in the file or in a catalog mutant of it (a lesson may
+// cite a line of a mutant's trace): the only code there, or else the one
+// the prose line quotes (a trace row prints its source line); where
+// several versions have code there and the prose quotes none, the check
+// fails and asks for the row to be written by hand.
 
 var fixCitations = flag.Bool("fix-citations", false, "rewrite moved file:line citations in the prose to the lines that now hold their code, and record new ones in docs/citations.tsv")
 
@@ -49,6 +52,7 @@ type citation struct {
 	line  int      // the line part
 	files []string // the source files name resolves to
 	inRun bool     // in a lesson's text about a run: the run's output checks it
+	text  string   // the prose line it is on
 }
 
 func (c citation) where() string { return fmt.Sprintf("%s:%d", c.doc, c.at+1) }
@@ -116,7 +120,7 @@ func proseCitations(t *testing.T, index map[string][]string) []citation {
 			for _, m := range fileLineRE.FindAllStringSubmatch(s, -1) {
 				n, _ := strconv.Atoi(m[2])
 				out = append(out, citation{doc: name, at: i, ref: m[0], name: m[1], line: n,
-					files: resolve(m[1], index), inRun: inRun[name][i]})
+					files: resolve(m[1], index), inRun: inRun[name][i], text: s})
 			}
 		}
 	}
@@ -191,6 +195,58 @@ func codeAt(t *testing.T, files []string, n int, code string, cat []*mutant.Muta
 	return false
 }
 
+// lineCandidates is the code of line n in each version of files (the
+// file, then its catalog mutants; a lesson may cite a line of a mutant's
+// trace), each distinct code once, comments and blank lines left out.
+func lineCandidates(t *testing.T, files []string, n int, cat []*mutant.Mutant) []string {
+	var out []string
+	for _, f := range files {
+		for _, src := range versions(t, f, cat) {
+			if s := lineOf(src, n); s != "" && !strings.HasPrefix(s, "//") && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// pickCode is the code a new citation names, of the candidates of its line
+// (lineCandidates, the file's own first): the one the prose line quotes
+// (a trace row prints its source line after the reference), its code
+// without the trailing comment; else the first. sure is false when the
+// prose quotes several, or is a trace row (traceRowRE) that quotes none
+// of several: nothing then says which version it means.
+func pickCode(cands []string, ref, prose string) (code string, sure bool) {
+	if len(cands) == 0 {
+		return "", true
+	}
+	var quoted []string
+	for _, c := range cands {
+		q := c
+		if i := strings.Index(q, " //"); i >= 0 {
+			q = strings.TrimSpace(q[:i])
+		}
+		if len(q) >= 8 && strings.Contains(prose, q) { // shorter ("}", "return") tells nothing
+			quoted = append(quoted, c)
+		}
+	}
+	switch {
+	case len(quoted) == 1:
+		return quoted[0], true
+	case len(quoted) > 1:
+		return "", false
+	}
+	if len(cands) > 1 && traceRowRE.MatchString(prose) {
+		return "", false
+	}
+	return cands[0], true
+}
+
+// traceRowRE is a row of a failing schedule's trace as the prose copies
+// it: a step number, the goroutine, the reference, ..., " | " and the
+// source line.
+var traceRowRE = regexp.MustCompile(`^\s*\d+\s+\S.*\.go:\d+.* \| `)
+
 // movedTo is the line of files nearest to n that holds code, and the file
 // it is in (0 when no line does): the file itself first, then its catalog
 // mutants.
@@ -240,13 +296,12 @@ func TestCitationsCiteTheirCode(t *testing.T) {
 		cited[c.ref] = true
 		r, ok := rows[c.ref]
 		if !ok {
-			code := ""
-			for _, f := range c.files {
-				for _, src := range versions(t, f, cat) {
-					if s := lineOf(src, c.line); code == "" && s != "" && !strings.HasPrefix(s, "//") {
-						code = s
-					}
-				}
+			cands := lineCandidates(t, c.files, c.line, cat)
+			code, sure := pickCode(cands, c.ref, c.text)
+			if !sure {
+				t.Errorf("%s: %s is not in %s, and the prose line does not say which version of the line it means, the file's or a catalog mutant's (%s): write its row by hand (reference, file, code)",
+					c.where(), c.ref, citationsTable, "`"+strings.Join(cands, "`, `")+"`")
+				continue
 			}
 			if *fixCitations && code != "" {
 				rows[c.ref] = citedCode{c.ref, fromRoot(c.files[0]), code}
@@ -368,6 +423,17 @@ func TestCitationFollowsMovedCode(t *testing.T) {
 	}
 	if n, _ := movedTo(t, files, 4, "func gone() {}", nil); n != 0 {
 		t.Errorf("the code is gone; the check found it at %d", n)
+	}
+	// A new citation's code: the version of the line the prose quotes.
+	lines := []string{"tlatrace.Lock()", "if r.head.CompareAndSwap(h, x) { // claims"}
+	if code, sure := pickCode(lines, "ring.go:393", "   47  thief A  ring.go:393  | if r.head.CompareAndSwap(h, x) {"); !sure || code != lines[1] {
+		t.Errorf("the trace row quotes the mutant's line; the check picks %q (sure %v)", code, sure)
+	}
+	if _, sure := pickCode(lines, "ring.go:393", "   47  thief A  ring.go:393  | r.head.Store(x)"); sure {
+		t.Error("a trace row quotes neither version of the line; the check records one")
+	}
+	if code, sure := pickCode(lines, "ring.go:393", "the lock (ring.go:393) orders the record"); !sure || code != lines[0] {
+		t.Errorf("prose, not a trace row, quoting neither: the file's own line; the check picks %q (sure %v)", code, sure)
 	}
 	got := rewriteRefs("x.go:3 and x.go:4, not xx.go:3", map[string]string{"x.go:3": "x.go:4", "x.go:4": "x.go:5"})
 	if want := "x.go:4 and x.go:5, not xx.go:3"; got != want {
