@@ -292,17 +292,21 @@ NotifyWake(w) ==
     /\ ws' = [ws EXCEPT ![w] = "looking"]
     /\ UNCHANGED <<loc, stuck, runs, aux>>
 
-\* The monitor's steps one by one (LooseMonitor). The code decides to flag
-\* on a tick count it read before it stores the flag; the worker may have
-\* moved on in between (begun a tick and a poll in it, or parked, or
-\* retired), and then the flag is of no poll the worker is in and the next
-\* look takes it down (MonUnflag). A fresh flag is of a worker that runs.
+\* The monitor's steps one by one (LooseMonitor).
 MonFlag(v) ==
+    /\ LooseMonitor /\ Monitor
+    /\ ws[v] \in {"looking", "polling"} /\ ~stuck[v]
+    /\ stuck' = [stuck EXCEPT ![v] = TRUE]
+    /\ flagPoll' = [flagPoll EXCEPT ![v] = ws[v] = "polling"]
+    /\ UNCHANGED <<loc, ws, runs, monSaw>>
+\* A stale flag: the code decides to flag on a tick count it read before
+\* it stores the flag, and the worker may have moved on in between (begun
+\* a tick and a poll in it, or parked, or retired); such a flag is of no
+\* poll the worker is in, and the next look takes it down (MonUnflag).
+MonFlagStale(v) ==
     /\ LooseMonitor /\ Monitor /\ ~stuck[v]
     /\ stuck' = [stuck EXCEPT ![v] = TRUE]
-    /\ \/ /\ ws[v] \in {"looking", "polling"}   \* fresh
-          /\ flagPoll' = [flagPoll EXCEPT ![v] = ws[v] = "polling"]
-       \/ flagPoll' = [flagPoll EXCEPT ![v] = FALSE] \* stale
+    /\ flagPoll' = [flagPoll EXCEPT ![v] = FALSE]
     /\ UNCHANGED <<loc, ws, runs, monSaw>>
 \* The code unflags a worker whose tick count moved: it is not inside the
 \* poll it was flagged in.
@@ -371,7 +375,7 @@ Next ==
     \/ \E x \in X : ExtraLook(x) \/ EndPoll(x) \/ WakeP(x) \/ MonExtra(x)
     \/ \E t \in Tasks : Arrive(t)
     \/ \E v \in All : PushRest(v)
-    \/ \E v \in All : MonFlag(v) \/ MonUnflag(v)
+    \/ \E v \in All : MonFlag(v) \/ MonFlagStale(v) \/ MonUnflag(v)
     \/ MonSee
     \/ MonitorLook
 

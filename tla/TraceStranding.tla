@@ -29,8 +29,11 @@
 (* Record fields: a (action), w (the worker, the code's index + 1), t (a  *)
 (* task: "B1".."B4" or "P"), from (Take: the place the task was taken    *)
 (* from), rest (Take from the global queue: the batch's other tasks),     *)
-(* ok (End: ready), to (End pending, Wake: where the task goes).  Rest:   *)
-(* the worker pushed a task of its batch's rest into its ring.            *)
+(* ok (End: ready), to (End pending, Wake: where the task goes), stale    *)
+(* (Flag: the log holds a record of the worker's between the monitor's    *)
+(* read of its tick count and the flag, tla/trace's StaleFlags; then      *)
+(* MonFlagStale, else MonFlag).  Rest: the worker pushed a task of its    *)
+(* batch's rest into its ring.                                            *)
 (***************************************************************************)
 EXTENDS Stranding, TLC, Sequences
 
@@ -69,7 +72,7 @@ Logged(e) == LET w == e.w IN
                        /\ loc'[e.t] = IF e.ok THEN Done ELSE e.to
     \/ e.a = "Wake"    /\ w \in All /\ WakeP(w) /\ e.t = "P" /\ loc'["P"] = e.to
     \/ e.a = "Rest"    /\ w \in All /\ PushRest(w) /\ loc'[e.t] = Place("ring", w)
-    \/ e.a = "Flag"    /\ w \in All /\ MonFlag(w)
+    \/ e.a = "Flag"    /\ w \in All /\ IF e.stale THEN MonFlagStale(w) ELSE MonFlag(w)
     \/ e.a = "Unflag"  /\ w \in All /\ MonUnflag(w)
     \/ e.a = "MonWake" /\ w \in W /\ MonWake(w)
     \/ e.a = "Notify"  /\ w \in W /\ NotifyWake(w)

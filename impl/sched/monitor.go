@@ -206,6 +206,10 @@ func (m *monitor) markResting(w *worker, now int64) {
 // LongPoll or more, and flags it if so.
 func (m *monitor) check(w *worker, now int64) bool {
 	r := &w.watched
+	var mark int64
+	if tlatrace.On { // TLA+ trace (Stranding): the log before the count is read; a flag whose worker has records after it may be stale (MonFlagStale)
+		mark = tlatrace.Mark()
+	}
 	// Observes the worker's progress. Relaxed: only compared with the
 	// count seen last; what the monitor then does goes through the idle
 	// protocol's own orderings.
@@ -230,7 +234,7 @@ func (m *monitor) check(w *worker, now int64) bool {
 		}
 		w.stuck.StoreSeqCst(true)
 		if tlatrace.On {
-			tlatrace.StrandDone("SFlag", w.index, nil, -1, 0, true)
+			tlatrace.StrandDone("SFlag", w.index, nil, mark, 0, true)
 		}
 	}
 	return true

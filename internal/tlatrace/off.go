@@ -20,8 +20,8 @@ type Event struct {
 	G                 int64
 }
 
-// Lock, Done, Note, StealBegin, Room, SetTask, Bind, Idle, Cancelling and
-// Strand do nothing without the tag; impl/ calls them only inside `if On`.
+// Lock, Done, Note, StealBegin, Room, SetTask, Bind, Idle, Cancelling,
+// Strand and Mark do nothing without the tag; impl/ calls them only inside `if On`.
 func Unlock()                                                                    {}
 func Lock()                                                                      {}
 func Done(Event)                                                                 {}
@@ -34,3 +34,4 @@ func Idle(Event)                                                                
 func Cancelling(bool)                                                            {}
 func Strand(action string, worker int, task any, x int64, n uint32, ok bool)     {}
 func StrandDone(action string, worker int, task any, x int64, n uint32, ok bool) {}
+func Mark() int64                                                                { return 0 }

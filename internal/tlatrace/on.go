@@ -198,6 +198,17 @@ func Strand(action string, worker int, task any, x int64, n uint32, ok bool) {
 	Note(Event{Action: action, Proc: StrandProc, Worker: worker, Task: task, X: x, N: n, OK: ok, G: goid.Current()})
 }
 
+// Mark is how many records the log holds: every later record's Seq is
+// above it. A decision made on a read that follows Mark and recorded later
+// can be told, by the records in between, whether others acted after the
+// read (the monitor's flag: tla/trace's StrandLog marks it stale).
+func Mark() int64 {
+	lock()
+	n := int64(len(events))
+	unlock()
+	return n
+}
+
 // StrandDone is Strand for an operation that held the trace lock since
 // Lock (its record is then ordered with it in a plain build too).
 func StrandDone(action string, worker int, task any, x int64, n uint32, ok bool) {

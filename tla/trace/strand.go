@@ -194,6 +194,35 @@ func monitorClaim(evs []tlatrace.Event, j int) bool {
 // has no step for: more tasks than named, a worker outside the model, a
 // steal of more than one task, a displaced slot task, a flush of the slot,
 // a yield, an extra worker's hand-off.
+// StaleFlags says, by Seq, which of the monitor's flags (SFlag) may be
+// stale: the monitor decides on a tick count it read after Mark (the
+// record's X) and stores the flag later, and the worker may have moved on
+// in between. A flag is marked stale when the log holds a record of its
+// worker's between the mark and the flag: a step of the worker's own (a
+// take, a poll's end, a wake, a rest; not a task's arrival from outside),
+// or a claim of it (NFetchAnd). With none, the log's view of the worker is
+// the one the monitor read, and the flag is of the poll it shows (Stranding's
+// MonFlag); a stale one is MonFlagStale, of no poll. Conservative: a record
+// made after the read of a step taken before it marks the flag stale too.
+func StaleFlags(evs []tlatrace.Event) map[int64]bool {
+	out := map[int64]bool{}
+	for i, e := range evs {
+		if e.Proc != tlatrace.StrandProc || e.Action != "SFlag" {
+			continue
+		}
+		for _, f := range evs[:i] {
+			if f.Seq <= e.X || f.Worker != e.Worker {
+				continue
+			}
+			if f.Proc == tlatrace.StrandProc && f.Action != "SArrive" || f.Action == "NFetchAnd" && f.OK {
+				out[e.Seq] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
 func (m StrandModel) StrandLog(evs []tlatrace.Event) (string, error) {
 	names := map[any]string{}
 	name := func(j int, t any) (string, error) {
@@ -209,6 +238,7 @@ func (m StrandModel) StrandLog(evs []tlatrace.Event) (string, error) {
 	}
 	all := m.N + m.ExtraMax
 	place := func(kind string, w int) string { return fmt.Sprintf("[k |-> %q, w |-> %d]", kind, w) }
+	stale := StaleFlags(evs)
 	evs, _ = PushesBeforeHelp(evs)
 	evs, _ = PushesBeforeTakes(evs)
 	restOf := map[int]bool{} // SHand records read with their take
@@ -312,8 +342,10 @@ func (m StrandModel) StrandLog(evs []tlatrace.Event) (string, error) {
 			r = fmt.Sprintf("[a |-> \"Wake\", w |-> %d, t |-> %q, to |-> %s]", w, t, place(kind, w))
 		case "SMonWake":
 			continue // its claim (NFetchAnd) stands for it
-		case "SFlag", "SUnflag", "SExtra":
-			a := map[string]string{"SFlag": "Flag", "SUnflag": "Unflag", "SExtra": "Extra"}[e.Action]
+		case "SFlag":
+			r = fmt.Sprintf("[a |-> \"Flag\", w |-> %d, stale |-> %s]", w, tlaBool(stale[e.Seq]))
+		case "SUnflag", "SExtra":
+			a := map[string]string{"SUnflag": "Unflag", "SExtra": "Extra"}[e.Action]
 			r = fmt.Sprintf("[a |-> %q, w |-> %d]", a, w)
 		case "SHand":
 			if !restOf[j] {

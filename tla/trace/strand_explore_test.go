@@ -193,6 +193,12 @@ func TestTraceStrandingExplored(t *testing.T) {
 		batches[sc.model.Shape] = append(batches[sc.model.Shape], logs...)
 	}
 	for _, s := range order {
+		flags, stale := 0, 0
+		for _, l := range batches[s] {
+			flags += strings.Count(l, `a |-> "Flag"`)
+			stale += strings.Count(l, "stale |-> TRUE")
+		}
+		t.Logf("shape %s: %d flags in the distinct logs, %d marked stale (StaleFlags)", s, flags, stale)
 		Validate(t, Jar(), "..", fmt.Sprintf("stranding/explored (Shape %s)", s), models[s].StrandBatch(batches[s], nil), true)
 	}
 	// The teeth against the spec, on the same logs (no second search).
@@ -218,7 +224,7 @@ var strandSpecMutants = []struct {
 	{name: "WakeIntoRing", what: "a blocker's wake puts P at the back of its ring, not into its slot", shape: "lifo",
 		old: `WakeKind == IF Shape = "lifo" THEN "lifo" ELSE "ring"`, new: `WakeKind == "ring"`},
 	{name: "FlagOnlyInPoll", what: "the monitor flags only a worker inside a poll (the code flags by its tick count, also a worker not yet in its loop)", shape: "spawn",
-		old: monFlagCases, new: `    /\ ws[v] = "polling" /\ flagPoll' = [flagPoll EXCEPT ![v] = TRUE]`},
+		old: `/\ ws[v] \in {"looking", "polling"} /\ ~stuck[v]`, new: `/\ ws[v] = "polling" /\ ~stuck[v]`},
 	{name: "HelpAtOnce", what: "the monitor wakes a parked worker or starts an extra one only while a task waits (its look at the queues and its help one step: MonSee's sight not used)", shape: "spawn",
 		old: `(\E u \in All : stuck[u]) /\ monSaw`, new: `(\E u \in All : stuck[u]) /\ Waiting`, times: 2},
 }

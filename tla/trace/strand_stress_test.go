@@ -116,16 +116,20 @@ func TestTraceStrandingStress(t *testing.T) {
 	var errs []error
 	for _, m := range []StrandModel{strandBatch, strandLIFO, strandSpawn} {
 		var logs []string
-		records, moved, helps := 0, 0, 0
+		records, moved, helps, flags, stale := 0, 0, 0, 0, 0
 		for range runs {
 			evs := strandStressRun(t, m.Shape)
 			_, k := PushesBeforeTakes(evs)
 			moved += k
+			stale += len(StaleFlags(evs))
 			for _, e := range evs {
 				if e.Proc == tlatrace.StrandProc {
 					records++
-					if e.Action == "SMonWake" || e.Action == "SExtra" {
+					switch e.Action {
+					case "SMonWake", "SExtra":
 						helps++
+					case "SFlag":
+						flags++
 					}
 				}
 			}
@@ -136,8 +140,8 @@ func TestTraceStrandingStress(t *testing.T) {
 			}
 			logs = append(logs, s)
 		}
-		t.Logf("shape %s: %d runs, %d records (%d helps of the monitor, %d push records moved before their take), %s",
-			m.Shape, runs, records, helps, moved, time.Since(began).Round(time.Millisecond))
+		t.Logf("shape %s: %d runs, %d records (%d helps of the monitor, %d flags of which %d marked stale, %d push records moved before their take), %s",
+			m.Shape, runs, records, helps, flags, stale, moved, time.Since(began).Round(time.Millisecond))
 		if len(logs) > 0 {
 			Validate(t, Jar(), "..", "stranding/stress (Shape "+m.Shape+")", m.StrandBatch(logs, nil), true)
 		}

@@ -99,10 +99,3 @@ func firstLines(s string, n int) string {
 	}
 	return strings.Join(ls, "\n")
 }
-
-// monFlagCases is the text of Stranding's MonFlag that lets a flag be
-// stale: fresh, of a worker that runs, or stale, of any worker and of no
-// poll (the code reads the tick count before it stores the flag).
-const monFlagCases = `    /\ \/ /\ ws[v] \in {"looking", "polling"}   \* fresh
-          /\ flagPoll' = [flagPoll EXCEPT ![v] = ws[v] = "polling"]
-       \/ flagPoll' = [flagPoll EXCEPT ![v] = FALSE] \* stale`
