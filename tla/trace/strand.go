@@ -186,14 +186,6 @@ func monitorClaim(evs []tlatrace.Event, j int) bool {
 	return false
 }
 
-// StrandLog is evs as a TLA+ sequence of the records TraceStranding
-// reads (internal/tlatrace.Strand's, and impl/idle's claims of a parked
-// worker by a notifier: NFetchAnd; the other records are skipped).
-// Workers are numbered 1..N+ExtraMax (the code's index + 1), tasks named
-// by m.Names in the order they first appear. It fails on what Stranding
-// has no step for: more tasks than named, a worker outside the model, a
-// steal of more than one task, a displaced slot task, a flush of the slot,
-// a yield, an extra worker's hand-off.
 // StaleFlags says, by Seq, which of the monitor's flags (SFlag) may be
 // stale: the monitor decides on a tick count it read after Mark (the
 // record's X) and stores the flag later, and the worker may have moved on
@@ -204,17 +196,16 @@ func monitorClaim(evs []tlatrace.Event, j int) bool {
 // the one the monitor read, and the flag is of the poll it shows (Stranding's
 // MonFlag); a stale one is MonFlagStale, of no poll. Conservative: a record
 // made after the read of a step taken before it marks the flag stale too.
+// evs is a log as Stop returns it, in the order of Seq.
 func StaleFlags(evs []tlatrace.Event) map[int64]bool {
 	out := map[int64]bool{}
 	for i, e := range evs {
 		if e.Proc != tlatrace.StrandProc || e.Action != "SFlag" {
 			continue
 		}
-		for _, f := range evs[:i] {
-			if f.Seq <= e.X || f.Worker != e.Worker {
-				continue
-			}
-			if f.Proc == tlatrace.StrandProc && f.Action != "SArrive" || f.Action == "NFetchAnd" && f.OK {
+		for k := i - 1; k >= 0 && evs[k].Seq > e.X; k-- {
+			f := evs[k]
+			if f.Worker == e.Worker && (f.Proc == tlatrace.StrandProc && f.Action != "SArrive" || f.Action == "NFetchAnd" && f.OK) {
 				out[e.Seq] = true
 				break
 			}
@@ -223,6 +214,14 @@ func StaleFlags(evs []tlatrace.Event) map[int64]bool {
 	return out
 }
 
+// StrandLog is evs as a TLA+ sequence of the records TraceStranding
+// reads (internal/tlatrace.Strand's, and impl/idle's claims of a parked
+// worker by a notifier: NFetchAnd; the other records are skipped).
+// Workers are numbered 1..N+ExtraMax (the code's index + 1), tasks named
+// by m.Names in the order they first appear. It fails on what Stranding
+// has no step for: more tasks than named, a worker outside the model, a
+// steal of more than one task, a displaced slot task, a flush of the slot,
+// a yield, an extra worker's hand-off.
 func (m StrandModel) StrandLog(evs []tlatrace.Event) (string, error) {
 	names := map[any]string{}
 	name := func(j int, t any) (string, error) {

@@ -5,6 +5,8 @@ package trace
 import (
 	"strings"
 	"testing"
+
+	"github.com/wsched/wsched/internal/tlatrace"
 )
 
 // staleFlagLogs are logs of impl/sched with a stale flag: the monitor
@@ -84,5 +86,40 @@ func TestTraceStrandingStaleFlag(t *testing.T) {
 			}
 			t.Logf("with the stale flag as strict as a fresh one: %s", firstLines(r.Mismatch, 12))
 		})
+	}
+}
+
+// StaleFlags marks a flag stale when its worker has a record of its own, or
+// a claim of it, between the monitor's mark and the flag; not for another
+// worker's records, a task's arrival, or records before the mark.
+func TestStaleFlagsMarksRecordsOfTheWorkerAfterTheMark(t *testing.T) {
+	sp := tlatrace.StrandProc
+	log := func(between ...tlatrace.Event) []tlatrace.Event {
+		evs := []tlatrace.Event{{Proc: sp, Action: "STake", Worker: 0}} // before the mark (Seq 1)
+		evs = append(evs, between...)
+		evs = append(evs, tlatrace.Event{Proc: sp, Action: "SFlag", Worker: 0, X: 1})
+		for i := range evs {
+			evs[i].Seq = int64(i + 1)
+		}
+		return evs
+	}
+	for _, c := range []struct {
+		what    string
+		between []tlatrace.Event
+		stale   bool
+	}{
+		{"nothing between", nil, false},
+		{"the worker's take", []tlatrace.Event{{Proc: sp, Action: "STake", Worker: 0}}, true},
+		{"the worker's poll's end", []tlatrace.Event{{Proc: sp, Action: "SEnd", Worker: 0}}, true},
+		{"a claim of the worker", []tlatrace.Event{{Proc: 1, Action: "NFetchAnd", Worker: 0, OK: true}}, true},
+		{"a failed claim", []tlatrace.Event{{Proc: 1, Action: "NFetchAnd", Worker: 0}}, false},
+		{"another worker's take", []tlatrace.Event{{Proc: sp, Action: "STake", Worker: 1}}, false},
+		{"an arrival", []tlatrace.Event{{Proc: sp, Action: "SArrive", Worker: -1}}, false},
+		{"the worker's park (idle protocol)", []tlatrace.Event{{Proc: 0, Action: "PkBit", Worker: 0}}, false},
+	} {
+		evs := log(c.between...)
+		if got := StaleFlags(evs)[evs[len(evs)-1].Seq]; got != c.stale {
+			t.Errorf("%s: marked stale %v, want %v", c.what, got, c.stale)
+		}
 	}
 }
