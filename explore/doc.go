@@ -36,7 +36,9 @@
 // long; ForecastSearch). Options.Reduce replaces it with dynamic
 // partial-order reduction, which runs one schedule of each class
 // of schedules that differ only in the order of steps that do not
-// conflict; docs/explore.md ("The reduced search") says how it is
+// conflict (before it, Check logs the plain search's forecast at its
+// bound, a ceiling; from bound 2 the reduced search forecasts each bound
+// from the ones before); docs/explore.md ("The reduced search") says how it is
 // compared with the plain search, and that the classes it once missed
 // under a bound are reached now. For scenarios too large to enumerate,
 // Options.PCT runs randomized schedules instead (Burckhardt et al., ASPLOS

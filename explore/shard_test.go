@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -72,5 +73,47 @@ func TestCheckLogsTheForecast(t *testing.T) {
 	tb = check("toy/two", "TestToyTwo", Options{EstimateProbes: -1}, body)
 	if tb.failed || logged(tb, "forecast: about") || logged(tb, "off by") {
 		t.Errorf("the log with the forecast off:\n%s", strings.Join(tb.logs, "\n"))
+	}
+}
+
+// Before a bounded reduced search Check logs the plain search's forecast
+// at its bound, and after it ends what the reduced search ran of it; the
+// forecast being Knuth's of the plain tree, which holds every class, and
+// the toy's steps all conflicting, the reduced search runs about as many.
+// None with the forecast off, none unbounded.
+func TestCheckLogsThePlainForecastBeforeAReducedSearch(t *testing.T) {
+	t.Setenv(LongEnv, "")
+	t.Setenv(ReduceEnv, "")
+	body := func() {
+		var x tloc
+		var ts []*Thread
+		for _, n := range []string{"A", "B"} {
+			ts = append(ts, Go(n, func() { x.store(1, engine.SeqCst); x.store(2, engine.SeqCst) }))
+		}
+		for _, th := range ts {
+			th.Join()
+		}
+	}
+	logged := func(tb *recordingTB, s string) string {
+		i := slices.IndexFunc(tb.logs, func(l string) bool { return strings.Contains(l, s) })
+		if i < 0 {
+			return ""
+		}
+		return tb.logs[i]
+	}
+	tb := check("toy/two-reduced", "TestToyTwoReduced", Options{Reduce: true}, body)
+	before, after := logged(tb, "forecast of the plain search at this bound: about"), logged(tb, "the reduced search ran")
+	if tb.failed || before == "" || after == "" {
+		t.Fatalf("a reduced search's log:\n%s", strings.Join(tb.logs, "\n"))
+	}
+	var ratio float64
+	if _, err := fmt.Sscanf(after[strings.Index(after, "the reduced search ran"):], "the reduced search ran %g times it", &ratio); err != nil || ratio < 0.5 || ratio > 2 {
+		t.Errorf("the reduced search of a toy whose steps all conflict ran %v times the plain forecast (%v), want about 1: %s", ratio, err, after)
+	}
+	for _, o := range []Options{{Reduce: true, EstimateProbes: -1}, {Reduce: true, Unbounded: true}} {
+		tb = check("toy/two-reduced", "TestToyTwoReduced", o, body)
+		if tb.failed || logged(tb, "forecast of the plain search") != "" {
+			t.Errorf("%+v: the log:\n%s", o, strings.Join(tb.logs, "\n"))
+		}
 	}
 }
