@@ -34,9 +34,12 @@ import (
 // it meant is for a reader to find. A new citation is recorded with the
 // code of its line in the file or in a catalog mutant of it (a lesson may
 // cite a line of a mutant's trace): the only code there, or else the one
-// the prose line quotes (a trace row prints its source line); where
-// several versions have code there and the prose quotes none, the check
-// fails and asks for the row to be written by hand.
+// the prose line quotes (a trace row prints its source line); where a
+// trace row quotes none of several versions, or the reference names
+// several files with code at the line (join.go: impl/sched's and
+// impl/forkjoin's) and the prose quotes none, the check fails and asks
+// for the row to be written by hand. A row is checked against its own
+// file only.
 
 var fixCitations = flag.Bool("fix-citations", false, "rewrite moved file:line citations in the prose to the lines that now hold their code, and record new ones in docs/citations.tsv")
 
@@ -195,38 +198,45 @@ func codeAt(t *testing.T, files []string, n int, code string, cat []*mutant.Muta
 	return false
 }
 
-// lineCandidates is the code of line n in each version of files (the
+// A lineVersion is the code of a cited line in one version of one file the
+// reference resolves to.
+type lineVersion struct{ file, code string }
+
+// lineCandidates is the code of line n in each version of files (each
 // file, then its catalog mutants; a lesson may cite a line of a mutant's
-// trace), each distinct code once, comments and blank lines left out.
-func lineCandidates(t *testing.T, files []string, n int, cat []*mutant.Mutant) []string {
-	var out []string
+// trace), each distinct once, comments and blank lines left out.
+func lineCandidates(t *testing.T, files []string, n int, cat []*mutant.Mutant) []lineVersion {
+	var out []lineVersion
 	for _, f := range files {
 		for _, src := range versions(t, f, cat) {
-			if s := lineOf(src, n); s != "" && !strings.HasPrefix(s, "//") && !slices.Contains(out, s) {
-				out = append(out, s)
+			v := lineVersion{f, lineOf(src, n)}
+			if v.code != "" && !strings.HasPrefix(v.code, "//") && !slices.Contains(out, v) {
+				out = append(out, v)
 			}
 		}
 	}
 	return out
 }
 
-// pickCode is the code a new citation names, of the candidates of its line
-// (lineCandidates, the file's own first): the one the prose line quotes
-// (a trace row prints its source line after the reference), its code
-// without the trailing comment; else the first. sure is false when the
-// prose quotes several, or is a trace row (traceRowRE) that quotes none
-// of several: nothing then says which version it means.
-func pickCode(cands []string, ref, prose string) (code string, sure bool) {
+// pickCode is the version of its line a new citation names, of the
+// candidates (lineCandidates, the first file's own line first): the one
+// the prose line quotes (a trace row prints its source line after the
+// reference), its code without the trailing comment; else the first. sure
+// is false when nothing says which: the prose quotes several; or quotes
+// none, and the candidates are of two files (a reference such as join.go
+// names impl/sched's and impl/forkjoin's) or it is a trace row
+// (traceRowRE), which may be a mutant's run.
+func pickCode(cands []lineVersion, prose string) (v lineVersion, sure bool) {
 	if len(cands) == 0 {
-		return "", true
+		return lineVersion{}, true
 	}
-	var quoted []string
+	var quoted []lineVersion
 	for _, c := range cands {
-		q := c
+		q := c.code
 		if i := strings.Index(q, " //"); i >= 0 {
 			q = strings.TrimSpace(q[:i])
 		}
-		if len(q) >= 8 && strings.Contains(prose, q) { // shorter ("}", "return") tells nothing
+		if len(q) >= 8 && strings.Contains(prose, q) && !slices.ContainsFunc(quoted, func(o lineVersion) bool { return o.code == c.code }) { // shorter ("}", "return") tells nothing
 			quoted = append(quoted, c)
 		}
 	}
@@ -234,10 +244,16 @@ func pickCode(cands []string, ref, prose string) (code string, sure bool) {
 	case len(quoted) == 1:
 		return quoted[0], true
 	case len(quoted) > 1:
-		return "", false
+		return lineVersion{}, false
 	}
-	if len(cands) > 1 && traceRowRE.MatchString(prose) {
-		return "", false
+	files := 0
+	for k, c := range cands {
+		if k == 0 || c.file != cands[k-1].file {
+			files++
+		}
+	}
+	if files > 1 || len(cands) > 1 && traceRowRE.MatchString(prose) {
+		return lineVersion{}, false
 	}
 	return cands[0], true
 }
@@ -297,27 +313,38 @@ func TestCitationsCiteTheirCode(t *testing.T) {
 		r, ok := rows[c.ref]
 		if !ok {
 			cands := lineCandidates(t, c.files, c.line, cat)
-			code, sure := pickCode(cands, c.ref, c.text)
+			v, sure := pickCode(cands, c.text)
 			if !sure {
-				t.Errorf("%s: %s is not in %s, and the prose line does not say which version of the line it means, the file's or a catalog mutant's (%s): write its row by hand (reference, file, code)",
-					c.where(), c.ref, citationsTable, "`"+strings.Join(cands, "`, `")+"`")
+				var vs []string
+				for _, v := range cands {
+					vs = append(vs, fromRoot(v.file)+": `"+v.code+"`")
+				}
+				t.Errorf("%s: %s is not in %s, and the prose line does not say which file or version of the line it means (%s): write its row by hand (reference, file, code)",
+					c.where(), c.ref, citationsTable, strings.Join(vs, ", "))
 				continue
 			}
-			if *fixCitations && code != "" {
-				rows[c.ref] = citedCode{c.ref, fromRoot(c.files[0]), code}
-				t.Logf("%s: %s recorded: `%s`", c.where(), c.ref, code)
+			if *fixCitations && v.code != "" {
+				rows[c.ref] = citedCode{c.ref, fromRoot(v.file), v.code}
+				t.Logf("%s: %s recorded: %s, `%s`", c.where(), c.ref, fromRoot(v.file), v.code)
 				continue
 			}
-			t.Errorf("%s: %s is not in %s: read that it names the code meant (`%s`), then record it with -fix-citations", c.where(), c.ref, citationsTable, code)
+			t.Errorf("%s: %s is not in %s: read that it names the code meant (`%s`), then record it with -fix-citations", c.where(), c.ref, citationsTable, v.code)
 			continue
 		}
 		checked++
-		if codeAt(t, c.files, c.line, r.code, cat) {
+		// The row's file, of those the reference resolves to, is the one
+		// it cites.
+		files := []string{filepath.Join(root, r.file)}
+		if !slices.Contains(c.files, files[0]) {
+			t.Errorf("%s: %s resolves to %v, not to %s, the file its row in %s names", c.where(), c.ref, c.files, r.file, citationsTable)
 			continue
 		}
-		n, f := movedTo(t, c.files, c.line, r.code, cat)
+		if codeAt(t, files, c.line, r.code, cat) {
+			continue
+		}
+		n, f := movedTo(t, files, c.line, r.code, cat)
 		if n == 0 {
-			t.Errorf("%s: %s cited `%s`, which is no longer in %s: find the code the sentence means and cite its line", c.where(), c.ref, r.code, strings.Join(c.files, ", "))
+			t.Errorf("%s: %s cited `%s`, which is no longer in %s: find the code the sentence means and cite its line", c.where(), c.ref, r.code, r.file)
 			continue
 		}
 		to := c.name + ":" + strconv.Itoa(n)
@@ -326,7 +353,7 @@ func TestCitationsCiteTheirCode(t *testing.T) {
 			continue
 		}
 		t.Errorf("%s: %s cites `%s`, now at %s:%d (line %d is `%s`): rerun with -fix-citations to follow it",
-			c.where(), c.ref, r.code, fromRoot(f), n, c.line, lineOf(versions(t, c.files[0], nil)[0], c.line))
+			c.where(), c.ref, r.code, fromRoot(f), n, c.line, lineOf(versions(t, files[0], nil)[0], c.line))
 	}
 	if *fixCitations {
 		fixMoved(t, moved, rows)
@@ -425,15 +452,23 @@ func TestCitationFollowsMovedCode(t *testing.T) {
 		t.Errorf("the code is gone; the check found it at %d", n)
 	}
 	// A new citation's code: the version of the line the prose quotes.
-	lines := []string{"tlatrace.Lock()", "if r.head.CompareAndSwap(h, x) { // claims"}
-	if code, sure := pickCode(lines, "ring.go:393", "   47  thief A  ring.go:393  | if r.head.CompareAndSwap(h, x) {"); !sure || code != lines[1] {
-		t.Errorf("the trace row quotes the mutant's line; the check picks %q (sure %v)", code, sure)
+	own, mut := lineVersion{"ring.go", "tlatrace.Lock()"}, lineVersion{"ring.go", "if r.head.CompareAndSwap(h, x) { // claims"}
+	lines := []lineVersion{own, mut}
+	if v, sure := pickCode(lines, "   47  thief A  ring.go:393  | if r.head.CompareAndSwap(h, x) {"); !sure || v != mut {
+		t.Errorf("the trace row quotes the mutant's line; the check picks %v (sure %v)", v, sure)
 	}
-	if _, sure := pickCode(lines, "ring.go:393", "   47  thief A  ring.go:393  | r.head.Store(x)"); sure {
+	if _, sure := pickCode(lines, "   47  thief A  ring.go:393  | r.head.Store(x)"); sure {
 		t.Error("a trace row quotes neither version of the line; the check records one")
 	}
-	if code, sure := pickCode(lines, "ring.go:393", "the lock (ring.go:393) orders the record"); !sure || code != lines[0] {
-		t.Errorf("prose, not a trace row, quoting neither: the file's own line; the check picks %q (sure %v)", code, sure)
+	if v, sure := pickCode(lines, "the lock (ring.go:393) orders the record"); !sure || v != own {
+		t.Errorf("prose, not a trace row, quoting neither: the file's own line; the check picks %v (sure %v)", v, sure)
+	}
+	two := []lineVersion{{"forkjoin/join.go", "}"}, {"sched/join.go", "switch sync.Select3(done, t.rt.terminated, ctx.Done()) {"}}
+	if _, sure := pickCode(two, "JoinHandle.Wait (join.go:83)"); sure {
+		t.Error("the reference names two files with code at the line, the prose quotes neither; the check records one")
+	}
+	if v, sure := pickCode(two, "join.go:83: switch sync.Select3(done, t.rt.terminated, ctx.Done()) {"); !sure || v != two[1] {
+		t.Errorf("the prose quotes the second file's line; the check picks %v (sure %v)", v, sure)
 	}
 	got := rewriteRefs("x.go:3 and x.go:4, not xx.go:3", map[string]string{"x.go:3": "x.go:4", "x.go:4": "x.go:5"})
 	if want := "x.go:4 and x.go:5, not xx.go:3"; got != want {
