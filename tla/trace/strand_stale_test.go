@@ -60,9 +60,10 @@ var staleFlagLogs = []struct {
 }
 
 // TestTraceStrandingStaleFlag checks that Stranding accepts the logs with
-// a stale flag, that StrandLog marks those flags stale, and that the spec
-// whose stale flag is as strict as a fresh one (of the poll the worker is
-// in, as MonFlag had every flag before) rejects each of them.
+// a stale flag (each has a flag StrandLog marked stale; the marking itself
+// is TestStaleFlagsMarksRecordsOfTheWorkerAfterTheMark's), and that the
+// spec whose stale flag is as strict as a fresh one (of the poll the
+// worker is in, as MonFlag had every flag before) rejects each of them.
 func TestTraceStrandingStaleFlag(t *testing.T) {
 	jar := Jar()
 	const old = "    /\\ flagPoll' = [flagPoll EXCEPT ![v] = FALSE]"
