@@ -95,11 +95,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 			fc = forecast(t, opt, body)
 		}
 		if fc.Runs > 0 {
-			t.Logf("explore %s: forecast: about %s schedules (by round: %s; standard error %s), about %v; from %d random schedules in %v (%s=off skips it)",
-				name, magnitude(fc.Schedules), perRound(fc), stdErrNote(fc), fc.Time.Round(time.Millisecond), fc.Runs, fc.Elapsed.Round(time.Millisecond), EstimateEnv)
+			logForecast(t, name, "forecast", fc, "")
 		} else if plainFc = plainForecast(t, opt, body); plainFc.Runs > 0 {
-			t.Logf("explore %s: forecast of the plain search at this bound: about %s schedules (by round: %s; standard error %s), about %v at its rate; the reduced search runs the classes among them, %s; from %d random schedules in %v (%s=off skips it)",
-				name, magnitude(plainFc.Schedules), perRound(plainFc), stdErrNote(plainFc), plainFc.Time.Round(time.Millisecond), reducedShare, plainFc.Runs, plainFc.Elapsed.Round(time.Millisecond), EstimateEnv)
+			logForecast(t, name, "forecast of the plain search at this bound", plainFc, " at its rate; the reduced search runs the classes among them, "+reducedShare)
 		}
 	}
 	res := explore(t, opt, body)
@@ -304,13 +302,16 @@ func forecastNote(fc Forecast, res Result) string {
 	}
 }
 
-// perRound is a forecast's schedules by round, each to two digits.
-func perRound(fc Forecast) string {
+// logForecast logs fc, what it forecasts named by what, before a search;
+// note follows its time.
+func logForecast(t testing.TB, name, what string, fc Forecast, note string) {
+	t.Helper()
 	var rounds []string
 	for _, n := range fc.PerRound {
 		rounds = append(rounds, magnitude(n))
 	}
-	return strings.Join(rounds, ", ")
+	t.Logf("explore %s: %s: about %s schedules (by round: %s; standard error %s), about %v%s; from %d random schedules in %v (%s=off skips it)",
+		name, what, magnitude(fc.Schedules), strings.Join(rounds, ", "), stdErrNote(fc), fc.Time.Round(time.Millisecond), note, fc.Runs, fc.Elapsed.Round(time.Millisecond), EstimateEnv)
 }
 
 // plainForecast is, for a bounded reduced search, the forecast of the

@@ -3,6 +3,7 @@
 package trace
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -70,7 +71,7 @@ func TestTraceStrandingStaleFlag(t *testing.T) {
 	const strict = "    /\\ ws[v] \\in {\"looking\", \"polling\"} /\\ flagPoll' = [flagPoll EXCEPT ![v] = ws[v] = \"polling\"]"
 	asFresh := func(spec string) (string, error) {
 		if strings.Count(spec, old) != 1 {
-			t.Fatalf("MonFlagStale's flagPoll is not in Stranding.tla as this test has it: %s", old)
+			return "", fmt.Errorf("MonFlagStale's flagPoll is not in Stranding.tla as this test has it: %s", old)
 		}
 		return strings.Replace(spec, old, strict, 1), nil
 	}
