@@ -40,6 +40,15 @@ import (
 // impl/forkjoin's) and the prose quotes none, the check fails and asks
 // for the row to be written by hand. A row is checked against its own
 // file only.
+//
+// A reference means one version of its line, but two prose files may
+// cite it for two (deque.go:191 is the file's line in one trace and a
+// mutant's in another). A row whose reference ends in " in" and a prose
+// file ("deque.go:191 in docs/deque.md") is that file's own: its
+// citations are checked against it, the others' against the reference's
+// row. A citation whose prose line quotes one version of the line, and
+// not the one its row records, fails and asks for a row of its file's
+// own (-fix-citations records it).
 
 var fixCitations = flag.Bool("fix-citations", false, "rewrite moved file:line citations in the prose to the lines that now hold their code, and record new ones in docs/citations.tsv")
 
@@ -131,8 +140,32 @@ func proseCitations(t *testing.T, index map[string][]string) []citation {
 }
 
 // A citedCode is a row of docs/citations.tsv: a reference as the prose
-// writes it, the file it resolves to, and the code of its line.
-type citedCode struct{ ref, file, code string }
+// writes it, the prose file the row is for ("" for every file without a
+// row of its own), the file the reference resolves to, and the code of
+// its line.
+type citedCode struct{ ref, doc, file, code string }
+
+// inDoc separates a row's reference from the prose file it is for.
+const inDoc = " in "
+
+// key is the row's first column: its reference, and its prose file if it
+// has one.
+func (r citedCode) key() string {
+	if r.doc == "" {
+		return r.ref
+	}
+	return r.ref + inDoc + r.doc
+}
+
+// rowFor is the row a citation is checked against: its prose file's own,
+// else its reference's.
+func rowFor(rows map[string]citedCode, c citation) (citedCode, bool) {
+	if r, ok := rows[c.ref+inDoc+c.doc]; ok {
+		return r, true
+	}
+	r, ok := rows[c.ref]
+	return r, ok
+}
 
 func readCitations(t *testing.T) map[string]citedCode {
 	f, err := os.Open(filepath.Join(root, citationsTable))
@@ -154,7 +187,8 @@ func readCitations(t *testing.T) map[string]citedCode {
 		if len(p) != 3 {
 			t.Fatalf("%s:%d: want reference, file and code, tab-separated: %q", citationsTable, n, s)
 		}
-		rows[p[0]] = citedCode{p[0], p[1], p[2]}
+		ref, doc, _ := strings.Cut(p[0], inDoc)
+		rows[p[0]] = citedCode{ref, doc, p[1], p[2]}
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
@@ -178,7 +212,7 @@ func writeCitations(t *testing.T, rows map[string]citedCode) {
 	b.WriteString(citationsHeader)
 	for _, k := range keys {
 		r := rows[k]
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", r.ref, r.file, r.code)
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", r.key(), r.file, r.code)
 	}
 	if err := os.WriteFile(filepath.Join(root, citationsTable), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -230,16 +264,7 @@ func pickCode(cands []lineVersion, prose string) (v lineVersion, sure bool) {
 	if len(cands) == 0 {
 		return lineVersion{}, true
 	}
-	var quoted []lineVersion
-	for _, c := range cands {
-		q := c.code
-		if i := strings.Index(q, " //"); i >= 0 {
-			q = strings.TrimSpace(q[:i])
-		}
-		if len(q) >= 8 && strings.Contains(prose, q) && !slices.ContainsFunc(quoted, func(o lineVersion) bool { return o.code == c.code }) { // shorter ("}", "return") tells nothing
-			quoted = append(quoted, c)
-		}
-	}
+	quoted := quotedVersions(cands, prose)
 	switch {
 	case len(quoted) == 1:
 		return quoted[0], true
@@ -256,6 +281,34 @@ func pickCode(cands []lineVersion, prose string) (v lineVersion, sure bool) {
 		return lineVersion{}, false
 	}
 	return cands[0], true
+}
+
+// quotedVersions are the candidates whose code the prose line quotes
+// (without the code's trailing comment), each code once.
+func quotedVersions(cands []lineVersion, prose string) []lineVersion {
+	var quoted []lineVersion
+	for _, c := range cands {
+		q := c.code
+		if i := strings.Index(q, " //"); i >= 0 {
+			q = strings.TrimSpace(q[:i])
+		}
+		if len(q) >= 8 && strings.Contains(prose, q) && !slices.ContainsFunc(quoted, func(o lineVersion) bool { return o.code == c.code }) { // shorter ("}", "return") tells nothing
+			quoted = append(quoted, c)
+		}
+	}
+	return quoted
+}
+
+// quotesOther is the version of its line a citation's prose quotes when
+// that is not the code of the row it is checked against: the prose means
+// another version (a mutant's trace row, where the row is of the file's
+// line), and its file needs a row of its own.
+func quotesOther(r citedCode, cands []lineVersion, prose string) (lineVersion, bool) {
+	q := quotedVersions(cands, prose)
+	if len(q) != 1 || q[0].code == r.code || fromRoot(q[0].file) != r.file {
+		return lineVersion{}, false
+	}
+	return q[0], true
 }
 
 // traceRowRE is a row of a failing schedule's trace as the prose copies
@@ -302,15 +355,14 @@ func TestCitationsCiteTheirCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := readCitations(t)
-	cited := map[string]bool{}
-	moved := map[string]string{} // reference -> the reference that follows its code
+	cited := map[string]bool{}   // row keys
+	moved := map[string]string{} // row key -> the reference that follows its code
 	checked := 0
 	for _, c := range proseCitations(t, index) {
 		if c.inRun || len(c.files) == 0 {
 			continue // TestLessons and TestProseMatchesTheTree check these
 		}
-		cited[c.ref] = true
-		r, ok := rows[c.ref]
+		r, ok := rowFor(rows, c)
 		if !ok {
 			cands := lineCandidates(t, c.files, c.line, cat)
 			v, sure := pickCode(cands, c.text)
@@ -324,13 +376,27 @@ func TestCitationsCiteTheirCode(t *testing.T) {
 				continue
 			}
 			if *fixCitations && v.code != "" {
-				rows[c.ref] = citedCode{c.ref, fromRoot(v.file), v.code}
+				rows[c.ref] = citedCode{c.ref, "", fromRoot(v.file), v.code}
+				cited[c.ref] = true
 				t.Logf("%s: %s recorded: %s, `%s`", c.where(), c.ref, fromRoot(v.file), v.code)
 				continue
 			}
 			t.Errorf("%s: %s is not in %s: read that it names the code meant (`%s`), then record it with -fix-citations", c.where(), c.ref, citationsTable, v.code)
 			continue
 		}
+		if v, other := quotesOther(r, lineCandidates(t, c.files, c.line, cat), c.text); other {
+			own := citedCode{c.ref, c.doc, r.file, v.code}
+			if r.doc == "" && *fixCitations {
+				rows[own.key()] = own
+				cited[own.key()] = true
+				t.Logf("%s: %s recorded for %s alone: `%s` (its row has `%s`)", c.where(), own.key(), c.doc, v.code, r.code)
+				continue
+			}
+			t.Errorf("%s: %s quotes `%s`, another version of the line than the `%s` its row %q records: give %s a row of its own (%q; -fix-citations records it)",
+				c.where(), c.ref, v.code, r.code, r.key(), c.doc, own.key())
+			continue
+		}
+		cited[r.key()] = true
 		checked++
 		// The row's file, of those the reference resolves to, is the one
 		// it cites.
@@ -349,16 +415,17 @@ func TestCitationsCiteTheirCode(t *testing.T) {
 		}
 		to := c.name + ":" + strconv.Itoa(n)
 		if *fixCitations {
-			moved[c.ref] = to
+			moved[r.key()] = to
 			continue
 		}
 		t.Errorf("%s: %s cites `%s`, now at %s:%d (line %d is `%s`): rerun with -fix-citations to follow it",
 			c.where(), c.ref, r.code, fromRoot(f), n, c.line, lineOf(versions(t, files[0], nil)[0], c.line))
 	}
 	if *fixCitations {
-		fixMoved(t, moved, rows)
-		for _, to := range moved {
-			cited[to] = true
+		for k, r := range fixMoved(t, moved, rows) {
+			if cited[k] {
+				cited[r.key()] = true
+			}
 		}
 	}
 	for k := range rows {
@@ -382,32 +449,52 @@ func TestCitationsCiteTheirCode(t *testing.T) {
 
 // fixMoved rewrites each moved reference in the prose to where its code is
 // now, all of a file's in one pass (a reference moved onto another's old
-// number is not moved twice), and rekeys its row.
-func fixMoved(t *testing.T, moved map[string]string, rows map[string]citedCode) {
+// number is not moved twice), and rekeys its row; it returns the rows
+// moved, by their old keys. A row of one prose file's own moves that
+// file's citations; a reference's row, the others'.
+func fixMoved(t *testing.T, moved map[string]string, rows map[string]citedCode) map[string]citedCode {
 	if len(moved) == 0 {
-		return
+		return nil
 	}
 	for _, path := range proseFiles(t) {
+		refs := movedIn(proseName(path), moved, rows)
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out := rewriteRefs(string(data), moved); out != string(data) {
+		if out := rewriteRefs(string(data), refs); out != string(data) {
 			if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	old := map[string]citedCode{}
-	for from := range moved {
-		old[from] = rows[from]
-		delete(rows, from)
+	for k := range moved {
+		old[k] = rows[k]
+		delete(rows, k)
 	}
-	for from, to := range moved {
-		r := old[from]
-		rows[to] = citedCode{to, r.file, r.code}
-		t.Logf("%s -> %s: `%s`", from, to, r.code)
+	out := map[string]citedCode{}
+	for k, to := range moved {
+		r := old[k]
+		n := citedCode{to, r.doc, r.file, r.code}
+		rows[n.key()], out[k] = n, n
+		t.Logf("%s -> %s: `%s`", k, n.key(), r.code)
 	}
+	return out
+}
+
+// movedIn is the moves that apply to one prose file (reference -> where
+// its code went): its own rows', and the reference rows' where it has no
+// row of its own.
+func movedIn(doc string, moved map[string]string, rows map[string]citedCode) map[string]string {
+	refs := map[string]string{}
+	for k, to := range moved {
+		r := rows[k]
+		if _, own := rows[r.ref+inDoc+doc]; r.doc == doc || r.doc == "" && !own {
+			refs[r.ref] = to
+		}
+	}
+	return refs
 }
 
 // rewriteRefs replaces each reference of text that moved, in one pass.
@@ -469,6 +556,39 @@ func TestCitationFollowsMovedCode(t *testing.T) {
 	}
 	if v, sure := pickCode(two, "join.go:83: switch sync.Select3(done, t.rt.terminated, ctx.Done()) {"); !sure || v != two[1] {
 		t.Errorf("the prose quotes the second file's line; the check picks %v (sure %v)", v, sure)
+	}
+	// A row of one prose file's own: that file's citations are checked
+	// against it, and moved by it; the reference's row serves the rest.
+	rows := map[string]citedCode{}
+	for _, r := range []citedCode{{"ring.go:393", "", "impl/queue/ring.go", own.code}, {"ring.go:393", "docs/queue.md", "impl/queue/ring.go", mut.code}} {
+		rows[r.key()] = r
+	}
+	if r, _ := rowFor(rows, citation{ref: "ring.go:393", doc: "docs/queue.md"}); r.code != mut.code {
+		t.Errorf("docs/queue.md has a row of its own; its citation is checked against %q", r.code)
+	}
+	if r, _ := rowFor(rows, citation{ref: "ring.go:393", doc: "docs/learn/05-ring-steal.md"}); r.code != own.code {
+		t.Errorf("the lesson has no row of its own; its citation is checked against %q", r.code)
+	}
+	if m := movedIn("docs/queue.md", map[string]string{"ring.go:393": "ring.go:394"}, rows); len(m) != 0 {
+		t.Errorf("the reference's row moved, not docs/queue.md's own; the check moves its citation: %v", m)
+	}
+	if m := movedIn("docs/learn/05-ring-steal.md", map[string]string{"ring.go:393": "ring.go:394"}, rows); m["ring.go:393"] != "ring.go:394" {
+		t.Errorf("the reference's row moved; the lesson's citation is not moved with it: %v", m)
+	}
+	if m := movedIn("docs/learn/05-ring-steal.md", map[string]string{"ring.go:393 in docs/queue.md": "ring.go:390"}, rows); len(m) != 0 {
+		t.Errorf("docs/queue.md's own row moved; the check moves the lesson's citation: %v", m)
+	}
+	// A citation quoting another version than its row's needs a row of its
+	// own; one quoting its row's, or none, does not.
+	withFile := []lineVersion{{filepath.Join(root, "impl/queue/ring.go"), own.code}, {filepath.Join(root, "impl/queue/ring.go"), mut.code}}
+	if v, other := quotesOther(rows["ring.go:393"], withFile, "   47  thief A  ring.go:393  | if r.head.CompareAndSwap(h, x) {"); !other || v.code != mut.code {
+		t.Errorf("the trace row quotes the mutant's line, the row records the file's; the check says %v (other %v)", v, other)
+	}
+	if _, other := quotesOther(rows["ring.go:393"], withFile, "the lock (ring.go:393) orders the record"); other {
+		t.Error("the prose quotes no version; the check asks for a row of its own")
+	}
+	if _, other := quotesOther(rows["ring.go:393 in docs/queue.md"], withFile, "   47  thief A  ring.go:393  | if r.head.CompareAndSwap(h, x) {"); other {
+		t.Error("the prose quotes its own row's version; the check asks for another row")
 	}
 	got := rewriteRefs("x.go:3 and x.go:4, not xx.go:3", map[string]string{"x.go:3": "x.go:4", "x.go:4": "x.go:5"})
 	if want := "x.go:4 and x.go:5, not xx.go:3"; got != want {
