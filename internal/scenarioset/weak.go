@@ -39,13 +39,12 @@ const WeakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot
 // layer runs beside WeakScenarios: protocol/timer-mirror,
 // misuse/goexit-races-wake, protocol/monitor-idle, monitor-idle-self-wake,
 // runtime/shutdown-cancels-waiting, protocol/extra-retire-remote, -local,
-// runtime/remote-spawn-timed-park, stranding/batch-mate and timer,
-// runtime/child-while-parent-blocks, go-tree and shutdown-races-spawn,
-// each at 1 preemption with the reduced search (weakLongAtOne in
-// explore/scenarios), where each ends in 14 s to 3.4 minutes of one core:
-// too long for the weak layer of every run, and none of them ends at 2 in
-// minutes. runtime/remote-spawn (TestExploreRemoteSpawn's first search) is
-// left out there: it does not end at 1 in minutes. runtime/sleep-2 runs
+// runtime/remote-spawn and remote-spawn-timed-park, stranding/batch-mate
+// and timer, runtime/child-while-parent-blocks, go-tree and
+// shutdown-races-spawn, each at 1 preemption with the reduced search
+// (weakLongAtOne in explore/scenarios), where each ends in 14 s to 3.4
+// minutes of one core: too long for the weak layer of every run, and none
+// of them ends at 2 in minutes. runtime/sleep-2 runs
 // there too, at 1, though its test is WeakScenarios' (TestExploreSleep,
 // whose sleep-1 the weak layer runs).
 const WeakLongScenarios = "^TestExplore(BatchMateOfBlockedPoll|TimerMirror|GoexitRacesWake|MonitorIdleAgainst(Wake|SelfWake)|ShutdownCancelsWaiting|ExtraRetireAgainst(Remote|Local)Spawn|RemoteSpawn|ChildRunsWhileParentBlocks|GoTree|ShutdownRacesSpawn|TimerDuringBlockedPoll)$"
