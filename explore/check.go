@@ -100,7 +100,7 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 			logForecast(t, name, "forecast of the plain search at this bound", plainFc, " at its rate; the reduced search runs the classes among them, "+reducedShare)
 		}
 	}
-	res := explore(t, opt, body)
+	res := unstuck(t, func() Result { return engine.ExploreScaled(opt, plainFc.PerRound, body) })
 	exhaustive := 0
 	if res.Exhaustive {
 		exhaustive = 1
@@ -317,8 +317,9 @@ func logForecast(t testing.TB, name, what string, fc Forecast, note string) {
 // plainForecast is, for a bounded reduced search, the forecast of the
 // plain search of the same bound: the reduced search's branches are the
 // races its runs reverse, so it has no tree for Knuth's walks, and its
-// own forecast (nextRound) comes only as its bounds from 2 start. The
-// plain search's count is what the reduced one runs the classes of.
+// own forecast comes only as its bounds from 1 start (from bound 0 on,
+// the plain forecast's rounds scale it: engine.ExploreScaled). The plain
+// search's count is what the reduced one runs the classes of.
 func plainForecast(t testing.TB, opt Options, body func()) Forecast {
 	if !opt.Reduce || opt.Unbounded || opt.Shard.Split() {
 		return Forecast{}
@@ -383,10 +384,6 @@ func stdErrNote(fc Forecast) string {
 // explorer's control fails the test as the search would.
 func forecast(t testing.TB, opt Options, body func()) Forecast {
 	return unstuck(t, func() Forecast { return ForecastSearch(opt, body) })
-}
-
-func explore(t testing.TB, opt Options, body func()) Result {
-	return unstuck(t, func() Result { return Explore(opt, body) })
 }
 
 // unstuck runs f, and fails t if it panics because a run got stuck

@@ -21,6 +21,10 @@ type explorer struct {
 	opt  Options
 	body func()
 	res  Result
+	// plainRounds is the plain search's forecast of each round, when
+	// the caller had it (ExploreScaled): the reduced search's forecast of
+	// a bound from the one before (scaledRound).
+	plainRounds []float64
 	// Record every run's steps (the plain search too), and look at each
 	// run when it ends: for the package's tests and for Check's
 	// comparison of the reduced search with the plain one (Classes).

@@ -309,12 +309,13 @@ func (e *explorer) reduced() Result {
 	began := time.Now()
 	for b := 0; b <= e.opt.Preemptions; b++ {
 		e.res.Bound = b
-		e.res.RoundForecast = nextRound(rounds)
+		own, scaled := nextRound(rounds), scaledRound(rounds, e.plainRounds)
+		e.res.RoundForecast = roundForecast(own, scaled)
 		start := e.res.Schedules
 		if fc := e.res.RoundForecast; fc > 0 && e.opt.Log != nil {
 			per := time.Since(began) / time.Duration(max(start, 1))
-			e.opt.Log.Logf("bound %d starts: about %d schedules there, forecast from the bounds before it (%s), about %v at their rate; an order of magnitude",
-				b, TwoDigits(fc), strings.Trim(fmt.Sprint(rounds), "[]"), (time.Duration(fc) * per).Round(time.Second))
+			e.opt.Log.Logf("bound %d starts: about %d schedules there, forecast from the bounds before it (%s)%s, about %v at their rate; an order of magnitude",
+				b, TwoDigits(fc), strings.Trim(fmt.Sprint(rounds), "[]"), scaledNote(b, own, scaled, e.plainRounds), (time.Duration(fc) * per).Round(time.Second))
 		}
 		ok := e.porRound(&porSearch{bound: b})
 		e.res.RoundSchedules = e.res.Schedules - start
@@ -329,7 +330,9 @@ func (e *explorer) reduced() Result {
 
 // The reduced search has no forecast before it starts: its branches are
 // the races its own runs reverse, so there is no tree for Knuth's walks
-// (estimate.go) to sample. Its rounds are the sampler instead. The search
+// (estimate.go) to sample. Its rounds are the sampler instead: bound 1's
+// from bound 0 and the plain search's forecast of its rounds, where the
+// caller has one (scaledRound), and from bound 2 on as follows. The search
 // at bound b runs the schedules with at most b preemptions the races ask
 // for; with L places a preemption can go and k goroutines to give the
 // core to, about (L k)^b / b! of them, so the rounds grow by a ratio that
@@ -358,6 +361,45 @@ func nextRound(rounds []int) float64 {
 	}
 	r1, r2 := float64(rounds[n-2]), float64(rounds[n-1])
 	return r2 * r2 / r1 * float64(n-1) / float64(n)
+}
+
+// scaledRound forecasts the schedules of the next bound's search, b =
+// len(rounds), from the last bound's and the plain search's forecast of
+// its rounds (plain, ExploreScaled's): rounds[b-1] times
+// plain[b]/plain[b-1]. The reduced search runs the classes of the plain
+// search's schedules, and the share of schedules a class holds changes
+// slowly from one bound to the next, so its rounds grow about as the
+// plain ones do. 0 when there is no bound before, no plain forecast of
+// both bounds, or the last bound ran nothing.
+func scaledRound(rounds []int, plain []float64) float64 {
+	b := len(rounds)
+	if b == 0 || b >= len(plain) || plain[b-1] <= 0 || rounds[b-1] == 0 {
+		return 0
+	}
+	return float64(rounds[b-1]) * plain[b] / plain[b-1]
+}
+
+// roundForecast is the forecast of the next bound the search gives:
+// nextRound's, from two bounds before it or more, else scaledRound's.
+func roundForecast(own, scaled float64) float64 {
+	if own > 0 {
+		return own
+	}
+	return scaled
+}
+
+// scaledNote says, in the line that starts bound b, how its forecast was
+// made when the plain rounds were: scaledRound's alone at bound 1, or
+// beside nextRound's.
+func scaledNote(b int, own, scaled float64, plain []float64) string {
+	switch {
+	case scaled <= 0:
+		return ""
+	case own <= 0:
+		return fmt.Sprintf(" scaled by the plain search's rounds %d to %d (about %d to %d)", b-1, b, TwoDigits(plain[b-1]), TwoDigits(plain[b]))
+	default:
+		return fmt.Sprintf("; scaled by the plain search's rounds instead, about %d", TwoDigits(scaled))
+	}
 }
 
 // porRound runs one reduced search to its end; false if it stopped on a

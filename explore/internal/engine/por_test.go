@@ -399,6 +399,53 @@ func TestReducedForecastsItsLastBoundFromTheOnesBefore(t *testing.T) {
 	}
 }
 
+// Given the plain search's forecast of its rounds (ExploreScaled, as
+// Check calls it), the reduced search forecasts bound 1 from bound 0,
+// scaled by the plain rounds' growth, and says so as bound 1 starts;
+// from bound 2 its forecast is nextRound's, as without them, and the
+// scaled one is said beside it.
+func TestReducedScalesBoundOneByThePlainRounds(t *testing.T) {
+	scaled := 0
+	for _, ty := range toys() {
+		plain := ForecastSearch(Options{Preemptions: 1, EstimateProbes: 1000}, ty.body)
+		if len(plain.PerRound) != 2 || plain.PerRound[0] <= 0 {
+			t.Fatalf("%s: plain forecast by round %v, want two rounds", ty.name, plain.PerRound)
+		}
+		zero := Explore(Options{Reduce: true, Preemptions: -1, MaxSchedules: 1 << 20}, ty.body)
+		var log lines
+		res := ExploreScaled(Options{Reduce: true, Preemptions: 1, MaxSchedules: 1 << 20, Log: &log}, plain.PerRound, ty.body)
+		want := float64(zero.RoundSchedules) * plain.PerRound[1] / plain.PerRound[0]
+		if !res.Exhaustive || res.RoundForecast != want {
+			t.Errorf("%s: bound 1 forecast %v (exhaustive %v), want %v: bound 0's %d times the plain rounds' %v", ty.name, res.RoundForecast, res.Exhaustive, want, zero.RoundSchedules, plain.PerRound)
+			continue
+		}
+		said := fmt.Sprintf("bound 1 starts: about %d schedules there, forecast from the bounds before it (%d) scaled by the plain search's rounds 0 to 1", TwoDigits(want), zero.RoundSchedules)
+		if len(log) != 1 || !strings.HasPrefix(log[0], said) {
+			t.Errorf("%s: logged %q, want one line, %q...", ty.name, log, said)
+		}
+		scaled++
+		plain2 := ForecastSearch(Options{Preemptions: 2, EstimateProbes: 1000}, ty.body)
+		log = nil
+		res2 := ExploreScaled(Options{Reduce: true, Preemptions: 2, MaxSchedules: 1 << 20, Log: &log}, plain2.PerRound, ty.body)
+		rounds := []int{zero.RoundSchedules, res.RoundSchedules}
+		if res2.RoundForecast != nextRound(rounds) {
+			t.Errorf("%s: bound 2 forecast %v, want nextRound's %v: the plain rounds do not replace it", ty.name, res2.RoundForecast, nextRound(rounds))
+		}
+		if s := scaledRound(rounds, plain2.PerRound); s > 0 && nextRound(rounds) > 0 && (len(log) != 2 || !strings.Contains(log[1], fmt.Sprintf("scaled by the plain search's rounds instead, about %d", TwoDigits(s)))) {
+			t.Errorf("%s: logged %q; want bound 2's line to give the scaled forecast beside, about %d", ty.name, log, TwoDigits(s))
+		}
+	}
+	if scaled == 0 {
+		t.Fatal("no toy forecast")
+	}
+	if got := scaledRound([]int{3000}, []float64{4400, 1_200_000}); got < 818_000 || got > 819_000 {
+		t.Errorf("scaledRound(3000; 4400, 1,200,000) = %v, want about 818,182", got)
+	}
+	if scaledRound(nil, []float64{1, 2}) != 0 || scaledRound([]int{5}, nil) != 0 || scaledRound([]int{5}, []float64{0, 3}) != 0 || scaledRound([]int{0}, []float64{1, 3}) != 0 {
+		t.Error("scaledRound forecasts with no bound before, no plain rounds, or a round of nothing")
+	}
+}
+
 // lines is a Logger that keeps what it is told.
 type lines []string
 

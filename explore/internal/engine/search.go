@@ -267,6 +267,16 @@ func searchGC() (restore func()) {
 // time anyway and handoffs are cheapest on one P; and it lets the heap
 // grow further between collections (searchGC).
 func Explore(opt Options, body func()) Result {
+	return ExploreScaled(opt, nil, body)
+}
+
+// ExploreScaled is Explore given the plain search's forecast of each of
+// its rounds, bound 0 to opt.Preemptions (Knuth's, Forecast.PerRound), as
+// Check has it before a bounded reduced search: the reduced search then
+// forecasts each bound from 1, as it starts, from its own bound before
+// and the plain rounds' growth (scaledRound), where nextRound needs two
+// bounds before it.
+func ExploreScaled(opt Options, plainRounds []float64, body func()) Result {
 	opt = opt.WithDefaults()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	defer searchGC()()
@@ -275,7 +285,7 @@ func Explore(opt Options, body func()) Result {
 	weakOps.Store(0)
 	sharedOps.Store(0)
 	start := time.Now()
-	e := &explorer{opt: opt, body: body}
+	e := &explorer{opt: opt, body: body, plainRounds: plainRounds}
 	if opt.Shard.Split() && opt.Reduce && opt.Replay == "" && opt.PCT == 0 {
 		panic("explore: Options.Shard with Reduce: the reduced search does not split into parts (its backtrack points come from other subtrees); shard the plain search")
 	}
