@@ -272,9 +272,12 @@ func layers(tlaJar string) []layer {
 			cmds:  [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-run", weakScenarios}, scenarioset.Dirs("weak")...)},
 			long:  [][]string{append([]string{"WSCHED_EXPLORE_REDUCE=1", "go", "test", "-tags", "explore,weak", "-count=1", "-json", "-timeout=0", "-run", weakLongScenarios}, scenarioset.Dirs("weak")...)},
 			limit: 5 * time.Minute,
-			// Under -long: about 10 minutes on two quiet cores (18.5
-			// minutes of CPU), the runtime scenarios of
-			// weakLongScenarios at 1 about half of it; before them,
+			// Under -long: 25.6 minutes of CPU on e5550c4 (about 13
+			// minutes on two quiet cores), the runtime scenarios of
+			// weakLongScenarios at 1 most of it; runtime/remote-spawn
+			// (2.2 minutes) and wake-races-poll-2 (13.7, one core's
+			// alone) joined since: about 41 minutes of CPU, 21 or more
+			// on two. Before them,
 			// fairness/busy-worker-yields had spent 366 s of one core
 			// on a cut search at its raised bound (it gets the default
 			// budget there now, explore/scenarios).

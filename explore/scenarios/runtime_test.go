@@ -293,12 +293,22 @@ func TestExploreWakeRacesPoll(t *testing.T) {
 		// a change of impl/ that adds schedules. -long runs the same
 		// search: Long raises the bound written for it, 1, by one and
 		// its budget ten times (at 3 neither search would end).
+		//
+		// In the weak mode: one worker at 1 in the weak layer
+		// (weakOneWorker); two at 1 under -long only (weakLongAtOne),
+		// where the reduced search ends in 3,854,263 schedules, 13m40s of
+		// one core (ten times 450,000 leaves it room).
 		opt := explore.Options{Reduce: workers == 1, MaxSchedules: budget(120_000, 30_000)}
 		if explore.WeakMode() {
 			if workers == 2 {
-				continue // not run in the weak mode (at 1: over five minutes, not ended)
+				if !weakLong() {
+					t.Logf("explore runtime/wake-races-poll-2: not run in the weak layer (verify -long's runs it at 1)")
+					continue
+				}
+				opt = weakLongAtOne(explore.Options{}, 450_000)
+			} else {
+				weakOneWorker(&opt)
 			}
-			weakOneWorker(&opt)
 		} else if workers == 2 {
 			opt = explore.Options{Reduce: true, Preemptions: 2, MaxSchedules: 4_000_000}
 			if long() {
