@@ -150,9 +150,10 @@ type Options struct {
 	Mutant string
 	// Log, when set, is told what a search learns as it goes that is
 	// worth saying before it ends: the reduced search's forecast of each
-	// bound from 2, as that bound starts (nextRound), with the time it
-	// will take at the rate of the bounds before it. Check sets it to
-	// the test. A *testing.T is a Logger.
+	// bound from 2, as that bound starts (nextRound), and of bound 1
+	// when it was given the plain search's rounds (ExploreScaled), with
+	// the time it will take at the rate of the bounds before it. Check
+	// sets it to the test. A *testing.T is a Logger.
 	Log Logger
 }
 
