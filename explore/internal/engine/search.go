@@ -274,9 +274,8 @@ func Explore(opt Options, body func()) Result {
 // ExploreScaled is Explore given the plain search's forecast of each of
 // its rounds, bound 0 to opt.Preemptions (Knuth's, Forecast.PerRound), as
 // Check has it before a bounded reduced search: the reduced search then
-// forecasts each bound from 1, as it starts, from its own bound before
-// and the plain rounds' growth (scaledRound), where nextRound needs two
-// bounds before it.
+// forecasts bound 1, as it starts, from its bound 0 and the plain rounds'
+// growth (scaledRound), where nextRound needs two bounds before it.
 func ExploreScaled(opt Options, plainRounds []float64, body func()) Result {
 	opt = opt.WithDefaults()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
