@@ -386,13 +386,13 @@ func TestCitationsCiteTheirCode(t *testing.T) {
 		}
 		if v, other := quotesOther(r, lineCandidates(t, c.files, c.line, cat), c.text); other {
 			own := citedCode{c.ref, c.doc, r.file, v.code}
-			if r.doc == "" && *fixCitations {
-				rows[own.key()] = own
+			if *fixCitations {
+				rows[own.key()] = own // a new row of the file's own, or its own row's code as the prose now quotes it
 				cited[own.key()] = true
-				t.Logf("%s: %s recorded for %s alone: `%s` (its row has `%s`)", c.where(), own.key(), c.doc, v.code, r.code)
+				t.Logf("%s: %s recorded for %s alone: `%s` (%s has `%s`)", c.where(), own.key(), c.doc, v.code, r.key(), r.code)
 				continue
 			}
-			t.Errorf("%s: %s quotes `%s`, another version of the line than the `%s` its row %q records: give %s a row of its own (%q; -fix-citations records it)",
+			t.Errorf("%s: %s quotes `%s`, another version of the line than the `%s` its row %q records: give %s a row of its own that records it (%q; -fix-citations does)",
 				c.where(), c.ref, v.code, r.code, r.key(), c.doc, own.key())
 			continue
 		}
