@@ -44,10 +44,8 @@ const WeakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot
 // shutdown-races-spawn, each at 1 preemption with the reduced search
 // (weakLongAtOne in explore/scenarios), where each ends in 14 s to 3.4
 // minutes of one core: too long for the weak layer of every run, and none
-// of them ends at 2 in minutes; runtime/wake-races-poll-2 ends at 1 in
-// 13.7 minutes, and runs there too, though its test is WeakScenarios'
-// (TestExploreWakeRacesPoll, whose wake-races-poll-1 the weak layer
-// runs). runtime/sleep-2 runs
-// there too, at 1, though its test is WeakScenarios' (TestExploreSleep,
-// whose sleep-1 the weak layer runs).
+// of them ends at 2 in minutes. runtime/wake-races-poll-2 (13.7 minutes
+// at 1) and sleep-2 run there too, at 1, though their tests are
+// WeakScenarios' (TestExploreWakeRacesPoll and TestExploreSleep, whose
+// wake-races-poll-1 and sleep-1 the weak layer runs).
 const WeakLongScenarios = "^TestExplore(BatchMateOfBlockedPoll|TimerMirror|GoexitRacesWake|MonitorIdleAgainst(Wake|SelfWake)|ShutdownCancelsWaiting|ExtraRetireAgainst(Remote|Local)Spawn|RemoteSpawn|ChildRunsWhileParentBlocks|GoTree|ShutdownRacesSpawn|TimerDuringBlockedPoll)$"
