@@ -422,10 +422,8 @@ func TestCitationsCiteTheirCode(t *testing.T) {
 			c.where(), c.ref, r.code, fromRoot(f), n, c.line, lineOf(versions(t, files[0], nil)[0], c.line))
 	}
 	if *fixCitations {
-		for k, r := range fixMoved(t, moved, rows) {
-			if cited[k] {
-				cited[r.key()] = true
-			}
+		for _, r := range fixMoved(t, moved, rows) {
+			cited[r.key()] = true // every moved row was cited
 		}
 	}
 	for k := range rows {
@@ -450,9 +448,9 @@ func TestCitationsCiteTheirCode(t *testing.T) {
 // fixMoved rewrites each moved reference in the prose to where its code is
 // now, all of a file's in one pass (a reference moved onto another's old
 // number is not moved twice), and rekeys its row; it returns the rows
-// moved, by their old keys. A row of one prose file's own moves that
+// moved, rekeyed. A row of one prose file's own moves that
 // file's citations; a reference's row, the others'.
-func fixMoved(t *testing.T, moved map[string]string, rows map[string]citedCode) map[string]citedCode {
+func fixMoved(t *testing.T, moved map[string]string, rows map[string]citedCode) []citedCode {
 	if len(moved) == 0 {
 		return nil
 	}
@@ -473,11 +471,12 @@ func fixMoved(t *testing.T, moved map[string]string, rows map[string]citedCode) 
 		old[k] = rows[k]
 		delete(rows, k)
 	}
-	out := map[string]citedCode{}
+	var out []citedCode
 	for k, to := range moved {
 		r := old[k]
 		n := citedCode{to, r.doc, r.file, r.code}
-		rows[n.key()], out[k] = n, n
+		rows[n.key()] = n
+		out = append(out, n)
 		t.Logf("%s -> %s: `%s`", k, n.key(), r.code)
 	}
 	return out

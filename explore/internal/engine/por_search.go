@@ -309,13 +309,13 @@ func (e *explorer) reduced() Result {
 	began := time.Now()
 	for b := 0; b <= e.opt.Preemptions; b++ {
 		e.res.Bound = b
-		own, scaled := nextRound(rounds), scaledRound(rounds, e.plainRounds)
-		e.res.RoundForecast = roundForecast(own, scaled)
+		fc, how := boundForecast(rounds, e.plainRounds)
+		e.res.RoundForecast = fc
 		start := e.res.Schedules
-		if fc := e.res.RoundForecast; fc > 0 && e.opt.Log != nil {
+		if fc > 0 && e.opt.Log != nil {
 			per := time.Since(began) / time.Duration(max(start, 1))
 			e.opt.Log.Logf("bound %d starts: about %d schedules there, forecast from the bounds before it (%s)%s, about %v at their rate; an order of magnitude",
-				b, TwoDigits(fc), strings.Trim(fmt.Sprint(rounds), "[]"), scaledNote(b, own, scaled, e.plainRounds), (time.Duration(fc) * per).Round(time.Second))
+				b, TwoDigits(fc), strings.Trim(fmt.Sprint(rounds), "[]"), how, (time.Duration(fc) * per).Round(time.Second))
 		}
 		ok := e.porRound(&porSearch{bound: b})
 		e.res.RoundSchedules = e.res.Schedules - start
@@ -370,7 +370,7 @@ func nextRound(rounds []int) float64 {
 // search's schedules, taken as growing about as the schedules do. They
 // grow slower, the more so in the plain mode (docs/explore.md: at bound 1
 // median 41% off in the weak layer, +130% on the explore layer's runtime
-// scenarios), so it is an order of magnitude, and roundForecast uses it
+// scenarios), so it is an order of magnitude, and boundForecast uses it
 // only where nextRound has nothing. 0 when there is no bound before, no
 // plain forecast of both bounds, or the last bound ran nothing.
 func scaledRound(rounds []int, plain []float64) float64 {
@@ -381,27 +381,24 @@ func scaledRound(rounds []int, plain []float64) float64 {
 	return float64(rounds[b-1]) * plain[b] / plain[b-1]
 }
 
-// roundForecast is the forecast of the next bound the search gives:
-// nextRound's, from two bounds before it or more, else scaledRound's.
+// boundForecast is the forecast of the next bound, b = len(rounds), and
+// what the line that starts it adds about how it was made: nextRound's,
+// from two bounds before it or more, else scaledRound's, said as such.
 // Measured on the weak layer's reduced searches (docs/explore.md, "The
 // reduced search's forecast, from its own rounds"), scaledRound's is the
 // rougher at bound 2 and above (median error 119% on rounds of 1,000
 // schedules or more, nextRound's 26%): the reduction deepens as the
 // bound rises, so the plain rounds' growth overstates the reduced ones'.
-func roundForecast(own, scaled float64) float64 {
-	if own > 0 {
-		return own
+func boundForecast(rounds []int, plain []float64) (float64, string) {
+	if fc := nextRound(rounds); fc > 0 {
+		return fc, ""
 	}
-	return scaled
-}
-
-// scaledNote says, in the line that starts bound b, that its forecast is
-// scaledRound's (at bound 1, where nextRound has none).
-func scaledNote(b int, own, scaled float64, plain []float64) string {
-	if scaled <= 0 || own > 0 {
-		return ""
+	fc := scaledRound(rounds, plain)
+	if fc <= 0 {
+		return 0, ""
 	}
-	return fmt.Sprintf(" scaled by the plain search's rounds %d to %d (about %d to %d)", b-1, b, TwoDigits(plain[b-1]), TwoDigits(plain[b]))
+	b := len(rounds)
+	return fc, fmt.Sprintf(" scaled by the plain search's rounds %d to %d (about %d to %d)", b-1, b, TwoDigits(plain[b-1]), TwoDigits(plain[b]))
 }
 
 // porRound runs one reduced search to its end; false if it stopped on a
