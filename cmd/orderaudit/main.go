@@ -125,7 +125,7 @@ type Entry struct {
 func main() {
 	pkgFlag := flag.String("pkg", "deque,queue", "the impl/ packages whose operations to audit (comma-separated: deque, queue, idle, sched, park, forkjoin)")
 	out := flag.String("o", "docs/orderings-audit.json", "where to write the results")
-	limit := flag.Duration("timeout", 4*time.Minute, "the most one variant's scenarios may run")
+	limit := flag.Duration("timeout", 4*time.Minute, "the most one variant's scenarios may run, or, if longer, three times their unweakened runs in the coverage pass (scaledLimit)")
 	only := flag.String("func", "", "audit only the operations of the functions whose name matches this regexp (Worker.check, extraWorkers.surplus); the others keep their earlier results")
 	profiles := flag.String("profile", "", "instead of running anything, read which operations a weak-mode scenario reaches from these coverage profiles (comma-separated: the weak layer's weak-0-P.cover, cmd/verify's log directory) and record only that: an operation newly reached keeps its earlier weakenings if it has them, or is marked untried")
 	add := flag.String("add", "", "an incremental audit: run only the scenarios of each package's list this regexp selects, for the operations they reach, and merge with the results file (a killed weakening stays killed and is not tried again; any other is tried with the added scenarios; operations they do not reach keep their entries)")
@@ -441,7 +441,7 @@ func try(op orderings.Op, name, run string, pkgs []string, limit time.Duration) 
 		mutated = append(append(append([]byte{}, src[:at]...), []byte(name)...), src[at+len(old):]...)
 	}
 	check(os.WriteFile(path, mutated, 0o644))
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	ctx, cancel := context.WithTimeout(context.Background(), scaledLimit(limit, run, pkgs, unweakened))
 	defer cancel()
 	// Each scenario's run record (explore.Record) goes to a file: the
 	// failure's scenario, kind, schedule and preemptions are read from
@@ -525,6 +525,28 @@ func firstLine(s string) string {
 
 // scenario is one TestExplore function of one package.
 type scenario struct{ dir, name string }
+
+// unweakened holds how long each scenario's unweakened run took in the
+// coverage pass (runCoverage).
+var unweakened = map[scenario]time.Duration{}
+
+// scaledLimit is the time a variant's run of the scenarios run selects
+// in pkgs may take: limit, or three times what their unweakened runs
+// took together if that is longer. A variant that survives runs the
+// whole search again, and in the weak mode a weaker ordering can add
+// executions, so a fixed limit cut scenarios that take longer than it
+// unweakened (TestExploreRemoteSpawn under -long: two searches, about 5
+// minutes a variant) as timeouts, which the record keeps.
+func scaledLimit(limit time.Duration, run string, pkgs []string, took map[scenario]time.Duration) time.Duration {
+	re := regexp.MustCompile(run)
+	var sum time.Duration
+	for sc, d := range took {
+		if re.MatchString(sc.name) && slices.Contains(pkgs, sc.dir) {
+			sum += d
+		}
+	}
+	return max(limit, 3*sum)
+}
 
 // coverageByScenario runs each scenario that every pattern of runs
 // selects, unmutated, alone, with coverage of impl/, and returns the lines
@@ -614,6 +636,7 @@ func runCoverage(runs []string, pkgs []string) (map[string]bool, map[string][]sc
 				covered[l] = true
 				reaching[l] = append(reaching[l], scenario{dir, name})
 			}
+			unweakened[scenario{dir, name}] = time.Since(start)
 			fmt.Printf("coverage: %s %s: %d lines of impl/ (%.1fs)\n", dir, name, len(mine), time.Since(start).Seconds())
 		}
 	}

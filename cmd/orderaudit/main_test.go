@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wsched/wsched/explore"
 	"github.com/wsched/wsched/internal/orderings"
@@ -168,6 +169,30 @@ func TestSelectionRunsTheReachingScenarios(t *testing.T) {
 	re := regexp.MustCompile(run)
 	if re.MatchString("TestExploreTurnPairX") || !re.MatchString("TestExploreTurnPair") {
 		t.Errorf("%s does not match whole names", run)
+	}
+}
+
+// A variant's limit grows with the scenarios it runs: three times their
+// unweakened runs together when that passes the flag's limit, counting
+// the scenarios its pattern selects in the packages it runs (go test
+// runs them all), not those of other packages.
+func TestLimitScalesWithTheUnweakenedRuns(t *testing.T) {
+	took := map[scenario]time.Duration{
+		{"./explore/scenarios", "TestExploreRemoteSpawn"}:          4*time.Minute + 30*time.Second,
+		{"./explore/scenarios", "TestExploreRemoteSpawnOneWorker"}: 10 * time.Second,
+		{"./impl/sched", "TestExploreTurnPair"}:                    time.Minute,
+		{"./impl/park", "TestExploreTurnPair"}:                     time.Hour, // a package it does not run
+	}
+	run, pkgs := selection([]scenario{{"./explore/scenarios", "TestExploreRemoteSpawn"}, {"./impl/sched", "TestExploreTurnPair"}})
+	if got, want := scaledLimit(4*time.Minute, run, pkgs, took), 3*(5*time.Minute+30*time.Second); got != want {
+		t.Errorf("limit for %s in %v = %v, want %v (three times the two runs)", run, pkgs, got, want)
+	}
+	run, pkgs = selection([]scenario{{"./explore/scenarios", "TestExploreRemoteSpawnOneWorker"}})
+	if got, want := scaledLimit(4*time.Minute, run, pkgs, took), 4*time.Minute; got != want {
+		t.Errorf("limit for %s = %v, want the flag's %v", run, got, want)
+	}
+	if got, want := scaledLimit(4*time.Minute, run, pkgs, nil), 4*time.Minute; got != want {
+		t.Errorf("limit with no coverage pass = %v, want the flag's %v", got, want)
 	}
 }
 
