@@ -275,9 +275,10 @@ func layers(tlaJar string) []layer {
 			// Under -long: 25.6 minutes of CPU on e5550c4 (about 13
 			// minutes on two quiet cores), the runtime scenarios of
 			// weakLongScenarios at 1 most of it; runtime/remote-spawn
-			// (2.2 minutes) and wake-races-poll-2 (13.7, one core's
-			// alone) joined since: about 41 minutes of CPU, 21 or more
-			// on two. Before them,
+			// (2.2 minutes), wake-races-poll-2 (13.7) and
+			// go-recycling-2 (19.8, each one core's alone) joined
+			// since: about 61 minutes of CPU, 31 or more on two.
+			// Before them,
 			// fairness/busy-worker-yields had spent 366 s of one core
 			// on a cut search at its raised bound (it gets the default
 			// budget there now, explore/scenarios).
