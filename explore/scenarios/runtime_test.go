@@ -81,6 +81,25 @@ func weakLongAtOne(opt explore.Options, budget int) explore.Options {
 	return opt
 }
 
+// weakByWorkers sets opt, in the weak mode, for a test of one and of two
+// workers whose one-worker scenario the weak layer runs (weakOneWorker)
+// and whose two-worker one, name, only verify -long's weak layer runs, at
+// 1 with the budget given (weakLongAtOne). It reports false, and logs that
+// the scenario is left to -long, where it is not run.
+func weakByWorkers(t *testing.T, name string, workers int, opt *explore.Options, budget int) bool {
+	t.Helper()
+	if workers == 1 {
+		weakOneWorker(opt)
+		return true
+	}
+	if !weakLong() {
+		t.Logf("explore %s: not run in the weak layer (verify -long's runs it at 1)", name)
+		return false
+	}
+	*opt = weakLongAtOne(*opt, budget)
+	return true
+}
+
 // looked is touched for a read of *p.
 func looked[T any](p *T) { engine.Touch(uintptr(unsafe.Pointer(p)), false) }
 
@@ -300,14 +319,8 @@ func TestExploreWakeRacesPoll(t *testing.T) {
 		// one core (ten times 450,000 leaves it room).
 		opt := explore.Options{Reduce: workers == 1, MaxSchedules: budget(120_000, 30_000)}
 		if explore.WeakMode() {
-			if workers == 2 {
-				if !weakLong() {
-					t.Logf("explore runtime/wake-races-poll-2: not run in the weak layer (verify -long's runs it at 1)")
-					continue
-				}
-				opt = weakLongAtOne(explore.Options{}, 450_000)
-			} else {
-				weakOneWorker(&opt)
+			if !weakByWorkers(t, "runtime/wake-races-poll-2", workers, &opt, 450_000) {
+				continue
 			}
 		} else if workers == 2 {
 			opt = explore.Options{Reduce: true, Preemptions: 2, MaxSchedules: 4_000_000}
@@ -498,17 +511,10 @@ func TestExploreSleep(t *testing.T) {
 			limit = budget(1_000_000, 100_000)
 		}
 		opt := explore.Options{Reduce: true, MaxSchedules: limit}
-		if explore.WeakMode() {
-			switch {
-			case workers == 1:
-				weakOneWorker(&opt)
-			case weakLong():
-				// At 1: 499,536 schedules, about 114 s of one core.
-				opt = weakLongAtOne(opt, 70_000)
-			default:
-				t.Logf("explore runtime/sleep-2: not run in the weak layer (verify -long's runs it at 1)")
-				continue
-			}
+		// In the weak mode, two workers under -long at 1: 499,536
+		// schedules, about 114 s of one core.
+		if explore.WeakMode() && !weakByWorkers(t, "runtime/sleep-2", workers, &opt, 70_000) {
+			continue
 		}
 		explore.Check(t, "runtime/sleep-"+string(rune('0'+workers)), opt, func() {
 			rt := newRuntime(workers)
@@ -654,14 +660,8 @@ func TestExploreGoRecycling(t *testing.T) {
 		// of one core (ten times 600,000 leaves it room).
 		opt := explore.Options{Reduce: true, MaxSchedules: 250_000}
 		if explore.WeakMode() {
-			if workers == 2 {
-				if !weakLong() {
-					t.Logf("explore runtime/go-recycling-2: not run in the weak layer (verify -long's runs it at 1)")
-					continue
-				}
-				opt = weakLongAtOne(explore.Options{}, 600_000)
-			} else {
-				weakOneWorker(&opt)
+			if !weakByWorkers(t, "runtime/go-recycling-2", workers, &opt, 600_000) {
+				continue
 			}
 		} else if workers == 2 {
 			opt.Reduce, opt.Preemptions = false, 1
