@@ -123,13 +123,23 @@ func (e Execution) String() string {
 // model's semantics, not its bounds.
 var unbounded = weak.Config{History: 64, MaxStale: 1 << 20}
 
+// freshModels makes each execution's memory with weak.New, where each
+// gives an untraced execution the last one's (weak.NewFrom, as the
+// explorer's searches do): for the test that the two see the same.
+var freshModels = false
+
 // each runs every execution of t, depth first, and calls f with each until
 // f returns false. trace records the steps.
 func (t Test) each(trace bool, f func(*Execution) bool) {
 	prefix := []int{}
+	var spare *weak.Model
 	for {
 		c := &chooser{prefix: prefix}
-		if !f(t.run(c, trace)) {
+		ex, m := t.run(c, trace, spare)
+		if !trace && !freshModels {
+			spare = m // the execution is done with it: its outcome is a string
+		}
+		if !f(ex) {
 			return
 		}
 		p, ok := c.next()
@@ -141,9 +151,15 @@ func (t Test) each(trace bool, f func(*Execution) bool) {
 }
 
 // run runs one execution, taking its decisions (which thread goes next,
-// which store a read reads) from c.
-func (t Test) run(c *chooser, trace bool) *Execution {
-	m := weak.New(unbounded)
+// which store a read reads) from c, in a Model made anew or, if spare is
+// not nil, from spare (weak.NewFrom), and returns it with its Model.
+func (t Test) run(c *chooser, trace bool, spare *weak.Model) (*Execution, *weak.Model) {
+	var m *weak.Model
+	if spare != nil {
+		m = weak.NewFrom(unbounded, spare)
+	} else {
+		m = weak.New(unbounded)
+	}
 	locs := map[string]weak.Loc{}
 	cells := map[string]weak.Cell{}
 	var regOrder []string
@@ -319,7 +335,7 @@ func (t Test) run(c *chooser, trace bool) *Execution {
 		parts = append(parts, "race")
 	}
 	ex.Outcome = strings.Join(parts, " ")
-	return ex
+	return ex, m
 }
 
 // chooser enumerates the decision sequences depth first: it replays

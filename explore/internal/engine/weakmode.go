@@ -64,9 +64,9 @@ type memory struct {
 }
 
 // newMemory returns a new run's memory; spare, if not nil, is a finished
-// run's, whose maps it takes, emptied, and whose lists it overwrites: a
-// search makes one per run, and its maps grew to their size in the run
-// before.
+// run's, whose maps it takes, emptied, whose lists it overwrites, and
+// whose model's memory its model hands out again (weak.NewFrom): a search
+// makes one per run, and these grew to their size in the run before.
 func newMemory(cfg weak.Config, spare *memory) *memory {
 	if spare == nil {
 		return &memory{m: weak.New(cfg), locs: map[uintptr]weak.Loc{}, cells: map[uintptr]weak.Cell{}, syncs: map[uintptr]weak.Sync{}}
@@ -74,7 +74,7 @@ func newMemory(cfg weak.Config, spare *memory) *memory {
 	clear(spare.locs)
 	clear(spare.cells)
 	clear(spare.syncs)
-	return &memory{m: weak.New(cfg), locs: spare.locs, cells: spare.cells, syncs: spare.syncs, cands: spare.cands, places: spare.places}
+	return &memory{m: weak.NewFrom(cfg, spare.m), locs: spare.locs, cells: spare.cells, syncs: spare.syncs, cands: spare.cands, places: spare.places}
 }
 
 // weakOn is set while an exploration in the weak-memory mode runs: the

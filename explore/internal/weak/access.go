@@ -30,19 +30,19 @@ func (m *Model) read(t Thread, l Loc, o Ordering, cands []Candidate, pick int) *
 		m.stale++
 	}
 	ts, ev := m.stepAt(t, l)
-	ts.observe(l, s, o)
+	ts.observe(m.pool, l, s, o)
 	m.pscEvent(ts, t, ev, l, o == SeqCst, false, s, nil, x.after(len(x.stores)-cands[pick].Age))
 	return s
 }
 
 // observe is the reading half of every read: coherence and, by ordering,
 // synchronisation.
-func (ts *threadState) observe(l Loc, s *store, o Ordering) {
-	ts.cur.raise(l, s.pos)
+func (ts *threadState) observe(p *pool, l Loc, s *store, o Ordering) {
+	ts.cur.raise(p, l, s.pos)
 	if o.Acquires() {
-		ts.cur.join(s.msg)
+		ts.cur.join(p, s.msg)
 	} else {
-		ts.pending.join(s.msg)
+		ts.pending.join(p, s.msg)
 	}
 }
 
@@ -85,9 +85,9 @@ func (m *Model) write(t Thread, ts *threadState, l Loc, x *location, o Ordering,
 	if !ok {
 		panic("weak: no place in modification order at the index chosen")
 	}
-	in, inF := x.inAt(at)
-	ts.cur.raise(l, pos)
-	ts.cur.pin = joinSet(ts.cur.pin, in)
+	in, inF := x.inAt(m.pool, at)
+	ts.cur.raise(m.pool, l, pos)
+	ts.cur.pin = m.pool.joinSet(ts.cur.pin, in)
 	var own *view
 	if o.Releases() {
 		own = ts.cur
@@ -102,14 +102,14 @@ func (m *Model) write(t Thread, ts *threadState, l Loc, x *location, o Ordering,
 	case own == nil:
 		msg = inherited
 	case inherited == nil:
-		msg = own.clone()
+		msg = m.cloneView(own)
 	default:
-		msg = inherited.clone()
-		msg.join(own)
+		msg = m.cloneView(inherited)
+		msg.join(m.pool, own)
 	}
 	info := m.newInfo()
 	info.in, info.inF = in, inF
-	return x.insert(store{val: v, msg: msg, writer: t, seq: m.events, info: info}, at, m.cfg.History)
+	return x.insert(m.pool, store{val: v, msg: msg, writer: t, seq: m.events, info: info}, at, m.cfg.History)
 }
 
 // RMW is an atomic read-modify-write of l by t with ordering o (Swap,
@@ -141,7 +141,7 @@ func (m *Model) RMWFrom(t Thread, l Loc, o Ordering, cands []Candidate, pick int
 		m.stale++
 	}
 	ts, ev := m.stepAt(t, l)
-	ts.observe(l, &s, o)
+	ts.observe(m.pool, l, &s, o)
 	st := m.writeRMW(t, ts, l, x, o, f(s.val), s.msg, at)
 	m.pscEvent(ts, t, ev, l, o == SeqCst, false, &s, st, x.after(x.index(st)+1))
 	return s.val, cands[pick].Age == 0
@@ -195,7 +195,7 @@ func (m *Model) CompareAndSwapFrom(t Thread, l Loc, new Value, success, failure 
 		m.stale++
 	}
 	ts, ev := m.stepAt(t, l)
-	ts.observe(l, &s, success)
+	ts.observe(m.pool, l, &s, success)
 	st := m.writeRMW(t, ts, l, x, success, new, s.msg, at)
 	m.pscEvent(ts, t, ev, l, success == SeqCst, false, &s, st, x.after(x.index(st)+1))
 	return s.val, true, c.Age == 0

@@ -138,7 +138,7 @@ func (m *Model) RMWCandidatesInto(dst []Candidate, t Thread, l Loc, o Ordering) 
 		return out
 	}
 	for i := last - 1; i >= m.oldest(t, l); i-- {
-		if _, ok := x.between(i + 1); ok && m.readAllows(t, l, o, i, inOf(x.inAt(i+1))) {
+		if _, ok := x.between(i + 1); ok && m.readAllows(t, l, o, i, inOf(x.inAt(m.pool, i+1))) {
 			out = append(out, x.candidate(i))
 		}
 	}
@@ -171,7 +171,7 @@ func (m *Model) CASChoicesInto(dst []Candidate, t Thread, l Loc, expected Value,
 	for i := last - 1; i >= m.oldest(t, l); i-- {
 		c := x.candidate(i)
 		if x.stores[i].val == expected {
-			if _, ok := x.between(i + 1); !ok || !m.readAllows(t, l, success, i, inOf(x.inAt(i+1))) {
+			if _, ok := x.between(i + 1); !ok || !m.readAllows(t, l, success, i, inOf(x.inAt(m.pool, i+1))) {
 				continue
 			}
 			c.Swaps = true
@@ -210,7 +210,7 @@ func (m *Model) PlacementsInto(dst []Placement, t Thread, l Loc, o Ordering) []P
 	}
 	ts := m.thread(t)
 	for i := len(x.stores) - 1; i > m.oldest(t, l); i-- {
-		if _, ok := x.between(i); ok && m.pscAllows(ts, t, l, o == SeqCst, ts.cur.clock, inOf(x.inAt(i)), x.after(i)) {
+		if _, ok := x.between(i); ok && m.pscAllows(ts, t, l, o == SeqCst, ts.cur.clock, inOf(x.inAt(m.pool, i)), x.after(i)) {
 			out = append(out, Placement{len(x.stores) - i})
 		}
 	}

@@ -13,12 +13,12 @@ func (m *Model) Fence(t Thread, o Ordering) {
 	checkFence(o)
 	ts, ev := m.step(t)
 	if o.Acquires() {
-		ts.cur.join(&ts.pending)
+		ts.cur.join(m.pool, &ts.pending)
 	}
 	if o == SeqCst {
 		m.pscEvent(ts, t, ev, -1, true, true, nil, nil, nil)
 	}
 	if o.Releases() {
-		ts.fenced = ts.cur.clone()
+		ts.fenced = m.cloneView(ts.cur)
 	}
 }

@@ -14,7 +14,7 @@ import "github.com/wsched/wsched/explore/internal/vclock"
 func (m *Model) Go(parent Thread) Thread {
 	ps, _ := m.step(parent)
 	child := Thread(len(m.threads))
-	cs := &threadState{cur: ps.cur.clone(), lastLoc: -1}
+	cs := &threadState{cur: m.cloneView(ps.cur), lastLoc: -1}
 	cs.cur.tick(child)
 	m.threads = append(m.threads, cs)
 	return child
@@ -31,7 +31,7 @@ func (m *Model) Exit(t Thread) {
 func (m *Model) Join(t, child Thread) {
 	cs := m.threads[m.checkThread(child)]
 	ts, _ := m.step(t)
-	ts.cur.join(cs.cur)
+	ts.cur.join(m.pool, cs.cur)
 }
 
 func (m *Model) checkThread(t Thread) Thread {

@@ -80,7 +80,7 @@ type store struct {
 // the zero value the Go memory held.
 func (m *Model) NewAtomic(name string, init Value) Loc {
 	l := Loc(len(m.locs))
-	n := slab(&m.newLocs, 8)
+	n := m.pool.locs.one()
 	n.name, n.info.writer = name, -1
 	n.stores = append(n.first[:0], store{val: init, writer: -1, info: &n.info})
 	m.locs = append(m.locs, &n.location)
@@ -118,13 +118,16 @@ func (x *location) latest() *store { return &x.stores[len(x.stores)-1] }
 // insert places s at index i of the kept stores (i = len: last), forgets
 // the oldest beyond the history bound, and returns the stored s. The
 // caller has checked with between that the place exists.
-func (x *location) insert(s store, i int, history int) *store {
+func (x *location) insert(p *pool, s store, i int, history int) *store {
 	s.pos, _ = x.between(i)
+	if len(x.stores) == cap(x.stores) { // room for every store it may keep, and the one before it forgets
+		x.stores = p.stores.withRoom(x.stores, max(history, len(x.stores))+1)
+	}
 	x.stores = slices.Insert(x.stores, i, s)
 	if n := len(x.stores) - history; n > 0 {
 		for _, f := range x.stores[:n] {
-			x.forgotten = joinSet(joinSet(x.forgotten, f.info.srcs), f.info.rsrcs)
-			x.forgottenF = joinSet(joinSet(x.forgottenF, f.info.srcsF), f.info.rsrcsF)
+			x.forgotten = p.joinSet(p.joinSet(x.forgotten, f.info.srcs), f.info.rsrcs)
+			x.forgottenF = p.joinSet(p.joinSet(x.forgottenF, f.info.srcsF), f.info.rsrcsF)
 		}
 		x.stores = slices.Delete(x.stores, 0, n)
 		i -= n

@@ -45,7 +45,8 @@ func (c Config) withDefaults() Config {
 // Model is the memory of one execution: its atomic locations, plain cells,
 // synchronisation objects and the view of each thread. It is not safe for
 // concurrent use; the explorer runs one goroutine at a time and calls it
-// from whichever runs. A new execution needs a new Model.
+// from whichever runs. A new execution needs a new Model (New, or NewFrom
+// the last execution's).
 type Model struct {
 	cfg     Config
 	threads []*threadState
@@ -55,31 +56,32 @@ type Model struct {
 	psc     pscState // the seq_cst order, psc.go
 	events  int      // operations so far, numbering stores for Candidate.Seq
 	stale   int      // stale choices so far
-	// infos and newLocs are the unused rest of the last block of store
-	// bookkeeping and of locations allocated (newInfo, NewAtomic): a
-	// search makes a Model per run and these in every step.
-	infos   []storeInfo
-	newLocs []newLocation
-}
-
-// slab returns the next element of *free, allocating a block of n when
-// it is empty.
-func slab[T any](free *[]T, n int) *T {
-	if len(*free) == 0 {
-		*free = make([]T, n)
-	}
-	p := &(*free)[0]
-	*free = (*free)[1:]
-	return p
+	// pool is where the Model's store bookkeeping, locations, seq_cst
+	// nodes and views come from (pool.go); psc shares it.
+	pool *pool
 }
 
 // newInfo returns a new store's bookkeeping, zero.
-func (m *Model) newInfo() *storeInfo { return slab(&m.infos, 32) }
+func (m *Model) newInfo() *storeInfo { return m.pool.infos.one() }
 
 // New returns an empty memory with thread 0.
-func New(cfg Config) *Model {
-	m := &Model{cfg: cfg.withDefaults()}
-	m.threads = append(m.threads, &threadState{cur: &view{}, lastLoc: -1})
+func New(cfg Config) *Model { return newModel(cfg, newPool()) }
+
+// NewFrom is New for the next run of a search: the Model it returns hands
+// out again the memory spare handed out (pool.go), where New would make
+// it anew. spare is a finished run's Model, which nothing uses any more,
+// nor anything it returned: it may not be used again.
+func NewFrom(cfg Config, spare *Model) *Model {
+	p := spare.pool
+	spare.pool = nil
+	p.rewind()
+	return newModel(cfg, p)
+}
+
+func newModel(cfg Config, p *pool) *Model {
+	m := &Model{cfg: cfg.withDefaults(), pool: p}
+	m.psc.pool = p
+	m.threads = append(m.threads, &threadState{cur: m.newView(), lastLoc: -1})
 	return m
 }
 

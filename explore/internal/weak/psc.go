@@ -110,8 +110,7 @@ type deferred struct {
 
 // pscState is the graph.
 type pscState struct {
-	free  []scNode    // the rest of the last block of nodes allocated (slab)
-	succs []*scNode   // the same for the first room of nodes' succ (addSucc)
+	pool  *pool       // the Model's (pool.go): nodes, their succ, the sets of SC events
 	nodes [][]*scNode // per thread
 	// fences are the SC fences among nodes, per thread, in the same
 	// order: most executions have few or none, and fencesBefore and sinks
@@ -135,17 +134,6 @@ func (p *pscState) node(u, idx int) *scNode {
 	return p.nodes[u][idx-1]
 }
 
-// joinSet makes a the union of the sets a and b.
-func joinSet(a, b []int) []int {
-	if len(a) < len(b) {
-		a = append(a, make([]int, len(b)-len(a))...)
-	}
-	for i, x := range b {
-		a[i] = max(a[i], x)
-	}
-	return a
-}
-
 func hbBefore(clock []uint32, t Thread, ev uint32) bool {
 	return t >= 0 && int(t) < len(clock) && clock[t] >= ev
 }
@@ -158,24 +146,14 @@ func (p *pscState) fencesBefore(clock []uint32) []int {
 		for i := len(fs) - 1; i >= 0; i-- {
 			if n := fs[i]; hbBefore(clock, Thread(u), n.ev) {
 				if out == nil { // room for every thread's: one allocation
-					out = make([]int, 0, len(p.fences))
+					out = p.pool.ints.withRoom(nil, len(p.fences))
 				}
-				out = joinOne(out, u, n.idx)
+				out = p.pool.joinOne(out, u, n.idx)
 				break
 			}
 		}
 	}
 	return out
-}
-
-// joinOne makes a the union of a and the set of thread u's SC events up
-// to index idx.
-func joinOne(a []int, u, idx int) []int {
-	if len(a) <= u {
-		a = append(a, make([]int, u+1-len(a))...)
-	}
-	a[u] = max(a[u], idx)
-	return a
 }
 
 // closure returns the SC events that reach some event of set s.
@@ -184,9 +162,9 @@ func (p *pscState) closure(s []int) []int {
 	for u, idx := range s {
 		if n := p.node(u, idx); n != nil {
 			if out == nil {
-				out = make([]int, 0, len(p.nodes))
+				out = p.pool.ints.withRoom(nil, len(p.nodes))
 			}
-			out = joinSet(out, n.reach)
+			out = p.pool.joinSet(out, n.reach)
 		}
 	}
 	return out
@@ -199,7 +177,7 @@ func inSet(s []int, n *scNode) bool { return int(n.thread) < len(s) && s[n.threa
 // t's last earlier event on another location, in the sources of the mo
 // and fr edges into it.
 func (p *pscState) accessPreds(t Thread, l Loc, clock, prv []uint32, in []int) []int {
-	preds := append(make([]int, 0, max(len(in), len(p.nodes))), in...)
+	preds := p.pool.ints.withRoom(in, len(p.nodes))
 	for u, ns := range p.nodes {
 		best := 0
 		for i := len(ns) - 1; i >= 0 && best == 0; i-- {
@@ -215,7 +193,7 @@ func (p *pscState) accessPreds(t Thread, l Loc, clock, prv []uint32, in []int) [
 			}
 		}
 		if best > 0 {
-			preds = joinOne(preds, u, best)
+			preds = p.pool.joinOne(preds, u, best)
 		}
 	}
 	return preds
@@ -225,20 +203,20 @@ func (p *pscState) accessPreds(t Thread, l Loc, clock, prv []uint32, in []int) [
 // every SC event that happens before it, the sources in pin, and the
 // deferred edges whose store, or a read of it, happens before it.
 func (p *pscState) fencePreds(clock []uint32, pin []int) []int {
-	preds := append([]int(nil), pin...)
+	preds := p.pool.ints.withRoom(pin, len(p.nodes))
 	for u, ns := range p.nodes {
 		for i := len(ns) - 1; i >= 0; i-- {
 			if hbBefore(clock, Thread(u), ns[i].ev) {
-				preds = joinOne(preds, u, ns[i].idx)
+				preds = p.pool.joinOne(preds, u, ns[i].idx)
 				break
 			}
 		}
 	}
 	for _, d := range p.deferred {
 		if hbBefore(clock, d.info.writer, d.info.ev) {
-			preds = joinSet(preds, d.all)
+			preds = p.pool.joinSet(preds, d.all)
 		} else if d.info.readBefore(clock) {
-			preds = joinSet(preds, d.fence)
+			preds = p.pool.joinSet(preds, d.fence)
 		}
 	}
 	return preds
@@ -269,12 +247,12 @@ func (s *storeInfo) readBefore(clock []uint32) bool {
 // add makes the SC event of thread t, event ev, with predecessors preds.
 func (p *pscState) add(t Thread, ev uint32, fence bool, l Loc, clock []uint32, preds []int) *scNode {
 	ns := p.thread(t)
-	n := slab(&p.free, 32)
+	n := p.pool.nodes.one()
 	*n = scNode{thread: t, idx: len(ns) + 1, ev: ev, fence: fence, loc: l}
 	if fence { // only sinks asks, of fences
 		n.clock = append([]uint32(nil), clock...)
 	}
-	n.reach = joinOne(p.closure(preds), int(t), n.idx)
+	n.reach = p.pool.joinOne(p.closure(preds), int(t), n.idx)
 	for u, idx := range preds {
 		if m := p.node(u, idx); m != nil {
 			p.addSucc(m, n)
@@ -293,14 +271,11 @@ func (p *pscState) add(t Thread, ev uint32, fence bool, l Loc, clock []uint32, p
 	return n
 }
 
-// addSucc adds n to m's successors, the first 4 in room cut from a
-// block.
+// addSucc adds n to m's successors, in room cut from a block: 4, then
+// twice as much as the last.
 func (p *pscState) addSucc(m, n *scNode) {
-	if m.succ == nil {
-		if len(p.succs) < 4 {
-			p.succs = make([]*scNode, 256)
-		}
-		m.succ, p.succs = p.succs[:0:4], p.succs[4:]
+	if len(m.succ) == cap(m.succ) {
+		m.succ = p.pool.succs.withRoom(m.succ, max(4, 2*len(m.succ)))
 	}
 	m.succ = append(m.succ, n)
 }
@@ -357,7 +332,7 @@ func (p *pscState) edge(src []int, n *scNode) {
 		if setCovers(x.reach, add) {
 			continue
 		}
-		x.reach = joinSet(x.reach, add)
+		x.reach = p.pool.joinSet(x.reach, add)
 		work = append(work, x.succ...)
 	}
 }
@@ -374,13 +349,13 @@ func setCovers(a, b []int) bool {
 // inAt returns the sources of the mo and fr edges into a store placed at
 // index at of x's kept stores: the stores before it and their reads (in),
 // and of those only the SC fences (inF).
-func (x *location) inAt(at int) (in, inF []int) {
-	in = append([]int(nil), x.forgotten...)
-	inF = append([]int(nil), x.forgottenF...)
+func (x *location) inAt(p *pool, at int) (in, inF []int) {
+	in = p.ints.copyOf(x.forgotten)
+	inF = p.ints.copyOf(x.forgottenF)
 	for i := 0; i < at && i < len(x.stores); i++ {
 		s := x.stores[i].info
-		in = joinSet(joinSet(in, s.srcs), s.rsrcs)
-		inF = joinSet(joinSet(inF, s.srcsF), s.rsrcsF)
+		in = p.joinSet(p.joinSet(in, s.srcs), s.rsrcs)
+		inF = p.joinSet(p.joinSet(inF, s.srcsF), s.rsrcsF)
 	}
 	return in, inF
 }
@@ -407,7 +382,7 @@ func (m *Model) pscAllows(ts *threadState, t Thread, l Loc, sc bool, clock []uin
 	reachF := p.closure(p.fencesBefore(clock))
 	reach := reachF
 	if sc {
-		reach = joinSet(append([]int(nil), reachF...), p.closure(p.accessPreds(t, l, clock, ts.prvClock(l), in)))
+		reach = m.pool.joinSet(m.pool.ints.copyOf(reachF), p.closure(p.accessPreds(t, l, clock, ts.prvClock(l), in)))
 	}
 	all, fence := p.sinks(targets)
 	for _, n := range all {
@@ -432,7 +407,7 @@ func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence 
 	srcsF := p.fencesBefore(clock)
 	srcs := srcsF // a set once made is not changed: two may share one
 	if sc {
-		srcs = append(make([]int, 0, max(len(srcsF), int(t)+1)), srcsF...)
+		srcs = m.pool.ints.withRoom(srcsF, int(t)+1)
 	}
 	var in []int
 	if wrote != nil {
@@ -448,16 +423,16 @@ func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence 
 		}
 		node = p.add(t, ev, fence, l, clock, preds)
 		ts.awaiting = append(ts.awaiting, node)
-		srcs = joinOne(srcs, int(t), node.idx)
+		srcs = m.pool.joinOne(srcs, int(t), node.idx)
 	}
 	if read != nil {
 		r := read.info
-		r.rsrcs = joinSet(r.rsrcs, srcs)
-		r.rsrcsF = joinSet(r.rsrcsF, srcsF)
+		r.rsrcs = m.pool.joinSet(r.rsrcs, srcs)
+		r.rsrcsF = m.pool.joinSet(r.rsrcsF, srcsF)
 		if !r.readBy(t) {
 			r.readers = append(r.readers, evRef{t, ev})
 		}
-		ts.cur.pin = joinSet(joinSet(ts.cur.pin, r.inF), r.srcsF)
+		ts.cur.pin = m.pool.joinSet(m.pool.joinSet(ts.cur.pin, r.inF), r.srcsF)
 	}
 	if wrote != nil {
 		w := wrote.info

@@ -28,7 +28,7 @@ type Sync int
 
 // NewSync adds a synchronisation object that nothing has released yet.
 func (m *Model) NewSync() Sync {
-	m.syncs = append(m.syncs, &view{})
+	m.syncs = append(m.syncs, m.newView())
 	return Sync(len(m.syncs) - 1)
 }
 
@@ -44,7 +44,7 @@ func (m *Model) sync(s Sync) *view {
 func (m *Model) Release(t Thread, s Sync) {
 	v := m.sync(s)
 	ts, _ := m.step(t)
-	v.join(ts.cur)
+	v.join(m.pool, ts.cur)
 }
 
 // Acquire records that t acquired s (locked it, saw it closed):
@@ -53,19 +53,19 @@ func (m *Model) Release(t Thread, s Sync) {
 func (m *Model) Acquire(t Thread, s Sync) {
 	v := m.sync(s)
 	ts, _ := m.step(t)
-	ts.cur.join(v)
+	ts.cur.join(m.pool, v)
 }
 
 // Snapshot returns t's view now, for a message the controller carries
 // itself (a value sent on a channel).
 func (m *Model) Snapshot(t Thread) View {
 	ts, _ := m.step(t)
-	return View{ts.cur.clone()}
+	return View{m.cloneView(ts.cur)}
 }
 
 // AcquireView records that t received a message carrying v: everything
 // before the Snapshot that took v happens before t's next operation.
 func (m *Model) AcquireView(t Thread, v View) {
 	ts, _ := m.step(t)
-	ts.cur.join(v.v)
+	ts.cur.join(m.pool, v.v)
 }

@@ -37,28 +37,15 @@ type view struct {
 	pin []int
 }
 
-func (v *view) clone() *view {
-	return &view{clock: append(vclock.Clock(nil), v.clock...), frontier: append([]float64(nil), v.frontier...), pin: append([]int(nil), v.pin...)}
-}
-
-// join makes v the least upper bound of v and w (w may be nil: nothing).
-func (v *view) join(w *view) {
+// join makes v the least upper bound of v and w (w may be nil: nothing),
+// growing v's slices in p.
+func (v *view) join(p *pool, w *view) {
 	if w == nil {
 		return
 	}
-	v.clock = v.clock.Join(w.clock)
-	v.frontier = joinFrontier(v.frontier, w.frontier)
-	v.pin = joinSet(v.pin, w.pin)
-}
-
-func joinFrontier(a, b []float64) []float64 {
-	if len(a) < len(b) {
-		a = append(a, make([]float64, len(b)-len(a))...)
-	}
-	for i, x := range b {
-		a[i] = max(a[i], x)
-	}
-	return a
+	v.clock = vclock.Clock(p.clocks.grow(v.clock, len(w.clock))).Join(w.clock)
+	v.frontier = p.joinFrontier(v.frontier, w.frontier)
+	v.pin = p.joinSet(v.pin, w.pin)
 }
 
 func (v *view) at(l Loc) float64 {
@@ -68,11 +55,10 @@ func (v *view) at(l Loc) float64 {
 	return 0
 }
 
-// raise records that the store at position pos of l is known here.
-func (v *view) raise(l Loc, pos float64) {
-	if len(v.frontier) <= int(l) {
-		v.frontier = append(v.frontier, make([]float64, int(l)+1-len(v.frontier))...)
-	}
+// raise records that the store at position pos of l is known here,
+// growing the frontier in p.
+func (v *view) raise(p *pool, l Loc, pos float64) {
+	v.frontier = p.fronts.grow(v.frontier, int(l)+1)
 	v.frontier[l] = max(v.frontier[l], pos)
 }
 

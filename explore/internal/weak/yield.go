@@ -25,7 +25,7 @@ package weak
 func (m *Model) Yield(t Thread) {
 	ts, _ := m.step(t)
 	for i, pos := range ts.yielded {
-		ts.cur.raise(Loc(i), pos)
+		ts.cur.raise(m.pool, Loc(i), pos)
 	}
 	ts.yielded = ts.yielded[:0]
 	for _, x := range m.locs {
