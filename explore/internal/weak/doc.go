@@ -12,8 +12,9 @@
 // decision like a context switch, enumerated by the search or drawn by
 // PCT from its seed, and replayed from the same choices.
 //
-// Using it. One Model per execution (New), thread 0 the scenario's main
-// goroutine. The controller, at each instrumented operation of goroutine
+// Using it. One Model per execution (New, or NewFrom the last one's,
+// which hands out again the memory that one made: pool.go), thread 0 the
+// scenario's main goroutine. The controller, at each instrumented operation of goroutine
 // t, after its scheduling point:
 //
 //	go statement                 child := m.Go(t); the goroutine ends: m.Exit(child)
