@@ -158,8 +158,15 @@ func (m *Model) cloneView(v *view) *view {
 
 // joinSet makes a the union of the sets a and b (a set of SC events: per
 // thread, the highest index of its events in the set).
-func (p *pool) joinSet(a, b []int) []int {
-	a = p.ints.grow(a, len(b))
+func (p *pool) joinSet(a, b []int) []int { return joinMax(&p.ints, a, b) }
+
+// joinFrontier makes a the position of the latest store of each location
+// known in a or b.
+func (p *pool) joinFrontier(a, b []float64) []float64 { return joinMax(&p.fronts, a, b) }
+
+// joinMax makes a the elementwise maximum of a and b, growing a in s.
+func joinMax[T int | float64](s *slabs[T], a, b []T) []T {
+	a = s.grow(a, len(b))
 	for i, x := range b {
 		a[i] = max(a[i], x)
 	}
@@ -171,15 +178,5 @@ func (p *pool) joinSet(a, b []int) []int {
 func (p *pool) joinOne(a []int, u, idx int) []int {
 	a = p.ints.grow(a, u+1)
 	a[u] = max(a[u], idx)
-	return a
-}
-
-// joinFrontier makes a the position of the latest store of each location
-// known in a or b.
-func (p *pool) joinFrontier(a, b []float64) []float64 {
-	a = p.fronts.grow(a, len(b))
-	for i, x := range b {
-		a[i] = max(a[i], x)
-	}
 	return a
 }
