@@ -61,7 +61,7 @@ func drawTest(rt *rapid.T) Test {
 	}
 	loads := func(o Ordering) bool { return o != Release && o != AcqRel }
 	stores := func(o Ordering) bool { return o != Acquire && o != AcqRel }
-	any := func(Ordering) bool { return true }
+	everyOrder := func(Ordering) bool { return true }
 	fences := func(o Ordering) bool { return o != Relaxed }
 	test := Test{Name: "drawn", Final: []string{"x", "y"}}
 	regs, vals := 0, 0
@@ -77,10 +77,10 @@ func drawTest(rt *rapid.T) Test {
 				vals++
 				ops = append(ops, Store(loc, vals, order("store", stores)))
 			case 2:
-				ops, regs = append(ops, Add(reg, loc, 1, order("add", any))), regs+1
+				ops, regs = append(ops, Add(reg, loc, 1, order("add", everyOrder))), regs+1
 			case 3:
 				vals++
-				ops, regs = append(ops, CAS(reg, loc, rapid.IntRange(0, 2).Draw(rt, "expected"), vals, order("cas", any), order("cas failure", loads))), regs+1
+				ops, regs = append(ops, CAS(reg, loc, rapid.IntRange(0, 2).Draw(rt, "expected"), vals, order("cas", everyOrder), order("cas failure", loads))), regs+1
 			case 4:
 				ops = append(ops, Fence(order("fence", fences)))
 			case 5:
