@@ -277,8 +277,9 @@ func layers(tlaJar string) []layer {
 			// weakLongScenarios at 1 most of it; runtime/remote-spawn
 			// (2.2 minutes), wake-races-poll-2 (13.7) and
 			// go-recycling-2 (19.8, each one core's alone) joined
-			// since: about 61 minutes of CPU, 31 or more on two.
-			// Before them,
+			// since: about 61 minutes of CPU by those parts; measured
+			// whole since the weak model reuses its memory (c01a372):
+			// 44.5 minutes of CPU, 29.2 on two cores. Before them,
 			// fairness/busy-worker-yields had spent 366 s of one core
 			// on a cut search at its raised bound (it gets the default
 			// budget there now, explore/scenarios).

@@ -84,8 +84,8 @@ func weakLongAtOne(opt explore.Options, budget int) explore.Options {
 // weakByWorkers sets opt, in the weak mode, for a test of one and of two
 // workers whose one-worker scenario the weak layer runs (weakOneWorker)
 // and whose two-worker one, name, only verify -long's weak layer runs, at
-// 1 with the budget given (weakLongAtOne). It reports false, and logs that
-// the scenario is left to -long, where it is not run.
+// 1 with the budget given (weakLongAtOne). Outside -long it reports false
+// and logs that the two-worker scenario is left to -long.
 func weakByWorkers(t *testing.T, name string, workers int, opt *explore.Options, budget int) bool {
 	t.Helper()
 	if workers == 1 {

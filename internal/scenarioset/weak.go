@@ -45,7 +45,7 @@ const WeakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot
 // (weakLongAtOne in explore/scenarios), where each ends in 14 s to 3.4
 // minutes of one core: too long for the weak layer of every run, and none
 // of them ends at 2 in minutes. runtime/wake-races-poll-2 (13.7 minutes
-// at 1), go-recycling-2 (19.8) and sleep-2 run there too, at 1, though
+// at 1), go-recycling-2 (17.3) and sleep-2 run there too, at 1, though
 // their tests are WeakScenarios' (TestExploreWakeRacesPoll,
 // TestExploreGoRecycling and TestExploreSleep, whose wake-races-poll-1,
 // go-recycling-1 and sleep-1 the weak layer runs).
