@@ -35,6 +35,12 @@ type layer struct {
 	// processes, above 1, runs that many copies of each command at once,
 	// sharing the explorer's scenarios between them (runShared).
 	processes int
+	// longFirst, under -long with processes, is a -run pattern of the
+	// tests holding the layer's longest searches: each process runs them
+	// first (its command with that -run), then the command itself, so the
+	// longest start at once instead of where the source order reaches
+	// them, while the claims still run each scenario once.
+	longFirst string
 	// reach, when set ("plain" or "weak"), has the layer's go test
 	// commands write coverage profiles of impl/ and, when they pass,
 	// gates the layer on them: every shared-state function of impl/ is
@@ -285,6 +291,7 @@ func layers(tlaJar string) []layer {
 			// budget there now, explore/scenarios).
 			longLimit: time.Hour,
 			processes: explorerProcesses(),
+			longFirst: scenarioset.WeakLongFirst,
 			reach:     "weak",
 		},
 		{

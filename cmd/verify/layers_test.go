@@ -78,6 +78,43 @@ func TestWeakLongScenariosExist(t *testing.T) {
 	}
 }
 
+// The weak layer's processes start -long with scenarioset.WeakLongFirst
+// (runShared): the pattern selects tests of the weak packages that the
+// layer's -long pattern runs anyway (it only changes the order), and
+// each of the three it names.
+func TestWeakLongFirstIsPartOfTheLongLayer(t *testing.T) {
+	found, err := scenarioset.Find("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var weak layer
+	for _, l := range layers("") {
+		if l.name == "weak" {
+			weak = l
+		}
+	}
+	if weak.longFirst != scenarioset.WeakLongFirst || weak.processes < 1 {
+		t.Fatalf("the weak layer's longFirst is %q (processes %d), want scenarioset.WeakLongFirst", weak.longFirst, weak.processes)
+	}
+	first, both := regexp.MustCompile(scenarioset.WeakLongFirst), regexp.MustCompile(weakLongScenarios)
+	var got []string
+	for dir, tests := range found {
+		for _, name := range tests {
+			if !first.MatchString(name) {
+				continue
+			}
+			got = append(got, name)
+			if !slices.Contains(scenarioset.Dirs("weak"), dir) || !both.MatchString(name) {
+				t.Errorf("WeakLongFirst selects %s of %s, which the weak layer's -long command does not run", name, dir)
+			}
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"TestExploreGoRecycling", "TestExploreRemoteSpawn", "TestExploreWakeRacesPoll"}; !slices.Equal(got, want) {
+		t.Errorf("WeakLongFirst selects %v, want %v", got, want)
+	}
+}
+
 // Under -long the unit layer gives rapid 2000 cases per property; the
 // explorer's engine (explore/internal/engine) runs them without the race detector (its
 // generated-program properties take half an hour each with it), as two

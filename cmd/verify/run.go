@@ -96,7 +96,11 @@ func run(l layer, long bool, logDir string) result {
 			var ok bool
 			var why string
 			if l.processes > 1 {
-				ok, why = runShared(l, i, argv, env, limit, logDir, &r)
+				first := ""
+				if long {
+					first = l.longFirst
+				}
+				ok, why = runShared(l, i, argv, first, env, limit, logDir, &r)
 			} else {
 				r.logs = append(r.logs, logPath)
 				if l.reach != "" {
@@ -250,26 +254,55 @@ func runLanes(l layer, n int, cmds [][]string, env []string, limit time.Duration
 // cores busy. The copies' results are merged: a test passed if it passed
 // in a copy and failed in none; a scenario's METRIC line comes from the
 // copy that ran it.
-func runShared(l layer, i int, argv, env []string, limit time.Duration, logDir string, r *result) (bool, string) {
+//
+// With first (a -run pattern, layer.longFirst) each copy runs the command
+// with that -run before the command itself: the tests holding the longest
+// searches start at once in the copies rather than wherever the source
+// order reaches them, and a copy that ends its share early goes on to the
+// rest. The claims keep it one run a scenario: a copy's own later command
+// skips what its first one (another process) claimed.
+func runShared(l layer, i int, argv []string, first string, env []string, limit time.Duration, logDir string, r *result) (bool, string) {
 	dir := filepath.Join(logDir, fmt.Sprintf("%s-%d-claims", l.name, i))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, err.Error()
 	}
 	fmt.Printf("      (%d processes, each scenario in one of them: %s=%s)\n", l.processes, claimsEnv, dir)
 	env = append(env[:len(env):len(env)], claimsEnv+"="+dir)
+	var firstArgv []string
+	if first != "" {
+		firstArgv = withRun(argv, first)
+		fmt.Printf("      (each process first runs -run %s, the longest searches)\n", first)
+	}
 	parts := make([]result, l.processes)
+	firsts := make([]result, l.processes)
 	oks := make([]bool, l.processes)
 	whys := make([]string, l.processes)
 	var wg sync.WaitGroup
 	for p := range parts {
 		parts[p] = result{layer: l, logDir: logDir}
+		firsts[p] = result{layer: l, logDir: logDir}
 		logPath := filepath.Join(logDir, fmt.Sprintf("%s-%d-%d.log", l.name, i, p))
+		firstLog := filepath.Join(logDir, fmt.Sprintf("%s-%d-%d-first.log", l.name, i, p))
+		argv, firstArgv := argv, firstArgv
+		if firstArgv != nil {
+			r.logs = append(r.logs, firstLog)
+		}
 		r.logs = append(r.logs, logPath)
-		argv := argv
 		if l.reach != "" {
 			argv = r.coverArgv(argv, filepath.Join(logDir, fmt.Sprintf("%s-%d-%d.cover", l.name, i, p)))
+			if firstArgv != nil {
+				firstArgv = r.coverArgv(firstArgv, filepath.Join(logDir, fmt.Sprintf("%s-%d-%d-first.cover", l.name, i, p)))
+			}
 		}
-		wg.Go(func() { oks[p], whys[p] = runOne(argv, env, limit, logPath, &parts[p]) })
+		wg.Go(func() {
+			if firstArgv != nil {
+				if ok, why := runOne(firstArgv, env, limit, firstLog, &firsts[p]); !ok {
+					oks[p], whys[p] = false, why
+					return
+				}
+			}
+			oks[p], whys[p] = runOne(argv, env, limit, logPath, &parts[p])
+		})
 	}
 	wg.Wait()
 	passed, failed := map[string]bool{}, map[string]bool{}
@@ -278,13 +311,16 @@ func runShared(l layer, i int, argv, env []string, limit time.Duration, logDir s
 		if !oks[p] {
 			ok, why = false, whys[p]
 		}
+		r.packages = max(r.packages, part.packages) // the first commands' packages are the same ones
+	}
+	all := append(firsts, parts...)
+	for _, part := range all {
 		for _, n := range part.passedBy {
 			passed[n] = true
 		}
 		for _, n := range part.failed {
 			failed[n] = true
 		}
-		r.packages = max(r.packages, part.packages)
 		r.cpu.add(part.cpu)
 		for k, v := range part.metrics {
 			r.metrics.add(k, v)
@@ -300,7 +336,7 @@ func runShared(l layer, i int, argv, env []string, limit time.Duration, logDir s
 	}
 	r.passed += len(passed)
 	skipped := map[string]bool{}
-	for _, part := range parts {
+	for _, part := range all {
 		for _, n := range part.skipped {
 			if !passed[n] && !failed[n] && !skipped[n] {
 				skipped[n] = true
@@ -311,6 +347,20 @@ func runShared(l layer, i int, argv, env []string, limit time.Duration, logDir s
 	sort.Strings(r.failed)
 	sort.Strings(r.skipped)
 	return ok, why
+}
+
+// withRun is argv with its -run pattern replaced by run, or run added
+// after "test" if argv has none.
+func withRun(argv []string, run string) []string {
+	out := slices.Clone(argv)
+	if i := slices.Index(out, "-run"); i >= 0 && i+1 < len(out) {
+		out[i+1] = run
+		return out
+	}
+	if i := slices.Index(out, "test"); i >= 0 {
+		return slices.Insert(out, i+1, "-run", run)
+	}
+	return append(out, "-run", run)
 }
 
 // claimsEnv is explore.ClaimsEnv (verify does not import the explorer);

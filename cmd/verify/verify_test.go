@@ -342,7 +342,7 @@ func TestSharedProcessesMergeIntoOneResult(t *testing.T) {
 	script.WriteString(`printf '%s\n' '` + ev("skip", pkgQ, "TestD", "") + `' '` + ev("pass", pkgQ, "", "") + `'`)
 	l := layer{name: "explore", processes: 3}
 	r := result{layer: l, status: statusPass}
-	ok, why := runShared(l, 0, []string{"sh", "-c", script.String(), "-json"}, os.Environ(), time.Minute, t.TempDir(), &r)
+	ok, why := runShared(l, 0, []string{"sh", "-c", script.String(), "-json"}, "", os.Environ(), time.Minute, t.TempDir(), &r)
 	if !ok {
 		t.Fatalf("runShared failed: %s", why)
 	}
@@ -357,6 +357,58 @@ func TestSharedProcessesMergeIntoOneResult(t *testing.T) {
 	}
 	if len(r.logs) != 3 {
 		t.Errorf("logs %v: want one per process", r.logs)
+	}
+}
+
+// With a first pattern (layer.longFirst) each process runs the command
+// with that -run before the command itself. Here TestLong comes last in
+// the command's order: every process's first command tries it before its
+// own command starts, so it is always claimed by a first command, never by
+// a process that reached it in order; the merge counts each test once, a
+// test skipped by one command and run by another as passed, and the
+// packages of one command.
+func TestSharedProcessesRunTheFirstPatternFirst(t *testing.T) {
+	// sh -c script sh -run PATTERN -json: $2 is the pattern.
+	var script strings.Builder
+	for _, test := range []string{"TestA", "TestB", "TestLong"} {
+		if test != "TestLong" {
+			script.WriteString(`[ "$2" = First ] || `)
+		}
+		fmt.Fprintf(&script, `if mkdir "$%[1]s/%[2]s" 2>/dev/null; then echo "$2 %[2]s" >> "$%[1]s/order"; printf '%%s\n' '%[3]s' '%[4]s'; else printf '%%s\n' '%[5]s'; fi; `,
+			claimsEnv, test,
+			ev("output", pkgQ, test, "    x_test.go:1: METRIC explore_scenarios=1\n"),
+			ev("pass", pkgQ, test, ""),
+			ev("skip", pkgQ, test, ""))
+	}
+	script.WriteString(`printf '%s\n' '` + ev("pass", pkgQ, "", "") + `'`)
+	for _, processes := range []int{1, 2, 3} {
+		l := layer{name: "weak", processes: processes}
+		r := result{layer: l, status: statusPass}
+		logDir := t.TempDir()
+		ok, why := runShared(l, 0, []string{"sh", "-c", script.String(), "sh", "-run", "All", "-json"}, "First", os.Environ(), time.Minute, logDir, &r)
+		if !ok {
+			t.Fatalf("%d processes: runShared failed: %s", processes, why)
+		}
+		if r.passed != 3 || len(r.failed) != 0 || len(r.skipped) != 0 || r.packages != 1 || r.metrics["explore_scenarios"] != 3 {
+			t.Errorf("%d processes: passed %d, failed %v, skipped %v, packages %d, scenarios %d: want 3, none, none, 1, 3",
+				processes, r.passed, r.failed, r.skipped, r.packages, r.metrics["explore_scenarios"])
+		}
+		if len(r.logs) != 2*processes {
+			t.Errorf("%d processes: logs %v: want two a process", processes, r.logs)
+		}
+		order, err := os.ReadFile(filepath.Join(logDir, "weak-0-claims", "order"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(order), "First TestLong\n") || strings.Count(string(order), "TestLong") != 1 {
+			t.Errorf("%d processes: claims in order:\n%s\nwant TestLong claimed once, by a first command", processes, order)
+		}
+	}
+	if got := withRun([]string{"go", "test", "-run", "A", "./x"}, "B"); strings.Join(got, " ") != "go test -run B ./x" {
+		t.Errorf("withRun replacing: %v", got)
+	}
+	if got := withRun([]string{"go", "test", "./x"}, "B"); strings.Join(got, " ") != "go test -run B ./x" {
+		t.Errorf("withRun adding: %v", got)
 	}
 }
 
