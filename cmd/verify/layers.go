@@ -35,12 +35,13 @@ type layer struct {
 	// processes, above 1, runs that many copies of each command at once,
 	// sharing the explorer's scenarios between them (runShared).
 	processes int
-	// longFirst, under -long with processes, is a -run pattern of the
-	// tests holding the layer's longest searches: each process runs them
-	// first (its command with that -run), then the command itself, so the
-	// longest start at once instead of where the source order reaches
-	// them, while the claims still run each scenario once.
-	longFirst string
+	// longFirst, under -long with processes, are -run patterns of the
+	// tests holding the layer's longest searches, longest first: each
+	// process runs its command with each of them in turn, then the
+	// command itself, so the longest start at once instead of where the
+	// source order reaches them, while the claims still run each scenario
+	// once.
+	longFirst []string
 	// reach, when set ("plain" or "weak"), has the layer's go test
 	// commands write coverage profiles of impl/ and, when they pass,
 	// gates the layer on them: every shared-state function of impl/ is

@@ -96,7 +96,7 @@ func run(l layer, long bool, logDir string) result {
 			var ok bool
 			var why string
 			if l.processes > 1 {
-				first := ""
+				var first []string
 				if long {
 					first = l.longFirst
 				}
@@ -255,23 +255,22 @@ func runLanes(l layer, n int, cmds [][]string, env []string, limit time.Duration
 // in a copy and failed in none; a scenario's METRIC line comes from the
 // copy that ran it.
 //
-// With first (a -run pattern, layer.longFirst) each copy runs the command
-// with that -run before the command itself: the tests holding the longest
-// searches start at once in the copies rather than wherever the source
-// order reaches them, and a copy that ends its share early goes on to the
-// rest. The claims keep it one run a scenario: a copy's own later command
-// skips what its first one (another process) claimed.
-func runShared(l layer, i int, argv []string, first string, env []string, limit time.Duration, logDir string, r *result) (bool, string) {
+// With first (-run patterns, layer.longFirst) each copy runs the command
+// with each of them in turn before the command itself: the tests holding
+// the longest searches start at once in the copies, in first's order,
+// rather than wherever the source order reaches them, and a copy that
+// ends its share early goes on to the rest. The claims keep it one run a
+// scenario: a copy's later commands skip what its earlier ones (other
+// processes) claimed.
+func runShared(l layer, i int, argv []string, first []string, env []string, limit time.Duration, logDir string, r *result) (bool, string) {
 	dir := filepath.Join(logDir, fmt.Sprintf("%s-%d-claims", l.name, i))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, err.Error()
 	}
 	fmt.Printf("      (%d processes, each scenario in one of them: %s=%s)\n", l.processes, claimsEnv, dir)
 	env = append(env[:len(env):len(env)], claimsEnv+"="+dir)
-	var firstArgv []string
-	if first != "" {
-		firstArgv = withRun(argv, first)
-		fmt.Printf("      (each process first runs -run %s, the longest searches)\n", first)
+	if len(first) > 0 {
+		fmt.Printf("      (each process first runs -run %s in turn: the longest searches)\n", strings.Join(first, ", "))
 	}
 	parts := make([]result, l.processes)
 	firsts := make([]result, l.processes)
@@ -281,27 +280,31 @@ func runShared(l layer, i int, argv []string, first string, env []string, limit 
 	for p := range parts {
 		parts[p] = result{layer: l, logDir: logDir}
 		firsts[p] = result{layer: l, logDir: logDir}
-		logPath := filepath.Join(logDir, fmt.Sprintf("%s-%d-%d.log", l.name, i, p))
-		firstLog := filepath.Join(logDir, fmt.Sprintf("%s-%d-%d-first.log", l.name, i, p))
-		argv, firstArgv := argv, firstArgv
-		if firstArgv != nil {
-			r.logs = append(r.logs, firstLog)
+		var logs []string
+		var argvs [][]string
+		for j, run := range first {
+			argvs = append(argvs, withRun(argv, run))
+			logs = append(logs, filepath.Join(logDir, fmt.Sprintf("%s-%d-%d-first%d", l.name, i, p, j)))
 		}
-		r.logs = append(r.logs, logPath)
-		if l.reach != "" {
-			argv = r.coverArgv(argv, filepath.Join(logDir, fmt.Sprintf("%s-%d-%d.cover", l.name, i, p)))
-			if firstArgv != nil {
-				firstArgv = r.coverArgv(firstArgv, filepath.Join(logDir, fmt.Sprintf("%s-%d-%d-first.cover", l.name, i, p)))
+		argvs = append(argvs, argv)
+		logs = append(logs, filepath.Join(logDir, fmt.Sprintf("%s-%d-%d", l.name, i, p)))
+		for j := range argvs {
+			if l.reach != "" {
+				argvs[j] = r.coverArgv(argvs[j], logs[j]+".cover")
 			}
+			logs[j] += ".log"
+			r.logs = append(r.logs, logs[j])
 		}
 		wg.Go(func() {
-			if firstArgv != nil {
-				if ok, why := runOne(firstArgv, env, limit, firstLog, &firsts[p]); !ok {
-					oks[p], whys[p] = false, why
+			for j, argv := range argvs {
+				into := &firsts[p] // the first commands' results, whose packages are the command's too
+				if j == len(argvs)-1 {
+					into = &parts[p]
+				}
+				if oks[p], whys[p] = runOne(argv, env, limit, logs[j], into); !oks[p] {
 					return
 				}
 			}
-			oks[p], whys[p] = runOne(argv, env, limit, logPath, &parts[p])
 		})
 	}
 	wg.Wait()

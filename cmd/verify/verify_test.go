@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -342,7 +343,7 @@ func TestSharedProcessesMergeIntoOneResult(t *testing.T) {
 	script.WriteString(`printf '%s\n' '` + ev("skip", pkgQ, "TestD", "") + `' '` + ev("pass", pkgQ, "", "") + `'`)
 	l := layer{name: "explore", processes: 3}
 	r := result{layer: l, status: statusPass}
-	ok, why := runShared(l, 0, []string{"sh", "-c", script.String(), "-json"}, "", os.Environ(), time.Minute, t.TempDir(), &r)
+	ok, why := runShared(l, 0, []string{"sh", "-c", script.String(), "-json"}, nil, os.Environ(), time.Minute, t.TempDir(), &r)
 	if !ok {
 		t.Fatalf("runShared failed: %s", why)
 	}
@@ -360,19 +361,25 @@ func TestSharedProcessesMergeIntoOneResult(t *testing.T) {
 	}
 }
 
-// With a first pattern (layer.longFirst) each process runs the command
-// with that -run before the command itself. Here TestLong comes last in
-// the command's order: every process's first command tries it before its
-// own command starts, so it is always claimed by a first command, never by
-// a process that reached it in order; the merge counts each test once, a
-// test skipped by one command and run by another as passed, and the
+// With first patterns (layer.longFirst) each process runs the command
+// with each -run in turn before the command itself. Here TestLong and
+// TestB come last in the command's order, and the patterns take TestLong
+// then TestB: every process tries them with its first commands before
+// its own command starts, so they are always claimed by those, never by
+// a process that reached them in order; the merge counts each test once,
+// a test skipped by one command and run by another as passed, and the
 // packages of one command.
 func TestSharedProcessesRunTheFirstPatternFirst(t *testing.T) {
 	// sh -c script sh -run PATTERN -json: $2 is the pattern.
 	var script strings.Builder
 	for _, test := range []string{"TestA", "TestB", "TestLong"} {
-		if test != "TestLong" {
-			script.WriteString(`[ "$2" = First ] || `)
+		switch test {
+		case "TestA":
+			script.WriteString(`[ "$2" = All ] && `)
+		case "TestB":
+			script.WriteString(`[ "$2" != First ] && `)
+		case "TestLong":
+			script.WriteString(`[ "$2" != Second ] && `)
 		}
 		fmt.Fprintf(&script, `if mkdir "$%[1]s/%[2]s" 2>/dev/null; then echo "$2 %[2]s" >> "$%[1]s/order"; printf '%%s\n' '%[3]s' '%[4]s'; else printf '%%s\n' '%[5]s'; fi; `,
 			claimsEnv, test,
@@ -385,7 +392,7 @@ func TestSharedProcessesRunTheFirstPatternFirst(t *testing.T) {
 		l := layer{name: "weak", processes: processes}
 		r := result{layer: l, status: statusPass}
 		logDir := t.TempDir()
-		ok, why := runShared(l, 0, []string{"sh", "-c", script.String(), "sh", "-run", "All", "-json"}, "First", os.Environ(), time.Minute, logDir, &r)
+		ok, why := runShared(l, 0, []string{"sh", "-c", script.String(), "sh", "-run", "All", "-json"}, []string{"First", "Second"}, os.Environ(), time.Minute, logDir, &r)
 		if !ok {
 			t.Fatalf("%d processes: runShared failed: %s", processes, why)
 		}
@@ -393,15 +400,17 @@ func TestSharedProcessesRunTheFirstPatternFirst(t *testing.T) {
 			t.Errorf("%d processes: passed %d, failed %v, skipped %v, packages %d, scenarios %d: want 3, none, none, 1, 3",
 				processes, r.passed, r.failed, r.skipped, r.packages, r.metrics["explore_scenarios"])
 		}
-		if len(r.logs) != 2*processes {
-			t.Errorf("%d processes: logs %v: want two a process", processes, r.logs)
+		if len(r.logs) != 3*processes {
+			t.Errorf("%d processes: logs %v: want three a process", processes, r.logs)
 		}
 		order, err := os.ReadFile(filepath.Join(logDir, "weak-0-claims", "order"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(order), "First TestLong\n") || strings.Count(string(order), "TestLong") != 1 {
-			t.Errorf("%d processes: claims in order:\n%s\nwant TestLong claimed once, by a first command", processes, order)
+		lines := strings.Fields(strings.ReplaceAll(string(order), " ", "/"))
+		slices.Sort(lines)
+		if want := []string{"All/TestA", "First/TestLong", "Second/TestB"}; !slices.Equal(lines, want) {
+			t.Errorf("%d processes: claims by command: %v, want %v", processes, lines, want)
 		}
 	}
 	if got := withRun([]string{"go", "test", "-run", "A", "./x"}, "B"); strings.Join(got, " ") != "go test -run B ./x" {

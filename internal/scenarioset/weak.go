@@ -51,13 +51,14 @@ const WeakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot
 // go-recycling-1 and sleep-1 the weak layer runs).
 const WeakLongScenarios = "^TestExplore(BatchMateOfBlockedPoll|TimerMirror|GoexitRacesWake|MonitorIdleAgainst(Wake|SelfWake)|ShutdownCancelsWaiting|ExtraRetireAgainst(Remote|Local)Spawn|RemoteSpawn|ChildRunsWhileParentBlocks|GoTree|ShutdownRacesSpawn|TimerDuringBlockedPoll)$"
 
-// WeakLongFirst selects the tests of WeakLongScenarios' layer that hold its
-// longest searches, longest first: go-recycling-2 (19.7 minutes of one
+// WeakLongFirst are the tests that hold the longest searches of verify
+// -long's weak layer, longest first: go-recycling-2 (19.7 minutes of one
 // core under the layer's coverage build), wake-races-poll-2 (8.3),
-// remote-spawn-timed-park and remote-spawn (2.0 and 1.3). Each of verify
-// -long's weak processes runs these before the layer's whole command, so
-// that they start at once rather than where the source order reaches
-// them: go-recycling-2, reached last, kept one process busy 14 minutes
-// after the other had ended. The claims (explore.ClaimsEnv) still run
-// each scenario once, in whichever process gets there first.
-const WeakLongFirst = "^TestExplore(GoRecycling|WakeRacesPoll|RemoteSpawn)$"
+// remote-spawn-timed-park and remote-spawn (2.0 and 1.3). Each of the
+// layer's processes runs them, one go test -run after the other, before
+// the layer's whole command, so that they start at once rather than where
+// the source order reaches them: go-recycling-2, whose test comes after
+// the other two's, kept one process busy 14 minutes after the other had
+// ended. The claims (explore.ClaimsEnv) still run each scenario once, in
+// whichever process gets there first.
+var WeakLongFirst = []string{"^TestExploreGoRecycling$", "^TestExploreWakeRacesPoll$", "^TestExploreRemoteSpawn$"}
