@@ -286,7 +286,10 @@ func layers(tlaJar string) []layer {
 			// go-recycling-2 (19.8, each one core's alone) joined
 			// since: about 61 minutes of CPU by those parts; measured
 			// whole since the weak model reuses its memory (c01a372):
-			// 44.5 minutes of CPU, 29.2 on two cores. Before them,
+			// 44.5 minutes of CPU, 29.2 on two cores, one process
+			// ending 14 minutes before the other; 23.8 on two cores
+			// (47.1 of CPU) since the processes start with the
+			// longest (longFirst, 7fe2ce2). Before them,
 			// fairness/busy-worker-yields had spent 366 s of one core
 			// on a cut search at its raised bound (it gets the default
 			// budget there now, explore/scenarios).
