@@ -369,7 +369,7 @@ func TestSharedProcessesMergeIntoOneResult(t *testing.T) {
 // a process that reached them in order; the merge counts each test once,
 // a test skipped by one command and run by another as passed, and the
 // packages of one command.
-func TestSharedProcessesRunTheFirstPatternFirst(t *testing.T) {
+func TestSharedProcessesRunTheFirstPatternsFirst(t *testing.T) {
 	// sh -c script sh -run PATTERN -json: $2 is the pattern.
 	var script strings.Builder
 	for _, test := range []string{"TestA", "TestB", "TestLong"} {
