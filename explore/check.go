@@ -364,12 +364,27 @@ func roundNote(res Result) string {
 	case res.Mode != "dpor" || fc == 0 || res.Failure != nil:
 		return ""
 	case res.Exhaustive:
-		return fmt.Sprintf("; bound %d forecast from the bounds before it at about %s, off by %+.0f%%", res.Bound, magnitude(fc), 100*(fc-ran)/ran)
+		return fmt.Sprintf("; bound %d forecast from the bounds before it at about %s%s, off by %+.0f%%", res.Bound, magnitude(fc), rangeNote(res.RoundRange, ran), 100*(fc-ran)/ran)
 	case fc > ran:
 		return fmt.Sprintf(" (%d run at %d preemption(s), of about %s there by the forecast from the bounds before it: about %.2g%% covered)", res.RoundSchedules, res.Bound, magnitude(fc), 100*ran/fc)
 	default:
 		return fmt.Sprintf(" (%d run at %d preemption(s); the forecast from the bounds before it, about %s, is below what ran: too rough to say what share was covered)", res.RoundSchedules, res.Bound, magnitude(fc))
 	}
+}
+
+// rangeNote says where a count that ran lies against the range of bound
+// 1's forecast (Result.RoundRange), if there is one.
+func rangeNote(r [2]float64, ran float64) string {
+	where := "inside it"
+	switch {
+	case r[1] == 0:
+		return ""
+	case ran < r[0]:
+		where = "below it"
+	case ran > r[1]:
+		where = "above it"
+	}
+	return fmt.Sprintf(" (between about %s and %s: %s)", magnitude(r[0]), magnitude(r[1]), where)
 }
 
 // stdErrNote is the forecast's standard error, as a share of it.

@@ -23,7 +23,7 @@ type explorer struct {
 	res  Result
 	// plainRounds is the plain search's forecast of each round, when
 	// the caller had it (ExploreScaled): the reduced search's forecast of
-	// a bound from the one before (scaledRound).
+	// bound 1 from bound 0 (boundOneRange).
 	plainRounds []float64
 	// Record every run's steps (the plain search too), and look at each
 	// run when it ends: for the package's tests and for Check's

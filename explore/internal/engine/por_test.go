@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -399,49 +400,73 @@ func TestReducedForecastsItsLastBoundFromTheOnesBefore(t *testing.T) {
 	}
 }
 
-// Given the plain search's forecast of its rounds (ExploreScaled, as
-// Check calls it), the reduced search forecasts bound 1 from bound 0,
-// scaled by the plain rounds' growth, and says so as bound 1 starts;
-// from bound 2 its forecast is nextRound's, as without them.
-func TestReducedScalesBoundOneByThePlainRounds(t *testing.T) {
-	scaled := 0
+// TestReducedForecastsBoundOneAsARange checks bound 1's forecast on the
+// toys: the range boundOneRange makes of bound 0's schedules and of the
+// preemptions past the bound its decisions offered and its races asked
+// for (counted here by a search of bound 0 alone), the forecast their
+// geometric mean, said as bound 1 starts; bound 2's stays nextRound's.
+func TestReducedForecastsBoundOneAsARange(t *testing.T) {
+	ranged, none := 0, 0
 	for _, ty := range toys() {
 		plain := ForecastSearch(Options{Preemptions: 1, EstimateProbes: 1000}, ty.body)
 		if len(plain.PerRound) != 2 || plain.PerRound[0] <= 0 {
 			t.Fatalf("%s: plain forecast by round %v, want two rounds", ty.name, plain.PerRound)
 		}
 		zero := Explore(Options{Reduce: true, Preemptions: -1, MaxSchedules: 1 << 20}, ty.body)
+		r0, asked, beyond := zero.RoundSchedules, zero.BeyondAsked, zero.Beyond
+		if asked < 0 || asked > beyond {
+			t.Errorf("%s: bound 0's races asked for %d of %d preemptions", ty.name, asked, beyond)
+		}
+		if ty.name == "independent counters" && (asked != 0 || beyond == 0) {
+			t.Errorf("%s: no race, yet asked for %d of %d preemptions", ty.name, asked, beyond)
+		}
+		if asked == 0 {
+			none++
+		}
 		var log lines
 		res := ExploreScaled(Options{Reduce: true, Preemptions: 1, MaxSchedules: 1 << 20, Log: &log}, plain.PerRound, ty.body)
-		want := float64(zero.RoundSchedules) * plain.PerRound[1] / plain.PerRound[0]
-		if !res.Exhaustive || res.RoundForecast != want {
-			t.Errorf("%s: bound 1 forecast %v (exhaustive %v), want %v: bound 0's %d times the plain rounds' %v", ty.name, res.RoundForecast, res.Exhaustive, want, zero.RoundSchedules, plain.PerRound)
+		p0, p1 := plain.PerRound[0], plain.PerRound[1]
+		lo := float64(r0) + float64(asked)/float64(max(beyond, 1))*max(p1-p0, 0)*float64(r0)/p0
+		hi := max(p1, lo)
+		if want := math.Sqrt(lo * hi); !res.Exhaustive || math.Abs(res.RoundForecast-want) > 1e-9*want || res.RoundRange != [2]float64{lo, hi} {
+			t.Errorf("%s: bound 1 forecast %v in %v (exhaustive %v), want %v in [%v %v]: bound 0's %d, %d of %d preemptions asked for, plain rounds %v",
+				ty.name, res.RoundForecast, res.RoundRange, res.Exhaustive, want, lo, hi, r0, asked, beyond, plain.PerRound)
 			continue
 		}
-		said := fmt.Sprintf("bound 1 starts: about %d schedules there, forecast from the bounds before it (%d) scaled by the plain search's rounds 0 to 1", TwoDigits(want), zero.RoundSchedules)
-		if len(log) != 1 || !strings.HasPrefix(log[0], said) {
-			t.Errorf("%s: logged %q, want one line, %q...", ty.name, log, said)
+		said := fmt.Sprintf("bound 1 starts: about %d schedules there, forecast from the bounds before it (%d) and the plain search's rounds 0 to 1", TwoDigits(math.Sqrt(lo*hi)), r0)
+		between := fmt.Sprintf("between about %d and %d: bound 0's races asked for %d of the %d preemptions", TwoDigits(lo), TwoDigits(hi), asked, beyond)
+		if len(log) != 1 || !strings.HasPrefix(log[0], said) || !strings.Contains(log[0], between) {
+			t.Errorf("%s: logged %q, want one line, %q... %q", ty.name, log, said, between)
 		}
-		scaled++
+		ranged++
 		plain2 := ForecastSearch(Options{Preemptions: 2, EstimateProbes: 1000}, ty.body)
 		log = nil
 		res2 := ExploreScaled(Options{Reduce: true, Preemptions: 2, MaxSchedules: 1 << 20, Log: &log}, plain2.PerRound, ty.body)
 		rounds := []int{zero.RoundSchedules, res.RoundSchedules}
-		if res2.RoundForecast != nextRound(rounds) {
-			t.Errorf("%s: bound 2 forecast %v, want nextRound's %v: the plain rounds do not replace it", ty.name, res2.RoundForecast, nextRound(rounds))
+		if res2.RoundForecast != nextRound(rounds) || res2.RoundRange != [2]float64{} {
+			t.Errorf("%s: bound 2 forecast %v (range %v), want nextRound's %v and no range", ty.name, res2.RoundForecast, res2.RoundRange, nextRound(rounds))
 		}
-		if nextRound(rounds) > 0 && (len(log) != 2 || strings.Contains(log[1], "scaled")) {
+		if nextRound(rounds) > 0 && (len(log) != 2 || strings.Contains(log[1], "plain")) {
 			t.Errorf("%s: logged %q; want bound 2's line to give nextRound's forecast alone", ty.name, log)
 		}
 	}
-	if scaled == 0 {
-		t.Fatal("no toy forecast")
+	if ranged == 0 || none == len(toys()) {
+		t.Fatalf("%d toy forecasts, %d toys with no preemption asked for", ranged, none)
 	}
-	if got := scaledRound([]int{3000}, []float64{4400, 1_200_000}); got < 818_000 || got > 819_000 {
-		t.Errorf("scaledRound(3000; 4400, 1,200,000) = %v, want about 818,182", got)
+	lo, hi := boundOneRange(84, 964, 2633, []float64{84, 20_000})
+	if math.Abs(lo-(84+964.0/2633*19_916)) > 1e-6 || hi != 20_000 {
+		t.Errorf("boundOneRange(84; 964 of 2633; 84, 20,000) = %v, %v, want about 7,376 and 20,000", lo, hi)
 	}
-	if scaledRound(nil, []float64{1, 2}) != 0 || scaledRound([]int{5}, nil) != 0 || scaledRound([]int{5}, []float64{0, 3}) != 0 || scaledRound([]int{0}, []float64{1, 3}) != 0 {
-		t.Error("scaledRound forecasts with no bound before, no plain rounds, or a round of nothing")
+	if lo, hi := boundOneRange(10, 0, 0, []float64{10, 5}); lo != 10 || hi != 10 {
+		t.Errorf("boundOneRange with no preemption offered and a plain round 1 below round 0 = %v, %v, want bound 0's 10 for both", lo, hi)
+	}
+	for _, c := range []struct {
+		r0    int
+		plain []float64
+	}{{0, []float64{1, 3}}, {5, nil}, {5, []float64{0, 3}}, {5, []float64{2}}} {
+		if lo, hi := boundOneRange(c.r0, 1, 2, c.plain); lo != 0 || hi != 0 {
+			t.Errorf("boundOneRange(%d; %v) = %v, %v: a range with no bound 0 or no plain forecast of both rounds", c.r0, c.plain, lo, hi)
+		}
 	}
 }
 

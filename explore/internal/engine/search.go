@@ -209,9 +209,16 @@ type Result struct {
 	Estimate       float64
 	// RoundForecast is the reduced search's forecast of its last bound's
 	// schedules, made from the bounds before it as they ended
-	// (nextRound); 0 below bound 2.
+	// (nextRound), or at bound 1 from bound 0 and the plain search's
+	// rounds (boundOneRange), the range in RoundRange (low, high; zero
+	// at other bounds); 0 where there is none.
 	RoundForecast float64
-	Failure       *Failure
+	RoundRange    [2]float64
+	// Beyond and BeyondAsked count, over the last bound's search, the
+	// choices at its decisions that would cost a preemption past the
+	// bound, and those of them its races asked for (porSearch.beyond).
+	Beyond, BeyondAsked int
+	Failure             *Failure
 	// SharedOps counts the operations on shared state the search saw, over
 	// all its schedules: the atomics, locks and channel operations of
 	// explore/atomic and explore/sync, and the scenario's own points. Zero
@@ -275,7 +282,7 @@ func Explore(opt Options, body func()) Result {
 // its rounds, bound 0 to opt.Preemptions (Knuth's, Forecast.PerRound), as
 // Check has it before a bounded reduced search: the reduced search then
 // forecasts bound 1, as it starts, from its bound 0 and the plain rounds'
-// growth (scaledRound), where nextRound needs two bounds before it.
+// growth (boundOneRange), where nextRound needs two bounds before it.
 func ExploreScaled(opt Options, plainRounds []float64, body func()) Result {
 	opt = opt.WithDefaults()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
