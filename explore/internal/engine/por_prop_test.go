@@ -230,10 +230,46 @@ func TestReducedWithABoundMissesNoTraceOfGeneratedPrograms(t *testing.T) {
 	if os.Getenv("WSCHED_EXPLORE_BOUNDED_PROPERTY") == "" {
 		t.Skip("runs only when asked: WSCHED_EXPLORE_BOUNDED_PROPERTY=1 looks for a program the bounded reduced search gets wrong (docs/explore.md)")
 	}
+	var tally boundTally
 	rapid.Check(t, func(t *rapid.T) {
 		gs := genProgram(t)
-		eachBound(func(what string, plain, reduced Options) { compareOnProgram(t, gs, what, plain, reduced) })
+		b := 0
+		eachBound(func(what string, plain, reduced Options) {
+			if want, _, res := compareOnBody(t, program(gs), gs, what, plain, reduced); len(want) > 0 {
+				tally.add(b, len(want), res)
+			}
+			b++
+		})
 	})
+	tally.report(t)
+}
+
+// boundTally adds up, per bound (0, 1, 2: eachBound's), the programs
+// compared, their classes within the bound (the traces, or in the weak
+// mode the classes, that the plain search reaches there), the reduced
+// search's schedules at the bound (its last round) and over its rounds,
+// and the most schedules at the bound a class of one program; report
+// logs them under WSCHED_EXPLORE_POR_MEASURE (docs/explore.md, "Under a
+// bound: schedules per class").
+type boundTally [3]struct {
+	programs, classes, last, all int
+	worst                        float64
+}
+
+func (bt *boundTally) add(b, classes int, res Result) {
+	x := &bt[b]
+	x.programs, x.classes, x.last, x.all = x.programs+1, x.classes+classes, x.last+res.RoundSchedules, x.all+res.Schedules
+	x.worst = max(x.worst, float64(res.RoundSchedules)/float64(classes))
+}
+
+func (bt *boundTally) report(t *testing.T) {
+	if !measureOnly {
+		return
+	}
+	for b, x := range bt {
+		t.Logf("bound %d: %d programs, %d classes; the reduced search ran %d schedules at the bound (%.3f a class, at most %.2f), %d over its rounds",
+			b, x.programs, x.classes, x.last, float64(x.last)/float64(max(x.classes, 1)), x.worst, x.all)
+	}
 }
 
 // eachBound calls compare at bounds 0, 1 and 2 with the options of the

@@ -176,17 +176,18 @@ var compared, skipped int
 // force reached and the reduced search's schedules.
 var weakTally struct{ programs, classes, schedules, stopped, worst int }
 
-func compareWeakOnProgram(t *rapid.T, gs [][]weakOp, what string, popt, ropt Options) {
+func compareWeakOnProgram(t *rapid.T, gs [][]weakOp, what string, popt, ropt Options) (classes int, rres Result) {
 	want, wantClasses, pres := weakOutcomes(gs, popt)
 	if pres.Failure != nil {
 		t.Fatalf("%v, %s: the plain search failed: %v", gs, what, pres.Failure.Message)
 	}
 	if !pres.Exhaustive {
 		skipped++
-		return // too big for the plain search
+		return 0, rres // too big for the plain search
 	}
 	compared++
 	got, gotClasses, rres := weakOutcomes(gs, ropt)
+	classes = len(wantClasses)
 	if rres.Failure != nil {
 		t.Fatalf("%v, %s: the reduced search failed: %v", gs, what, rres.Failure.Message)
 	}
@@ -224,6 +225,7 @@ func compareWeakOnProgram(t *rapid.T, gs [][]weakOp, what string, popt, ropt Opt
 		weakTally.stopped += rres.Redundant
 		weakTally.worst = max(weakTally.worst, (100*rres.Schedules)/len(wantClasses))
 	}
+	return classes, rres
 }
 
 // Without a bound: every outcome of every interleaving and every choice
@@ -260,8 +262,16 @@ func TestReducedWeakWithABoundReachesEveryOutcomeOfGeneratedPrograms(t *testing.
 	fewerProgramsUnderRace(t)
 	compared, skipped = 0, 0
 	defer reportCompared(t)
+	var tally boundTally
 	rapid.Check(t, func(t *rapid.T) {
 		gs := genWeakProgram(t)
-		eachBound(func(what string, plain, reduced Options) { compareWeakOnProgram(t, gs, what, plain, reduced) })
+		b := 0
+		eachBound(func(what string, plain, reduced Options) {
+			if classes, res := compareWeakOnProgram(t, gs, what, plain, reduced); classes > 0 {
+				tally.add(b, classes, res)
+			}
+			b++
+		})
 	})
+	tally.report(t)
 }
