@@ -115,6 +115,12 @@ type threadState struct {
 	lastLoc   Loc
 	diffClock []uint32
 	awaiting  []*scNode
+	// fenceSeen counts, per thread, its SC fences that happen before the
+	// thread's last event (a prefix: a thread's fences are in order, and
+	// cur's clock only grows), and fenceSet is the set they make, kept
+	// while no fence joins it (fencesBeforeOf).
+	fenceSeen []int
+	fenceSet  []int
 }
 
 func (m *Model) thread(t Thread) *threadState {

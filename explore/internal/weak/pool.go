@@ -23,7 +23,8 @@ type pool struct {
 	views  slabs[view]
 	clocks slabs[uint32]
 	fronts slabs[float64]
-	ints   slabs[int] // the sets of SC events (psc.go) and views' pins
+	ints   slabs[int]   // the sets of SC events (psc.go) and views' pins
+	refs   slabs[evRef] // a store's readers (storeInfo.readers)
 }
 
 // newPool returns a pool with no block yet. Block sizes, in elements: a
@@ -33,7 +34,7 @@ type pool struct {
 func newPool() *pool {
 	p := &pool{}
 	p.infos.n, p.locs.n, p.stores.n, p.nodes.n, p.views.n = 32, 8, 256, 32, 32
-	p.succs.n, p.clocks.n, p.fronts.n, p.ints.n = 1024, 1024, 1024, 1024
+	p.succs.n, p.clocks.n, p.fronts.n, p.ints.n, p.refs.n = 1024, 1024, 1024, 1024, 1024
 	return p
 }
 
@@ -48,6 +49,7 @@ func (p *pool) rewind() {
 	p.clocks.rewind()
 	p.fronts.rewind()
 	p.ints.rewind()
+	p.refs.rewind()
 }
 
 // slabs hands out elements of T from blocks of n it keeps: the blocks of

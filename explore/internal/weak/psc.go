@@ -156,6 +156,39 @@ func (p *pscState) fencesBefore(clock []uint32) []int {
 	return out
 }
 
+// fencesBeforeOf is fencesBefore(clock) for clock, the clock of thread
+// state ts's next event: ts's clock only grows, and fences are only
+// added, so each thread's fences that happen before it stay a growing
+// prefix, which ts counts (fenceSeen) instead of looking back over the
+// fences at every event; the set made of them (fenceSet) is returned
+// again while none joins it (a set once made is not changed: two events
+// may share one).
+func (p *pscState) fencesBeforeOf(ts *threadState, clock []uint32) []int {
+	changed := false
+	for u, fs := range p.fences {
+		if u == len(ts.fenceSeen) {
+			ts.fenceSeen = append(ts.fenceSeen, 0)
+		}
+		i := ts.fenceSeen[u]
+		for i < len(fs) && hbBefore(clock, Thread(u), fs[i].ev) {
+			i++
+		}
+		if i != ts.fenceSeen[u] {
+			ts.fenceSeen[u], changed = i, true
+		}
+	}
+	if changed {
+		out := p.pool.ints.withRoom(nil, len(p.fences))
+		for u, i := range ts.fenceSeen {
+			if i > 0 {
+				out = p.pool.joinOne(out, u, p.fences[u][i-1].idx)
+			}
+		}
+		ts.fenceSet = out
+	}
+	return ts.fenceSet
+}
+
 // closure returns the SC events that reach some event of set s.
 func (p *pscState) closure(s []int) []int {
 	var out []int
@@ -261,14 +294,25 @@ func (p *pscState) add(t Thread, ev uint32, fence bool, l Loc, clock []uint32, p
 	if len(ns) > 0 {
 		p.addSucc(ns[len(ns)-1], n)
 	}
-	p.nodes[t] = append(ns, n)
+	p.nodes[t] = p.appendNode(ns, n)
 	if fence {
 		for len(p.fences) <= int(t) {
 			p.fences = append(p.fences, nil)
 		}
-		p.fences[t] = append(p.fences[t], n)
+		p.fences[t] = p.appendNode(p.fences[t], n)
 	}
 	return n
+}
+
+// appendNode appends n to a thread's nodes or fences, moving them to
+// room cut from a block when they are full (as addSucc does): a run makes
+// hundreds of SC events, and the slices grown one append at a time were
+// made again in every run.
+func (p *pscState) appendNode(ns []*scNode, n *scNode) []*scNode {
+	if len(ns) == cap(ns) {
+		ns = p.pool.succs.withRoom(ns, max(8, 2*len(ns)))
+	}
+	return append(ns, n)
 }
 
 // addSucc adds n to m's successors, in room cut from a block: 4, then
@@ -404,7 +448,7 @@ func (m *Model) pscAllows(ts *threadState, t Thread, l Loc, sc bool, clock []uin
 func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence bool, read, wrote *store, targets []*storeInfo) {
 	p := &m.psc
 	clock := ts.cur.clock
-	srcsF := p.fencesBefore(clock)
+	srcsF := p.fencesBeforeOf(ts, clock)
 	srcs := srcsF // a set once made is not changed: two may share one
 	if sc {
 		srcs = m.pool.ints.withRoom(srcsF, int(t)+1)
@@ -430,6 +474,10 @@ func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence 
 		r.rsrcs = m.pool.joinSet(r.rsrcs, srcs)
 		r.rsrcsF = m.pool.joinSet(r.rsrcsF, srcsF)
 		if !r.readBy(t) {
+			if len(r.readers) == cap(r.readers) {
+				// Room cut from a block, as a node's succ (addSucc).
+				r.readers = m.pool.refs.withRoom(r.readers, max(4, 2*len(r.readers)))
+			}
 			r.readers = append(r.readers, evRef{t, ev})
 		}
 		ts.cur.pin = m.pool.joinSet(m.pool.joinSet(ts.cur.pin, r.inF), r.srcsF)
