@@ -341,7 +341,7 @@ func (e *explorer) reduced() Result {
 			if lo, hi := boundOneRange(rounds[0], last.beyondAsked, last.beyond, e.plainRounds); lo > 0 {
 				fc, e.res.RoundRange = math.Sqrt(lo*hi), [2]float64{lo, hi}
 				how = fmt.Sprintf(" and the plain search's rounds 0 to 1 (about %d to %d), between about %d and %d: bound 0's races asked for %d of the %d preemptions its decisions offered; "+
-					"that share of the plain rounds' growth is the low end, all of it the high end",
+					"that share of the plain rounds' growth is the low end, the plain round 1 the high end",
 					TwoDigits(e.plainRounds[0]), TwoDigits(e.plainRounds[1]), TwoDigits(lo), TwoDigits(hi), last.beyondAsked, last.beyond)
 			}
 		}
