@@ -416,17 +416,17 @@ func nextRound(rounds []int) float64 {
 // schedules hold one of each class the reduced search runs (in the weak
 // mode bound 0 may run fewer than the plain round 0, and the growth
 // scaled by that share fell below the count: rule2-batch-mate, 80,000
-// for 139,418). The
-// forecast is their geometric mean, and reduced logs the range as bound 1
-// starts. Measured on the reduced searches of explore/scenarios at bound
-// 1 (docs/explore.md, "The reduced search's forecast, from its own
-// rounds"), rounds of 1,000 schedules or more: in the plain mode 25 of 28
-// inside the range (all 28 within 10% of it), the forecast within a
-// factor of two of all 28 (median error 21%); in the weak mode 11 of 11
-// inside, 10 within a factor of two (30%). The high end alone (bound 0
-// scaled by the plain rounds' growth), the forecast before, was +130% at
-// the median on the explore layer's reduced runtime scenarios. lo and hi
-// are 0 when there is no bound 0 or no plain forecast of both rounds.
+// for 139,418). The forecast is their geometric mean, and reduced logs
+// the range as bound 1 starts. Measured on the reduced searches of
+// explore/scenarios at bound 1 (docs/explore.md, "The reduced search's
+// forecast, from its own rounds"), rounds of 1,000 schedules or more: in
+// the plain mode 25 of 28 inside the range (all 28 within 10% of it),
+// the forecast within a factor of two of all 28 (median error 21%); in
+// the weak mode 11 of 11 inside, 10 within a factor of two (30%). The
+// forecast before, bound 0 scaled by the plain rounds' growth (near the
+// high end), was +130% at the median on the explore layer's reduced
+// runtime scenarios. lo and hi are 0 when there is no bound 0 or no plain
+// forecast of both rounds.
 func boundOneRange(r0, asked, beyond int, plain []float64) (lo, hi float64) {
 	if r0 <= 0 || len(plain) < 2 || plain[0] <= 0 || plain[1] <= 0 {
 		return 0, 0
