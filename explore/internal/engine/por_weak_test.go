@@ -265,12 +265,10 @@ func TestReducedWeakWithABoundReachesEveryOutcomeOfGeneratedPrograms(t *testing.
 	var tally boundTally
 	rapid.Check(t, func(t *rapid.T) {
 		gs := genWeakProgram(t)
-		b := 0
 		eachBound(func(what string, plain, reduced Options) {
 			if classes, res := compareWeakOnProgram(t, gs, what, plain, reduced); classes > 0 {
-				tally.add(b, classes, res)
+				tally.add(classes, res)
 			}
-			b++
 		})
 	})
 	tally.report(t)
