@@ -102,7 +102,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	current.Store(r)
 	main := r.spawn("main", e.body)
 	r.cur = main
-	main.wake <- struct{}{}
+	go r.drive()
 	e.wait(r)
 	current.Store(nil)
 	sharedOps.Add(r.sharedOps)

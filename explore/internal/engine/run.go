@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"runtime"
 	"runtime/debug"
-	"sync"
 	"sync/atomic"
 
 	"github.com/wsched/wsched/explore/internal/weak"
@@ -13,15 +12,16 @@ import (
 
 // One execution of a scenario under one schedule.
 //
-// Every goroutine of the scenario is a thread of the run. Exactly one thread
-// runs at a time: the others wait on their own wake channel, inside a
-// scheduling point, a Block, or before their first step. The running thread
-// makes every scheduling decision itself (there is no controller goroutine):
-// at a point it works out which threads could go next, asks the guide to
-// pick one, and if that is another thread it wakes it and waits for its own
-// turn. The channel handoff is also what orders the threads' memory
-// accesses for the Go memory model and the race detector.
-//
+// Every goroutine of the scenario is a thread of the run, and runs as a
+// coroutine (coro.go). Exactly one thread runs at a time: the others are
+// suspended inside a scheduling point, a Block, or before their first
+// step. The running thread makes every scheduling decision itself: at a
+// point it works out which threads could go next, asks the guide to pick
+// one, and if that is another thread it names it the current one and
+// yields; the run's driver goroutine resumes the current thread, and has
+// no say in the schedule. The coroutine switch is also what orders the
+// threads' memory accesses for the Go memory model and the race detector.
+
 // A decision is taken before each operation on shared state. The thread
 // chosen performs its pending operation without deciding again. So each
 // decision is "who performs the next operation", and two different
@@ -80,8 +80,7 @@ type thread struct {
 	name string
 	// serial numbers every thread the process ever ran, for GoroutineID.
 	serial int64
-	wake   chan struct{} // one token: "your turn"
-	gone   chan struct{} // closed once the goroutine ended (abort waits for it)
+	co     *coro // the coroutine the thread runs on (coro.go)
 	// starting is set until the thread reaches its first scheduling
 	// point; there it hands back to spawner (see above).
 	starting bool
@@ -113,7 +112,11 @@ type run struct {
 	trace     []step
 	failure   *Failure
 	aborting  bool
-	finished  chan struct{}
+	aborter   *thread // the thread that tears the others down (abortAll)
+	// ended is set by the last thread, or the aborting one, when the run
+	// is over; the driver then closes finished (drive).
+	ended    bool
+	finished chan struct{}
 	// sharedOps counts the run's Point and PointAt, the hottest of the
 	// operations sharedOps counts: a plain count, one goroutine of the
 	// run at a time, added to sharedOps when the run ends (an atomic add
@@ -174,7 +177,7 @@ type run struct {
 
 // current is the run in progress, or nil. It is set by the driver before
 // the first thread starts and cleared after the last one ended; the
-// channel handoffs order those writes with the threads' reads, but an
+// coroutine switches order those writes with the threads' reads, but an
 // abandoned run (see wait) clears it under a goroutine that may still read
 // it, so it is an atomic (a plain load on most machines).
 var current atomic.Pointer[run]
@@ -191,7 +194,7 @@ func (r *run) spawn(name string, f func()) *thread {
 	if len(r.threads) == 64 {
 		r.failNow(r.cur, kindAssert, "more than 64 goroutines in one scenario")
 	}
-	t := &thread{id: len(r.threads), serial: threadSerial.Add(1), name: name, wake: make(chan struct{}, 1), gone: make(chan struct{}), starting: r.cur != nil, spawner: r.cur}
+	t := &thread{id: len(r.threads), serial: threadSerial.Add(1), name: name, starting: r.cur != nil, spawner: r.cur}
 	r.threads = append(r.threads, t)
 	r.live++
 	if r.sym != nil && r.cur != nil {
@@ -208,9 +211,7 @@ func (r *run) spawn(name string, f func()) *thread {
 		}
 		t.goAt = r.mem.m.Clock(weak.Thread(r.cur.id)).At(r.cur.id)
 	}
-	goThread(func() {
-		defer close(t.gone)
-		<-t.wake
+	t.co = getCoro(func() {
 		defer r.exit(t)
 		if r.aborting {
 			t.exiting = true
@@ -230,46 +231,9 @@ func (r *run) spawn(name string, f func()) *thread {
 		// Run it to its first scheduling point; it hands back (started).
 		sp := r.cur
 		r.cur = t
-		t.wake <- struct{}{}
 		r.waitTurn(sp)
 	}
 	return t
-}
-
-// idleGoroutines are goroutines that ran a thread to its end and wait,
-// each on its channel, for the next one: a thread of the next schedule
-// runs on one of them instead of a new goroutine. A new goroutine starts
-// with a small stack and grows it, a copy of every frame each time, as the
-// instrumented code calls the explorer from deep inside the scheduler; a
-// goroutine of the pool has grown its stack already (stack copies were a
-// sixth of a whole-runtime scenario's time). A thread torn down with
-// Goexit ends its goroutine, which is then not reused.
-var idleGoroutines struct {
-	sync.Mutex
-	chans []chan func()
-}
-
-// goThread runs body on an idle goroutine, or a new one.
-func goThread(body func()) {
-	idleGoroutines.Lock()
-	if n := len(idleGoroutines.chans); n > 0 {
-		ch := idleGoroutines.chans[n-1]
-		idleGoroutines.chans = idleGoroutines.chans[:n-1]
-		idleGoroutines.Unlock()
-		ch <- body
-		return
-	}
-	idleGoroutines.Unlock()
-	ch := make(chan func(), 1)
-	go func() {
-		for body := range ch {
-			body()
-			idleGoroutines.Lock()
-			idleGoroutines.chans = append(idleGoroutines.chans, ch)
-			idleGoroutines.Unlock()
-		}
-	}()
-	ch <- body
 }
 
 // started is a new thread's first scheduling point: it hands back to its
@@ -281,7 +245,6 @@ func (r *run) started(t *thread) bool {
 	}
 	t.starting = false
 	r.cur = t.spawner
-	t.spawner.wake <- struct{}{}
 	return true
 }
 
@@ -359,11 +322,10 @@ func (r *run) switchFrom(t *thread) {
 func (r *run) handOver(next *thread) {
 	r.cur = next
 	r.progress.Add(1)
-	next.wake <- struct{}{}
 }
 
 func (r *run) waitTurn(t *thread) {
-	<-t.wake
+	t.co.yield(struct{}{})
 	if r.aborting {
 		t.exiting = true
 		runtime.Goexit()
@@ -575,6 +537,7 @@ func (r *run) block(t *thread, ready func() bool, timeout int64, what string, on
 // return, a recovered panic or a Goexit.
 func (r *run) exit(t *thread) {
 	if r.abandoned.Load() {
+		t.co.drop = true
 		return
 	}
 	if r.por != nil && !t.exiting {
@@ -587,7 +550,8 @@ func (r *run) exit(t *thread) {
 		r.mem.m.Exit(weak.Thread(t.id))
 	}
 	if r.aborting {
-		return // the aborting thread waits for t.gone
+		r.cur = r.aborter // back to the thread tearing the run down
+		return
 	}
 	if t.starting && r.failure == nil {
 		// Ended before its first scheduling point: back to the spawner.
@@ -604,7 +568,7 @@ func (r *run) exit(t *thread) {
 		if r.por != nil {
 			r.por.finish(r)
 		}
-		close(r.finished)
+		r.ended = true // the driver closes finished (drive)
 		return
 	}
 	next := r.schedule(t)
@@ -634,16 +598,15 @@ func (r *run) setFailure(t *thread, kind failureKind, msg, stack string) {
 // abortAll tears down every thread but self, one at a time, so that their
 // deferred code never runs concurrently; then the run is finished.
 func (r *run) abortAll(self *thread) {
-	r.aborting = true
+	r.aborting, r.aborter = true, self
 	for _, x := range r.threads {
 		if x == self || x.state == finished {
 			continue
 		}
 		r.cur = x
-		x.wake <- struct{}{}
-		<-x.gone
+		self.co.yield(struct{}{}) // x ends by Goexit and hands back (exit)
 	}
-	close(r.finished)
+	r.ended = true // the driver closes finished (drive)
 }
 
 func (r *run) deadlockReport() string {

@@ -272,7 +272,7 @@ func searchGC() (restore func()) {
 // nothing running: a goroutine still blocked when the others are done is a
 // deadlock. Explore runs one exploration at a time (it is not reentrant)
 // and sets GOMAXPROCS to 1 while it runs, since one goroutine runs at a
-// time anyway and handoffs are cheapest on one P; and it lets the heap
+// time anyway; and it lets the heap
 // grow further between collections (searchGC).
 func Explore(opt Options, body func()) Result {
 	return ExploreScaled(opt, nil, body)
