@@ -15,7 +15,10 @@ import (
 // two coroutine switches costs about a quarter of one through two
 // channels (75 against 293 ns at GOMAXPROCS 1). The switch also orders
 // the threads' memory accesses, for the Go memory model and the race
-// detector (iter.Pull tells the detector so).
+// detector (iter.Pull tells the detector so). A scenario's goroutine must
+// not lock its OS thread (runtime.LockOSThread): Go's coroutine switch
+// throws, a fatal error, when the locking differs from the coroutine's at
+// its creation.
 
 // coro is a coroutine that runs thread bodies one after another: when a
 // body returns, the coroutine goes back to the pool and yields, and the
