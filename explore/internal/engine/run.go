@@ -21,7 +21,7 @@ import (
 // yields; the run's driver goroutine resumes the current thread, and has
 // no say in the schedule. The coroutine switch is also what orders the
 // threads' memory accesses for the Go memory model and the race detector.
-
+//
 // A decision is taken before each operation on shared state. The thread
 // chosen performs its pending operation without deciding again. So each
 // decision is "who performs the next operation", and two different
