@@ -123,6 +123,10 @@ func (e Execution) String() string {
 // model's semantics, not its bounds.
 var unbounded = weak.Config{History: 64, MaxStale: 1 << 20}
 
+// config is the Models' Config: unbounded, but for the test that a bound
+// on stale choices cuts the seq_cst order only where nothing asks it.
+var config = unbounded
+
 // freshModels makes each execution's memory with weak.New, where each
 // gives an untraced execution the last one's (weak.NewFrom, as the
 // explorer's searches do): for the test that the two see the same.
@@ -156,9 +160,9 @@ func (t Test) each(trace bool, f func(*Execution) bool) {
 func (t Test) run(c *chooser, trace bool, spare *weak.Model) (*Execution, *weak.Model) {
 	var m *weak.Model
 	if spare != nil {
-		m = weak.NewFrom(unbounded, spare)
+		m = weak.NewFrom(config, spare)
 	} else {
-		m = weak.New(unbounded)
+		m = weak.New(config)
 	}
 	locs := map[string]weak.Loc{}
 	cells := map[string]weak.Cell{}

@@ -220,6 +220,39 @@ func TestTraceListsTheSeqCstOrder(t *testing.T) {
 	}
 }
 
+// A traced run keeps the seq_cst order whole past its last stale choice
+// (weak.Config.KeepSC), where an untraced one stops growing it: a failure
+// found at MaxStale 1, after its one stale read, is traced with the
+// seq_cst store that follows that read in the order.
+func TestTraceKeepsTheSeqCstOrderPastTheLastStaleChoice(t *testing.T) {
+	res := Explore(Options{Weak: true, MaxStale: 1}, func() {
+		var x, y, z tloc
+		a := Go("a", func() { y.store(1, SeqCst); x.store(1, Relaxed) })
+		b := Go("b", func() {
+			s := y.load(SeqCst)
+			r := x.load(Relaxed) // 0 after s == 1: the stale choice
+			z.store(1, SeqCst)
+			if s == 1 && r == 0 {
+				Failf("x read 0 after y read 1")
+			}
+		})
+		a.Join()
+		b.Join()
+	})
+	if res.Failure == nil {
+		t.Fatal("no failure: the stale read of x was never made")
+	}
+	var order string
+	for _, l := range strings.Split(res.Failure.Trace, "\n") {
+		if v, ok := strings.CutPrefix(l, "seq_cst order (one the execution is consistent with): "); ok {
+			order = v
+		}
+	}
+	if strings.Count(order, "<") != 2 {
+		t.Fatalf("seq_cst order %q, want a's store of y, b's load of y and b's store of z:\n%s", order, res.Failure.Trace)
+	}
+}
+
 // tfence is a fence that notes itself, as explore/atomic's do.
 func tfence(o Ordering) {
 	WeakFence(o)

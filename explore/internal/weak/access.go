@@ -85,9 +85,12 @@ func (m *Model) write(t Thread, ts *threadState, l Loc, x *location, o Ordering,
 	if !ok {
 		panic("weak: no place in modification order at the index chosen")
 	}
-	in, inF := x.inAt(m.pool, at)
 	ts.cur.raise(m.pool, l, pos)
-	ts.cur.pin = m.pool.joinSet(ts.cur.pin, in)
+	var in, inF []int
+	if !m.scDone() { // the sources of its mo and fr edges, for psc alone
+		in, inF = x.inAt(m.pool, at)
+		ts.cur.pin = m.pool.joinSet(ts.cur.pin, in)
+	}
 	var own *view
 	if o.Releases() {
 		own = ts.cur

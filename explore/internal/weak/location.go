@@ -53,6 +53,12 @@ type location struct {
 	// forgotten and forgottenF join the psc sources (psc.go) of the
 	// stores forgotten, and of their reads: older than every kept one.
 	forgotten, forgottenF []int
+	// seen and seenF join the psc sources of every store to the location
+	// and of every read of one, kept or forgotten: the sources of the mo
+	// and fr edges into a store placed last (inAt), kept as they grow
+	// (pscEvent) so that a store placed last does not join them again
+	// from every kept store. Never handed out: inAt copies them.
+	seen, seenF []int
 }
 
 // store is one store to a location (or the result of an RMW).

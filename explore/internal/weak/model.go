@@ -22,6 +22,11 @@ type Config struct {
 	// latest store, every store goes last: sequential consistency for
 	// the atomics).
 	MaxStale int
+	// KeepSC keeps the seq_cst order growing to the end of the execution,
+	// for SCOrder and LastSC (a traced run). Without it the order stops
+	// growing at the last stale choice MaxStale allows: from there on no
+	// choice is offered, so nothing asks it again.
+	KeepSC bool
 }
 
 const (
@@ -56,6 +61,8 @@ type Model struct {
 	psc     pscState // the seq_cst order, psc.go
 	events  int      // operations so far, numbering stores for Candidate.Seq
 	stale   int      // stale choices so far
+	// scStopped says the seq_cst order stopped growing (Config.KeepSC).
+	scStopped bool
 	// pool is where the Model's store bookkeeping, locations, seq_cst
 	// nodes and views come from (pool.go); psc shares it.
 	pool *pool

@@ -394,6 +394,9 @@ func setCovers(a, b []int) bool {
 // index at of x's kept stores: the stores before it and their reads (in),
 // and of those only the SC fences (inF).
 func (x *location) inAt(p *pool, at int) (in, inF []int) {
+	if at >= len(x.stores) {
+		return p.ints.copyOf(x.seen), p.ints.copyOf(x.seenF)
+	}
 	in = p.ints.copyOf(x.forgotten)
 	inF = p.ints.copyOf(x.forgottenF)
 	for i := 0; i < at && i < len(x.stores); i++ {
@@ -442,10 +445,28 @@ func (m *Model) pscAllows(ts *threadState, t Thread, l Loc, sc bool, clock []uin
 	return true
 }
 
+// scDone reports whether the seq_cst order may stop growing: the
+// execution has made its last stale choice, psc is asked only whether a
+// stale choice keeps it acyclic (pscAllows, through candidates.go, which
+// offers none past Config.MaxStale), and the caller did not ask for it
+// whole (Config.KeepSC). What the events after that would add to it is
+// not recorded: about a fifth of a whole-runtime scenario's events in the
+// weak mode.
+func (m *Model) scDone() bool {
+	if m.stale < m.cfg.MaxStale || m.cfg.KeepSC {
+		return false
+	}
+	m.scStopped = true
+	return true
+}
+
 // pscEvent records event ev of t on l (-1: a fence) in psc, after its
 // step: its SC event if sc, what it read (read) and wrote (wrote: its
 // bookkeeping is made here), and the backward edges to targets.
 func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence bool, read, wrote *store, targets []*storeInfo) {
+	if m.scDone() {
+		return
+	}
 	p := &m.psc
 	clock := ts.cur.clock
 	srcsF := p.fencesBeforeOf(ts, clock)
@@ -468,6 +489,14 @@ func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence 
 		node = p.add(t, ev, fence, l, clock, preds)
 		ts.awaiting = append(ts.awaiting, node)
 		srcs = m.pool.joinOne(srcs, int(t), node.idx)
+	}
+	if read != nil || wrote != nil {
+		// Its sources join the sources of the edges into a store placed
+		// last at l (location.seen): an mo edge from its store, an fr
+		// edge from its read. An RMW's are one set.
+		x := m.locs[l]
+		x.seen = m.pool.joinSet(x.seen, srcs)
+		x.seenF = m.pool.joinSet(x.seenF, srcsF)
 	}
 	if read != nil {
 		r := read.info

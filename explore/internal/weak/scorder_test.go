@@ -45,3 +45,31 @@ func TestSCOrderExtendsPSC(t *testing.T) {
 		}
 	}
 }
+
+// SCOrder and LastSC refuse an execution whose seq_cst order stopped at
+// its last stale choice (Config.KeepSC unset), rather than answer from
+// part of it; with KeepSC they answer.
+func TestSCOrderNeedsTheWholeOrder(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		m := New(Config{MaxStale: 1, KeepSC: keep})
+		x := m.NewAtomic("x", 0)
+		a := m.Go(0)
+		m.Store(a, x, SeqCst, 1)
+		m.Store(a, x, SeqCst, 2)
+		if cs := m.Candidates(0, x, SeqCst); len(cs) != 3 {
+			t.Fatalf("main's load of x may read %d stores, want 3", len(cs))
+		}
+		m.Load(0, x, SeqCst, 2) // the initial 0: the one stale choice
+		m.Load(0, x, SeqCst, 0) // an SC event after it
+		func() {
+			defer func() {
+				if r := recover(); (r != nil) == keep {
+					t.Errorf("KeepSC %v: SCOrder panicked: %v", keep, r)
+				}
+			}()
+			if order := m.SCOrder(); len(order) != 4 {
+				t.Errorf("KeepSC %v: SCOrder %v, want the 4 seq_cst events", keep, order)
+			}
+		}()
+	}
+}
