@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/wsched/wsched/explore/internal/weak"
 )
 
 // A trace that explains itself: every read names the store it read, a
@@ -178,7 +180,8 @@ func TestWeakLocationNames(t *testing.T) {
 			var x tloc
 			x.store(1, Release)
 			r := current.Load()
-			names = append(names, r.mem.m.Name(r.mem.locs[x.at()]))
+			l, _ := r.mem.locs.lookup(x.at())
+			names = append(names, r.mem.m.Name(weak.Loc(l)))
 		})
 		if res.Failure != nil {
 			t.Fatal(res.Failure)

@@ -87,6 +87,20 @@ func (t *locTable) grow() {
 	}
 }
 
+// put stores v as l's value, in l's slot if it has one.
+func (t *locTable) put(l uintptr, v int32) {
+	if _, added := t.index(l, v); added {
+		return
+	}
+	mask := len(t.slots) - 1
+	for i := t.slot(l); ; i = (i + 1) & mask {
+		if sl := &t.slots[i]; sl.key == l {
+			sl.val = v
+			return
+		}
+	}
+}
+
 // lookup returns l's value, if l is in the table.
 func (t *locTable) lookup(l uintptr) (int32, bool) {
 	if t.n == 0 {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The table answers as a map emptied at each reset does (index and
+// The table answers as a map emptied at each reset does (index, put and
 // lookup): across growth,
 // many resets, the generation's wrap-around, and keys that are aligned
 // addresses, small numbers and the high named locations.
@@ -34,6 +34,12 @@ func TestLocTableIsAMapEmptiedPerRun(t *testing.T) {
 			if v, ok := tab.lookup(l); ok != had || ok && v != w {
 				t.Fatalf("run %d: lookup(%#x) = %d, %v; want %d, %v", run, l, v, ok, w, had)
 			}
+			if rng.IntN(8) == 0 { // put: a new value, for a key there or not
+				v := int32(rng.IntN(1000))
+				tab.put(l, v)
+				want[l] = v
+				continue
+			}
 			got, added := tab.index(l, next)
 			if !had {
 				want[l], w = next, next
@@ -46,4 +52,15 @@ func TestLocTableIsAMapEmptiedPerRun(t *testing.T) {
 			t.Fatalf("run %d: %d entries, want %d", run, tab.n, len(want))
 		}
 	}
+}
+
+// values returns the values of the table's entries, in slot order.
+func (t *locTable) values() []int32 {
+	var out []int32
+	for _, sl := range t.slots {
+		if sl.gen == t.gen {
+			out = append(out, sl.val)
+		}
+	}
+	return out
 }

@@ -193,7 +193,8 @@ func twinViewsDiffer(r *run, x, y int) string {
 			return fmt.Sprintf("twins %d and %d: clocks %v and %v", x, y, cx, cy)
 		}
 	}
-	for _, l := range r.mem.locs {
+	for _, v := range r.mem.locs.values() {
+		l := weak.Loc(v)
 		for _, o := range []Ordering{Relaxed, Acquire, SeqCst} {
 			if a, b := m.Candidates(weak.Thread(x), l, o), m.Candidates(weak.Thread(y), l, o); !slices.Equal(a, b) {
 				return fmt.Sprintf("twins %d and %d may read different stores of %s (%v): %v and %v", x, y, m.Name(l), o, a, b)

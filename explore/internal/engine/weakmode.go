@@ -54,7 +54,7 @@ const (
 // memory is a run's weak-memory state.
 type memory struct {
 	m     *weak.Model
-	locs  map[uintptr]weak.Loc
+	locs  locTable // an atomic's address -> its weak.Loc (loc)
 	cells map[uintptr]weak.Cell
 	syncs map[uintptr]weak.Sync
 	// cands and places hold the list of the operation in progress
@@ -69,9 +69,9 @@ type memory struct {
 // makes one per run, and these grew to their size in the run before.
 func newMemory(cfg weak.Config, spare *memory) *memory {
 	if spare == nil {
-		return &memory{m: weak.New(cfg), locs: map[uintptr]weak.Loc{}, cells: map[uintptr]weak.Cell{}, syncs: map[uintptr]weak.Sync{}}
+		return &memory{m: weak.New(cfg), cells: map[uintptr]weak.Cell{}, syncs: map[uintptr]weak.Sync{}}
 	}
-	clear(spare.locs)
+	spare.locs.reset()
 	clear(spare.cells)
 	clear(spare.syncs)
 	return &memory{m: weak.NewFrom(cfg, spare.m), locs: spare.locs, cells: spare.cells, syncs: spare.syncs, cands: spare.cands, places: spare.places}
@@ -137,8 +137,8 @@ func Weak() bool { return weakRun() != nil }
 // nothing but a test asks for; a run is deterministic, so the replay of a
 // schedule names the same locations by their code.
 func (mem *memory) loc(r *run, a uintptr, before any) weak.Loc {
-	if l, ok := mem.locs[a]; ok && mem.m.Latest(l) == before {
-		return l
+	if v, ok := mem.locs.lookup(a); ok && mem.m.Latest(weak.Loc(v)) == before {
+		return weak.Loc(v)
 	}
 	var l weak.Loc
 	if r.tracing {
@@ -147,7 +147,7 @@ func (mem *memory) loc(r *run, a uintptr, before any) weak.Loc {
 	} else {
 		l = mem.m.NewAtomic("", before)
 	}
-	mem.locs[a] = l
+	mem.locs.put(a, int32(l))
 	return l
 }
 
