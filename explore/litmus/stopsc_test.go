@@ -10,7 +10,7 @@ import (
 )
 
 // With a bound on stale choices, a Model stops growing the seq_cst order
-// at the last choice the bound allows (weak.Config.KeepSC): nothing asks
+// at the last choice the bound allows (weak.Config.Traced): nothing asks
 // it again. Each program runs every execution with the order kept whole
 // and with it cut, at bounds of 1 and 2 stale choices, and must see the
 // same outcomes in the same order: a cut order that something still read
@@ -23,9 +23,9 @@ func TestSCOrderCutWhereNothingAsks(t *testing.T) {
 	defer func(was weak.Config) { config = was }(config)
 	same := func(test Test) (string, bool) {
 		for _, stale := range []int{1, 2} {
-			config = weak.Config{History: 64, MaxStale: stale, KeepSC: true}
+			config = weak.Config{History: 64, MaxStale: stale, Traced: true}
 			whole := runsOf(test, false)
-			config.KeepSC = false
+			config.Traced = false
 			cut := runsOf(test, false)
 			if !slices.Equal(whole, cut) {
 				return fmt.Sprintf("%s, %d stale choices: %d executions with the seq_cst order whole, %d with it cut; first difference at %d", test.Name, stale, len(whole), len(cut), firstDiff(whole, cut)), false

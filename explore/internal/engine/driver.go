@@ -83,7 +83,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		e.deps.sites = e.deps.sites[:0]
 	}
 	if e.opt.Weak {
-		r.mem, e.spareMem = newMemory(weak.Config{History: e.opt.History, MaxStale: e.opt.MaxStale, KeepSC: tracing}, e.spareMem), nil
+		r.mem, e.spareMem = newMemory(weak.Config{History: e.opt.History, MaxStale: e.opt.MaxStale, Traced: tracing}, e.spareMem), nil
 		if tracing {
 			r.wt = newWeakTrace()
 		}

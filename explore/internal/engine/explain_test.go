@@ -224,7 +224,7 @@ func TestTraceListsTheSeqCstOrder(t *testing.T) {
 }
 
 // A traced run keeps the seq_cst order whole past its last stale choice
-// (weak.Config.KeepSC), where an untraced one stops growing it: a failure
+// (weak.Config.Traced), where an untraced one stops growing it: a failure
 // found at MaxStale 1, after its one stale read, is traced with the
 // seq_cst store that follows that read in the order.
 func TestTraceKeepsTheSeqCstOrderPastTheLastStaleChoice(t *testing.T) {

@@ -27,7 +27,7 @@ func (m *Model) read(t Thread, l Loc, o Ordering, cands []Candidate, pick int) *
 	x := m.loc(l)
 	s := x.pick(cands, pick)
 	if cands[pick].Age > 0 {
-		m.stale++
+		m.choseStale()
 	}
 	ts, ev := m.stepAt(t, l)
 	ts.observe(m.pool, l, s, o)
@@ -68,7 +68,7 @@ func (m *Model) StoreFrom(t Thread, l Loc, o Ordering, v Value, places []Placeme
 	}
 	x := m.loc(l)
 	if places[pick].Before > 0 {
-		m.stale++
+		m.choseStale()
 	}
 	ts, ev := m.stepAt(t, l)
 	st := m.write(t, ts, l, x, o, v, nil, len(x.stores)-places[pick].Before)
@@ -87,7 +87,7 @@ func (m *Model) write(t Thread, ts *threadState, l Loc, x *location, o Ordering,
 	}
 	ts.cur.raise(m.pool, l, pos)
 	var in, inF []int
-	if !m.scDone() { // the sources of its mo and fr edges, for psc alone
+	if !m.lean { // the sources of its mo and fr edges, for psc alone
 		in, inF = x.inAt(m.pool, at)
 		ts.cur.pin = m.pool.joinSet(ts.cur.pin, in)
 	}
@@ -141,7 +141,7 @@ func (m *Model) RMWFrom(t Thread, l Loc, o Ordering, cands []Candidate, pick int
 	s := *x.pick(cands, pick)
 	at := len(x.stores) - cands[pick].Age
 	if cands[pick].Age > 0 {
-		m.stale++
+		m.choseStale()
 	}
 	ts, ev := m.stepAt(t, l)
 	ts.observe(m.pool, l, &s, o)
@@ -195,7 +195,7 @@ func (m *Model) CompareAndSwapFrom(t Thread, l Loc, new Value, success, failure 
 	s := *x.pick(cands, pick)
 	at := len(x.stores) - c.Age
 	if c.Age > 0 {
-		m.stale++
+		m.choseStale()
 	}
 	ts, ev := m.stepAt(t, l)
 	ts.observe(m.pool, l, &s, success)

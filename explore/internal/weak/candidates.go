@@ -66,13 +66,12 @@ func (m *Model) CASCandidates(t Thread, l Loc, expected Value, failure Ordering)
 // nil) filters the stale ones.
 func (m *Model) candidates(dst []Candidate, t Thread, l Loc, o Ordering, keep func(Value) bool) []Candidate {
 	x := m.loc(l)
-	lo := m.oldest(t, l)
 	last := len(x.stores) - 1
 	out := append(dst[:0], x.candidate(last))
 	if m.stale >= m.cfg.MaxStale {
 		return out
 	}
-	for i := last - 1; i >= lo; i-- {
+	for i, lo := last-1, m.oldest(t, l); i >= lo; i-- {
 		if (keep == nil || keep(x.stores[i].val)) && m.readAllows(t, l, o, i, nil) {
 			out = append(out, x.candidate(i))
 		}

@@ -14,6 +14,7 @@ func (m *Model) Events() int { return m.events }
 // from some older ones by the seq_cst order too, psc.go; Known does not
 // say that part.) ok is false when the history has forgotten it.
 func (m *Model) Known(t Thread, l Loc, o Ordering) (c Candidate, ok bool) {
+	m.whole("Known")
 	x := m.loc(l)
 	i := m.oldest(t, l)
 	if x.stores[i].pos != m.thread(t).cur.at(l) {

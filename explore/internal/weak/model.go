@@ -22,11 +22,11 @@ type Config struct {
 	// latest store, every store goes last: sequential consistency for
 	// the atomics).
 	MaxStale int
-	// KeepSC keeps the seq_cst order growing to the end of the execution,
-	// for SCOrder and LastSC (a traced run). Without it the order stops
-	// growing at the last stale choice MaxStale allows: from there on no
-	// choice is offered, so nothing asks it again.
-	KeepSC bool
+	// Traced keeps, to the end of the execution, what only the stale
+	// choices and a trace read: the seq_cst order (SCOrder, LastSC) and
+	// the views' frontiers (Known). Without it they stop growing at the
+	// last stale choice MaxStale allows (lastchoice.go).
+	Traced bool
 }
 
 const (
@@ -61,8 +61,9 @@ type Model struct {
 	psc     pscState // the seq_cst order, psc.go
 	events  int      // operations so far, numbering stores for Candidate.Seq
 	stale   int      // stale choices so far
-	// scStopped says the seq_cst order stopped growing (Config.KeepSC).
-	scStopped bool
+	// lean says the execution made its last stale choice and is not
+	// traced: what only stale choices read stopped (lastchoice.go).
+	lean bool
 	// pool is where the Model's store bookkeeping, locations, seq_cst
 	// nodes and views come from (pool.go); psc shares it.
 	pool *pool

@@ -25,6 +25,9 @@ type pool struct {
 	fronts slabs[float64]
 	ints   slabs[int]   // the sets of SC events (psc.go) and views' pins
 	refs   slabs[evRef] // a store's readers (storeInfo.readers)
+	// clocksOnly: views join, copy and raise their clocks alone, past the
+	// execution's last stale choice (lastchoice.go).
+	clocksOnly bool
 }
 
 // newPool returns a pool with no block yet. Block sizes, in elements: a
@@ -40,6 +43,7 @@ func newPool() *pool {
 
 // rewind makes every block free again, for a new run's Model.
 func (p *pool) rewind() {
+	p.clocksOnly = false
 	p.infos.rewind()
 	p.locs.rewind()
 	p.stores.rewind()
@@ -153,8 +157,10 @@ func (m *Model) newView() *view { return m.pool.views.one() }
 func (m *Model) cloneView(v *view) *view {
 	c := m.newView()
 	c.clock = m.pool.clocks.copyOf(v.clock)
-	c.frontier = m.pool.fronts.copyOf(v.frontier)
-	c.pin = m.pool.ints.copyOf(v.pin)
+	if !m.pool.clocksOnly {
+		c.frontier = m.pool.fronts.copyOf(v.frontier)
+		c.pin = m.pool.ints.copyOf(v.pin)
+	}
 	return c
 }
 

@@ -445,26 +445,11 @@ func (m *Model) pscAllows(ts *threadState, t Thread, l Loc, sc bool, clock []uin
 	return true
 }
 
-// scDone reports whether the seq_cst order may stop growing: the
-// execution has made its last stale choice, psc is asked only whether a
-// stale choice keeps it acyclic (pscAllows, through candidates.go, which
-// offers none past Config.MaxStale), and the caller did not ask for it
-// whole (Config.KeepSC). What the events after that would add to it is
-// not recorded: about a fifth of a whole-runtime scenario's events in the
-// weak mode.
-func (m *Model) scDone() bool {
-	if m.stale < m.cfg.MaxStale || m.cfg.KeepSC {
-		return false
-	}
-	m.scStopped = true
-	return true
-}
-
 // pscEvent records event ev of t on l (-1: a fence) in psc, after its
 // step: its SC event if sc, what it read (read) and wrote (wrote: its
 // bookkeeping is made here), and the backward edges to targets.
 func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence bool, read, wrote *store, targets []*storeInfo) {
-	if m.scDone() {
+	if m.lean {
 		return
 	}
 	p := &m.psc

@@ -15,7 +15,7 @@ type SCEvent struct {
 // that takes, at each point, the lowest-numbered thread whose next SC
 // event has every SC event that reaches it already placed.
 func (m *Model) SCOrder() []SCEvent {
-	m.scWhole("SCOrder")
+	m.whole("SCOrder")
 	p := &m.psc
 	placed := make([]int, len(p.nodes))
 	var out []SCEvent
@@ -51,18 +51,10 @@ func (m *Model) SCOrder() []SCEvent {
 // operation, a new one says the operation was seq_cst (a compare-and-swap
 // that failed with a weaker failure ordering is not).
 func (m *Model) LastSC(t Thread) (SCEvent, bool) {
-	m.scWhole("LastSC")
+	m.whole("LastSC")
 	if int(t) >= len(m.psc.nodes) || len(m.psc.nodes[t]) == 0 {
 		return SCEvent{}, false
 	}
 	n := m.psc.nodes[t][len(m.psc.nodes[t])-1]
 	return SCEvent{n.thread, n.ev}, true
-}
-
-// scWhole panics if the seq_cst order stopped growing (scDone): what asks
-// for it needs Config.KeepSC.
-func (m *Model) scWhole(what string) {
-	if m.scStopped {
-		panic("weak: " + what + " of an execution whose seq_cst order stopped at its last stale choice (Config.KeepSC keeps it whole)")
-	}
 }

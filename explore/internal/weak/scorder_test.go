@@ -46,12 +46,12 @@ func TestSCOrderExtendsPSC(t *testing.T) {
 	}
 }
 
-// SCOrder and LastSC refuse an execution whose seq_cst order stopped at
-// its last stale choice (Config.KeepSC unset), rather than answer from
-// part of it; with KeepSC they answer.
-func TestSCOrderNeedsTheWholeOrder(t *testing.T) {
-	for _, keep := range []bool{false, true} {
-		m := New(Config{MaxStale: 1, KeepSC: keep})
+// SCOrder, LastSC and Known refuse an execution that stopped keeping
+// what they read at its last stale choice (Config.Traced unset), rather
+// than answer from part of it; with Traced they answer.
+func TestAnUntracedExecutionRefusesWhatItStopped(t *testing.T) {
+	for _, traced := range []bool{false, true} {
+		m := New(Config{MaxStale: 1, Traced: traced})
 		x := m.NewAtomic("x", 0)
 		a := m.Go(0)
 		m.Store(a, x, SeqCst, 1)
@@ -61,15 +61,21 @@ func TestSCOrderNeedsTheWholeOrder(t *testing.T) {
 		}
 		m.Load(0, x, SeqCst, 2) // the initial 0: the one stale choice
 		m.Load(0, x, SeqCst, 0) // an SC event after it
-		func() {
-			defer func() {
-				if r := recover(); (r != nil) == keep {
-					t.Errorf("KeepSC %v: SCOrder panicked: %v", keep, r)
+		for what, ask := range map[string]func() bool{
+			"SCOrder": func() bool { return len(m.SCOrder()) == 4 },
+			"LastSC":  func() bool { _, ok := m.LastSC(0); return ok },
+			"Known":   func() bool { c, ok := m.Known(0, x, SeqCst); return ok && c.Value == 2 },
+		} {
+			func() {
+				defer func() {
+					if r := recover(); (r != nil) == traced {
+						t.Errorf("Traced %v: %s panicked: %v", traced, what, r)
+					}
+				}()
+				if !ask() {
+					t.Errorf("Traced %v: %s answered wrong", traced, what)
 				}
 			}()
-			if order := m.SCOrder(); len(order) != 4 {
-				t.Errorf("KeepSC %v: SCOrder %v, want the 4 seq_cst events", keep, order)
-			}
-		}()
+		}
 	}
 }

@@ -24,6 +24,9 @@ package weak
 // C11 forbids.
 func (m *Model) Yield(t Thread) {
 	ts, _ := m.step(t)
+	if m.lean { // the rule only takes stale choices away
+		return
+	}
 	for i, pos := range ts.yielded {
 		ts.cur.raise(m.pool, Loc(i), pos)
 	}
