@@ -15,7 +15,8 @@ package weak
 // views join, copy and raise their clocks alone. The clocks go on, since
 // the plain cells are checked against happens-before and the controller
 // reads it (Clock). A run of a whole-runtime scenario in the weak mode
-// made a fifth of its seq_cst events past that point (docs/explore.md).
+// made a fifth of its operations of the model past that point
+// (docs/explore.md, "Past the last stale choice").
 //
 // A traced execution (Config.Traced) keeps everything, for its trace: the
 // seq_cst order (SCOrder, LastSC) and what a read's view knew (Known).
