@@ -87,7 +87,7 @@ func (m *Model) write(t Thread, ts *threadState, l Loc, x *location, o Ordering,
 	}
 	ts.cur.raise(m.pool, l, pos)
 	var in, inF []int
-	if !m.lean { // the sources of its mo and fr edges, for psc alone
+	if !m.pool.lean { // the sources of its mo and fr edges, for psc alone
 		in, inF = x.inAt(m.pool, at)
 		ts.cur.pin = m.pool.joinSet(ts.cur.pin, in)
 	}

@@ -28,14 +28,13 @@ package weak
 func (m *Model) choseStale() {
 	m.stale++
 	if m.stale >= m.cfg.MaxStale && !m.cfg.Traced {
-		m.lean = true
-		m.pool.clocksOnly = true
+		m.pool.lean = true
 	}
 }
 
 // whole panics if the execution is lean: what asks needs Config.Traced.
 func (m *Model) whole(what string) {
-	if m.lean {
+	if m.pool.lean {
 		panic("weak: " + what + " of an execution that stopped keeping it at its last stale choice (Config.Traced keeps it)")
 	}
 }

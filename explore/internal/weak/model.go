@@ -61,9 +61,6 @@ type Model struct {
 	psc     pscState // the seq_cst order, psc.go
 	events  int      // operations so far, numbering stores for Candidate.Seq
 	stale   int      // stale choices so far
-	// lean says the execution made its last stale choice and is not
-	// traced: what only stale choices read stopped (lastchoice.go).
-	lean bool
 	// pool is where the Model's store bookkeeping, locations, seq_cst
 	// nodes and views come from (pool.go); psc shares it.
 	pool *pool

@@ -25,9 +25,12 @@ type pool struct {
 	fronts slabs[float64]
 	ints   slabs[int]   // the sets of SC events (psc.go) and views' pins
 	refs   slabs[evRef] // a store's readers (storeInfo.readers)
-	// clocksOnly: views join, copy and raise their clocks alone, past the
-	// execution's last stale choice (lastchoice.go).
-	clocksOnly bool
+	// lean says the execution whose Model hands these out made its last
+	// stale choice and is not traced: what only stale choices read is no
+	// longer kept, and views join, copy and raise their clocks alone
+	// (lastchoice.go). Here, not in the Model, because views reach the
+	// pool and not the Model.
+	lean bool
 }
 
 // newPool returns a pool with no block yet. Block sizes, in elements: a
@@ -43,7 +46,7 @@ func newPool() *pool {
 
 // rewind makes every block free again, for a new run's Model.
 func (p *pool) rewind() {
-	p.clocksOnly = false
+	p.lean = false
 	p.infos.rewind()
 	p.locs.rewind()
 	p.stores.rewind()
@@ -157,7 +160,7 @@ func (m *Model) newView() *view { return m.pool.views.one() }
 func (m *Model) cloneView(v *view) *view {
 	c := m.newView()
 	c.clock = m.pool.clocks.copyOf(v.clock)
-	if !m.pool.clocksOnly {
+	if !m.pool.lean {
 		c.frontier = m.pool.fronts.copyOf(v.frontier)
 		c.pin = m.pool.ints.copyOf(v.pin)
 	}

@@ -449,7 +449,7 @@ func (m *Model) pscAllows(ts *threadState, t Thread, l Loc, sc bool, clock []uin
 // step: its SC event if sc, what it read (read) and wrote (wrote: its
 // bookkeeping is made here), and the backward edges to targets.
 func (m *Model) pscEvent(ts *threadState, t Thread, ev uint32, l Loc, sc, fence bool, read, wrote *store, targets []*storeInfo) {
-	if m.lean {
+	if m.pool.lean {
 		return
 	}
 	p := &m.psc

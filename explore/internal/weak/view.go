@@ -44,7 +44,7 @@ func (v *view) join(p *pool, w *view) {
 		return
 	}
 	v.clock = vclock.Clock(p.clocks.grow(v.clock, len(w.clock))).Join(w.clock)
-	if p.clocksOnly {
+	if p.lean {
 		return
 	}
 	v.frontier = p.joinFrontier(v.frontier, w.frontier)
@@ -61,7 +61,7 @@ func (v *view) at(l Loc) float64 {
 // raise records that the store at position pos of l is known here,
 // growing the frontier in p.
 func (v *view) raise(p *pool, l Loc, pos float64) {
-	if p.clocksOnly {
+	if p.lean {
 		return
 	}
 	v.frontier = p.fronts.grow(v.frontier, int(l)+1)

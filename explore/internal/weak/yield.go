@@ -24,7 +24,7 @@ package weak
 // C11 forbids.
 func (m *Model) Yield(t Thread) {
 	ts, _ := m.step(t)
-	if m.lean { // the rule only takes stale choices away
+	if m.pool.lean { // the rule only takes stale choices away
 		return
 	}
 	for i, pos := range ts.yielded {
