@@ -123,8 +123,9 @@ func (e Execution) String() string {
 // model's semantics, not its bounds.
 var unbounded = weak.Config{History: 64, MaxStale: 1 << 20}
 
-// config is the Models' Config: unbounded, but for the test that a bound
-// on stale choices cuts the seq_cst order only where nothing asks it.
+// config is the Models' Config: unbounded, but for the test that a Model
+// bounded in stale choices stops keeping what only they read where
+// nothing asks for it (lean_test.go).
 var config = unbounded
 
 // freshModels makes each execution's memory with weak.New, where each
