@@ -94,13 +94,23 @@ func Block(ready func() bool, timeout time.Duration, what string) bool {
 // timer.
 func (w *TokenWait) Wait(token chan struct{}, timeout time.Duration, what string) bool {
 	if engine.Active() {
-		if !engine.BlockOnTimeout(chanLoc(token), true, func() bool { return len(token) > 0 }, timeout, what) {
+		if !engine.BlockOnWith(chanLoc(token), true, tokenIn, chanPtr(token), timeout, what) {
 			return false
 		}
 		engine.WeakAcquire(chanLoc(token)) // the receive below takes the token a send left
 	}
 	return w.wait(token, timeout)
 }
+
+// chanPtr is the pointer a channel value is; chanAt is its inverse.
+func chanPtr(ch <-chan struct{}) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&ch)) }
+func chanAt(p unsafe.Pointer) chan struct{}     { return *(*chan struct{})(unsafe.Pointer(&p)) }
+
+// tokenIn is TokenWait.Wait's condition: a token is in the channel at p.
+func tokenIn(p unsafe.Pointer) bool { return len(chanAt(p)) > 0 }
+
+// closedAt is Recv's condition: the channel at p is closed.
+func closedAt(p unsafe.Pointer) bool { return closed(chanAt(p)) }
 
 func closed(ch <-chan struct{}) bool {
 	select {
@@ -117,7 +127,7 @@ func Recv(ch <-chan struct{}) {
 		<-ch
 		return
 	}
-	engine.BlockOn(chanLoc(ch), false, func() bool { return closed(ch) }, "channel close")
+	engine.BlockOnWith(chanLoc(ch), false, closedAt, chanPtr(ch), 0, "channel close")
 	seen(ch)
 	engine.WeakAcquire(chanLoc(ch))
 	if engine.Tracing() {
@@ -136,7 +146,7 @@ func Select2(a, b <-chan struct{}) int {
 			return 1
 		}
 	}
-	return selectClosed(a, b)
+	return selectClosed(a, b, nil)
 }
 
 // Select3 is Select2 with three channels.
@@ -154,25 +164,13 @@ func Select3(a, b, c <-chan struct{}) int {
 	return selectClosed(a, b, c)
 }
 
-func selectClosed(chs ...<-chan struct{}) int {
+func selectClosed(a, b, c <-chan struct{}) int {
 	// The wait reads whether channels are closed: the reduced search
-	// orders it against the closes the explorer sees (engine.BlockOnClose),
+	// orders it against the closes the explorer sees (engine.BlockOnCloseOf),
 	// not against every step. A Select of nil channels alone (as
 	// context.Background's Done) reads nothing: none is ever closed.
-	none := true
-	for _, ch := range chs {
-		if ch != nil {
-			none = false
-		}
-	}
-	engine.BlockOnClose(none, func() bool {
-		for _, ch := range chs {
-			if closed(ch) {
-				return true
-			}
-		}
-		return false
-	}, "select on channel close")
+	engine.BlockOnCloseOf(a, b, c, "select on channel close")
+	chs := [3]<-chan struct{}{a, b, c}
 	for _, ch := range chs {
 		if closed(ch) {
 			seen(ch)
@@ -212,13 +210,16 @@ func (m *Mutex) Lock() {
 		m.mu.Lock()
 		return
 	}
-	engine.BlockOn(uintptr(unsafe.Pointer(m)), true, func() bool { return !m.held }, "Mutex.Lock")
+	engine.BlockOnWith(uintptr(unsafe.Pointer(m)), true, unheld, unsafe.Pointer(m), 0, "Mutex.Lock")
 	m.held = true
 	engine.WeakAcquire(uintptr(unsafe.Pointer(m)))
 	if engine.Tracing() {
 		engine.Note("Lock")
 	}
 }
+
+// unheld is Lock's condition: the Mutex at p is not held.
+func unheld(p unsafe.Pointer) bool { return !(*Mutex)(p).held }
 
 func (m *Mutex) Unlock() {
 	if !engine.Active() {

@@ -84,21 +84,37 @@ func ChannelSeen(loc uintptr) bool {
 	return ok
 }
 
-// BlockOnClose is Block for a wait until ready, which reads only whether
-// channels are closed (a Select): its step reads closeLoc. With none set,
-// the wait reads nothing (a Select of nil channels, which nothing ends
-// until a deadlock is reported).
-func BlockOnClose(none bool, ready func() bool, what string) {
+// BlockOnCloseOf is Block for a wait until one of a, b and c (nil for
+// none) is closed (a Select): its step reads closeLoc. With all three
+// nil, the wait reads nothing (a Select of nil channels, which nothing
+// ends until a deadlock is reported). The channels are held in the
+// goroutine's record, so a wait allocates no closure.
+func BlockOnCloseOf(a, b, c <-chan struct{}, what string) {
 	r := current.Load()
 	if r == nil {
 		panic("explore: Block outside a run")
 	}
 	sharedOps.Add(1)
 	on := closeRead
-	if none {
+	if a == nil && b == nil && c == nil {
 		on = noAccess
 	}
-	r.block(r.cur, ready, 0, what, on)
+	t := r.cur
+	t.closeOf = [3]<-chan struct{}{a, b, c}
+	r.block(t, t.anyClosed, 0, what, on)
+	t.closeOf = [3]<-chan struct{}{}
+}
+
+// anyClosedOf reports whether a channel of t.closeOf is closed.
+func (t *thread) anyClosedOf() bool {
+	for _, ch := range t.closeOf {
+		select {
+		case <-ch:
+			return true
+		default:
+		}
+	}
+	return false
 }
 
 // closeRead is a Select's wait: a read of closeLoc.

@@ -46,9 +46,12 @@ func (s *schedule) costs(c int) bool {
 
 // alternatives lists the choices in the order the search tries them: the
 // default first, then the others by thread number.
-func (s *schedule) alternatives() []int {
+func (s *schedule) alternatives() []int { return s.appendAlternatives(nil) }
+
+// appendAlternatives appends the alternatives to alts.
+func (s *schedule) appendAlternatives(alts []int) []int {
 	def := s.defaultChoice()
-	alts := []int{def}
+	alts = append(alts, def)
 	for m := s.enabled &^ (1 << def) &^ s.twins; m != 0; m &= m - 1 {
 		alts = append(alts, bits.TrailingZeros64(m))
 	}
@@ -62,10 +65,12 @@ func (s *schedule) alternatives() []int {
 type load struct{ n int }
 
 // alternatives lists the choices in the order the search tries them.
-func (l load) alternatives() []int {
-	alts := make([]int, l.n)
-	for i := range alts {
-		alts[i] = i
+func (l load) alternatives() []int { return l.appendAlternatives(nil) }
+
+// appendAlternatives appends the alternatives to alts.
+func (l load) appendAlternatives(alts []int) []int {
+	for i := range l.n {
+		alts = append(alts, i)
 	}
 	return alts
 }
@@ -96,11 +101,16 @@ func (d *decision) costs(c int) bool {
 	return d.kind == kindGoroutine && d.schedule.costs(c)
 }
 
-func (d *decision) alternatives() []int {
+func (d *decision) alternatives() []int { return d.appendAlternatives(nil) }
+
+// appendAlternatives appends the alternatives to alts: the search's
+// scan for its next prefix lists them at every decision of every run,
+// into memory it keeps (explorer.alts).
+func (d *decision) appendAlternatives(alts []int) []int {
 	if d.kind == kindStore {
-		return d.load.alternatives()
+		return d.load.appendAlternatives(alts)
 	}
-	return d.schedule.alternatives()
+	return d.schedule.appendAlternatives(alts)
 }
 
 // guide chooses at each decision of a run: which goroutine goes next

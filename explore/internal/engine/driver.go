@@ -40,17 +40,24 @@ type explorer struct {
 	// decisions is the last run's decisions, whose memory the next run
 	// reuses: whoever looks at a run does so before the next one starts.
 	decisions []decision
+	// threads is the last run's thread records, if it passed and was
+	// not traced, which the next run reuses (run.newThread).
+	threads []*thread
 	// chans is the last run's set of channels seen closed (run.chans),
 	// emptied for the next.
 	chans map[uintptr]struct{}
 	// prefix is nextPrefix's memory: the prefix it returns, and the
 	// preemption counts it builds on the way.
 	prefix, preempts []int
+	alts             []int    // nextPrefix's list of a decision's alternatives
 	deps             *depDiag // Options.Dependencies
 	// In a part of a sharded search: scratch memory for the parts of
 	// schedules (shard.go), and nextPrefix's keys.
 	shardPath path
 	keys      []uint64
+	// tick is the watchdog's ticker (wait), stopped when the search
+	// ends (stopWatchdog).
+	tick *time.Ticker
 	// span is the most preemption points one schedule had among the
 	// estimator's probes so far, all rounds (estimate.go, knuthGuide).
 	span int
@@ -63,6 +70,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	}
 	r := newRun(g, e.opt.MaxSteps, tracing)
 	r.decisions = e.decisions[:0]
+	r.threads, e.threads = e.threads[:0], nil
 	if e.chans != nil {
 		clear(e.chans)
 		r.chans = e.chans
@@ -116,6 +124,11 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		e.spareMem = r.mem
 	}
 	e.decisions = r.decisions
+	if r.failure == nil && !tracing && !r.abandoned.Load() {
+		// Its thread records, for the next run (run.newThread): no
+		// goroutine of a run that passed is left to touch them.
+		e.threads = r.threads
+	}
 	e.chans = r.chans
 	e.symmetric = e.symmetric || r.sym != nil
 	e.res.Schedules++
@@ -126,21 +139,26 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 }
 
 // wait waits for the run to finish, watching that handoffs keep coming.
+// The watchdog's ticker is the search's, made at its first run (a ticker
+// per run was a timer made and stopped at every schedule): a tick left
+// from the run before may come first, so the run is called stuck after
+// five ticks without a handoff, at least four quarters of the watchdog.
 func (e *explorer) wait(r *run) {
-	tick := time.NewTicker(e.opt.Watchdog / 4)
-	defer tick.Stop()
+	if e.tick == nil {
+		e.tick = time.NewTicker(e.opt.Watchdog / 4)
+	}
 	last, idle := r.progress.Load(), 0
 	for {
 		select {
 		case <-r.finished:
 			return
-		case <-tick.C:
+		case <-e.tick.C:
 			p := r.progress.Load()
 			if p != last {
 				last, idle = p, 0
 				continue
 			}
-			if idle++; idle < 4 {
+			if idle++; idle < 5 {
 				continue
 			}
 			buf := make([]byte, 1<<20)
@@ -152,6 +170,13 @@ func (e *explorer) wait(r *run) {
 			current.Store(nil)
 			panic(StuckError{fmt.Sprintf("explore: no goroutine handed over for %v: a goroutine of the scenario is blocked outside the explorer's control (a channel, lock or sleep that is not instrumented). Every goroutine:\n%s", e.opt.Watchdog, buf)})
 		}
+	}
+}
+
+// stopWatchdog stops the watchdog's ticker, if a run started it.
+func (e *explorer) stopWatchdog() {
+	if e.tick != nil {
+		e.tick.Stop()
 	}
 }
 
@@ -281,7 +306,8 @@ func (e *explorer) nextPrefix(ds []decision, bound int) []int {
 	}
 	for i := len(ds) - 1; i >= 0; i-- {
 		d := &ds[i]
-		alts := d.alternatives()
+		alts := d.appendAlternatives(e.alts[:0])
+		e.alts = alts
 		k := 0
 		for alts[k] != d.chosen {
 			k++

@@ -272,6 +272,22 @@ func BlockOnTimeout(loc uintptr, write bool, ready func() bool, d time.Duration,
 	return blockOn(loc, write, ready, d, what)
 }
 
+// BlockOnWith is BlockOnTimeout with a condition that takes an argument,
+// ready(arg): a caller that passes a function with no free variables
+// waits without allocating a closure at each wait (a lock's, a parker's).
+func BlockOnWith(loc uintptr, write bool, ready func(unsafe.Pointer) bool, arg unsafe.Pointer, d time.Duration, what string) bool {
+	r := current.Load()
+	if r == nil {
+		panic("explore: Block outside a run")
+	}
+	sharedOps.Add(1)
+	t := r.cur
+	t.readyWith, t.readyArg = ready, arg
+	ok := blockOn(loc, write, t.argReady, d, what)
+	t.readyWith, t.readyArg = nil, nil
+	return ok
+}
+
 // blockOn is BlockOnTimeout, not counted as an operation on shared state
 // (a Join's wait for its goroutine's end).
 func blockOn(loc uintptr, write bool, ready func() bool, d time.Duration, what string) bool {
@@ -332,7 +348,9 @@ func Go(name string, f func()) *Thread {
 	if r.cur.exiting {
 		return nil // torn down: start nothing new
 	}
-	return &Thread{r.spawn(name, f)}
+	t := r.spawn(name, f)
+	t.handle.t = t
+	return &t.handle
 }
 
 // Join waits until the goroutine has returned.

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/wsched/wsched/explore/internal/weak"
 )
@@ -95,6 +96,24 @@ type thread struct {
 	goAt uint32
 	// latch marks the wait the thread stands at as a latch's (latchWait).
 	latch bool
+	// body is what the thread runs, and r its run; main (the method
+	// value of life, made once per record) is what its coroutine runs:
+	// a record reused by a later run (spawn) starts with no allocation.
+	body func()
+	r    *run
+	main func()
+	// readyWith and readyArg are the condition of a wait of BlockOnWith;
+	// argReady (made once per record, as main) is that wait's ready.
+	readyWith func(unsafe.Pointer) bool
+	readyArg  unsafe.Pointer
+	argReady  func() bool
+	// closeOf is the channels a wait of BlockOnCloseOf waits on, and
+	// anyClosed (made once per record) that wait's ready.
+	closeOf   [3]<-chan struct{}
+	anyClosed func() bool
+	// handle is what Go returns for the thread, kept in the record so
+	// that a go statement allocates nothing.
+	handle Thread
 }
 
 type run struct {
@@ -194,7 +213,9 @@ func (r *run) spawn(name string, f func()) *thread {
 	if len(r.threads) == 64 {
 		r.failNow(r.cur, kindAssert, "more than 64 goroutines in one scenario")
 	}
-	t := &thread{id: len(r.threads), serial: threadSerial.Add(1), name: name, starting: r.cur != nil, spawner: r.cur}
+	t := r.newThread()
+	t.id, t.serial, t.name, t.starting, t.spawner = len(r.threads), threadSerial.Add(1), name, r.cur != nil, r.cur
+	t.body, t.r = f, r
 	r.threads = append(r.threads, t)
 	r.live++
 	if r.sym != nil && r.cur != nil {
@@ -211,22 +232,7 @@ func (r *run) spawn(name string, f func()) *thread {
 		}
 		t.goAt = r.mem.m.Clock(weak.Thread(r.cur.id)).At(r.cur.id)
 	}
-	t.co = getCoro(func() {
-		defer r.exit(t)
-		if r.aborting {
-			t.exiting = true
-			runtime.Goexit()
-		}
-		defer func() {
-			if p := recover(); p != nil {
-				if _, ok := p.(abortSignal); ok {
-					return
-				}
-				r.setFailure(t, kindPanic, fmt.Sprintf("panic in %s: %v", t.name, p), string(debug.Stack()))
-			}
-		}()
-		f()
-	})
+	t.co = getCoro(t.main)
 	if t.starting {
 		// Run it to its first scheduling point; it hands back (started).
 		sp := r.cur
@@ -234,6 +240,45 @@ func (r *run) spawn(name string, f func()) *thread {
 		r.waitTurn(sp)
 	}
 	return t
+}
+
+// newThread returns a zeroed record for the next thread: the one the
+// last run that passed kept at this place in its threads (runOnce hands
+// that slice on as this run's), else a new one.
+func (r *run) newThread() *thread {
+	n := len(r.threads)
+	if n < cap(r.threads) {
+		if t := r.threads[:n+1][n]; t != nil {
+			main, argReady, anyClosed := t.main, t.argReady, t.anyClosed
+			*t = thread{main: main, argReady: argReady, anyClosed: anyClosed}
+			return t
+		}
+	}
+	t := new(thread)
+	t.main = t.life
+	t.argReady = func() bool { return t.readyWith(t.readyArg) }
+	t.anyClosed = t.anyClosedOf
+	return t
+}
+
+// life is a thread's whole life on its coroutine: its body, a panic in it
+// reported as the run's failure, and its end (exit).
+func (t *thread) life() {
+	r := t.r
+	defer r.exit(t)
+	if r.aborting {
+		t.exiting = true
+		runtime.Goexit()
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			if _, ok := p.(abortSignal); ok {
+				return
+			}
+			r.setFailure(t, kindPanic, fmt.Sprintf("panic in %s: %v", t.name, p), string(debug.Stack()))
+		}
+	}()
+	t.body()
 }
 
 // started is a new thread's first scheduling point: it hands back to its

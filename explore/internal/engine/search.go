@@ -293,6 +293,7 @@ func ExploreScaled(opt Options, plainRounds []float64, body func()) Result {
 	sharedOps.Store(0)
 	start := time.Now()
 	e := &explorer{opt: opt, body: body, plainRounds: plainRounds}
+	defer e.stopWatchdog()
 	if opt.Shard.Split() && opt.Reduce && opt.Replay == "" && opt.PCT == 0 {
 		panic("explore: Options.Shard with Reduce: the reduced search does not split into parts (its backtrack points come from other subtrees); shard the plain search")
 	}
