@@ -76,41 +76,47 @@ func dirtyAll(ts []*thread) {
 	}
 }
 
-// dirty sets every field of v that it can to a value other than zero.
+// dirty sets every field of struct v, and every element of its arrays, to
+// a value other than zero; a kind it does not know fails the test's run,
+// so that a field of a new kind is not left zero unseen.
 func dirty(v reflect.Value) {
 	for i := range v.NumField() {
 		f := v.Field(i)
-		f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
-		switch f.Kind() {
-		case reflect.Bool:
-			f.SetBool(true)
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			f.SetInt(7)
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			f.SetUint(7)
-		case reflect.String:
-			f.SetString("x")
-		case reflect.Func:
-			f.Set(reflect.MakeFunc(f.Type(), func([]reflect.Value) []reflect.Value {
-				panic("a stale function of a reused record was called")
-			}))
-		case reflect.Pointer:
-			f.Set(reflect.New(f.Type().Elem()))
-		case reflect.UnsafePointer:
-			f.SetPointer(unsafe.Pointer(new(int)))
-		case reflect.Slice:
-			f.Set(reflect.MakeSlice(f.Type(), 1, 1))
-		case reflect.Array, reflect.Struct:
-			if f.Kind() == reflect.Struct {
-				dirty(f)
-			} else {
-				for j := range f.Len() {
-					if e := f.Index(j); e.Kind() == reflect.Struct {
-						dirty(e)
-					}
-				}
-			}
+		dirtyValue(reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem())
+	}
+}
+
+func dirtyValue(f reflect.Value) {
+	switch f.Kind() {
+	case reflect.Bool:
+		f.SetBool(true)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		f.SetInt(7)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		f.SetUint(7)
+	case reflect.String:
+		f.SetString("x")
+	case reflect.Func:
+		f.Set(reflect.MakeFunc(f.Type(), func([]reflect.Value) []reflect.Value {
+			panic("a stale function of a reused record was called")
+		}))
+	case reflect.Pointer:
+		f.Set(reflect.New(f.Type().Elem()))
+	case reflect.UnsafePointer:
+		f.SetPointer(unsafe.Pointer(new(int)))
+	case reflect.Slice:
+		f.Set(reflect.MakeSlice(f.Type(), 1, 1))
+	case reflect.Chan:
+		ch := reflect.MakeChan(reflect.ChanOf(reflect.BothDir, f.Type().Elem()), 0)
+		f.Set(ch.Convert(f.Type()))
+	case reflect.Struct:
+		dirty(f)
+	case reflect.Array:
+		for j := range f.Len() {
+			dirtyValue(f.Index(j))
 		}
+	default:
+		panic("dirty: a field of kind " + f.Kind().String() + ": teach dirtyValue to set it")
 	}
 }
 
