@@ -98,7 +98,7 @@ type thread struct {
 	latch bool
 	// body is what the thread runs, and r its run; main (the method
 	// value of life, made once per record) is what its coroutine runs:
-	// a record reused by a later run (spawn) starts with no allocation.
+	// a record reused by a later run (newThread) starts with no allocation.
 	body func()
 	r    *run
 	main func()
