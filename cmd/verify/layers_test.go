@@ -1,6 +1,9 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -220,5 +223,52 @@ func TestLongLimits(t *testing.T) {
 		if l.limitFor(true) < l.limitFor(false) {
 			t.Errorf("layer %s: -long limit %v is below its plain limit %v", l.name, l.limitFor(true), l.limitFor(false))
 		}
+	}
+}
+
+// Every engine test that draws fewer programs, or none, under the race
+// detector (fewerProgramsUnderRace, skipUnderRace) is one the model
+// layer runs at the full count (engineGenerated): a comparison that
+// lowered its count under -race and ran nowhere else in full would be a
+// check that silently shrank.
+func TestEngineGenerated(t *testing.T) {
+	dir := "../../explore/internal/engine"
+	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test files in %s (%v)", dir, err)
+	}
+	full := regexp.MustCompile(engineGenerated)
+	lowered := 0
+	fset := token.NewFileSet()
+	for _, f := range files {
+		af, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range af.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Test") || fd.Body == nil {
+				continue
+			}
+			calls := false
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok {
+					if id, ok := c.Fun.(*ast.Ident); ok && (id.Name == "fewerProgramsUnderRace" || id.Name == "skipUnderRace") {
+						calls = true
+					}
+				}
+				return !calls
+			})
+			if !calls {
+				continue
+			}
+			lowered++
+			if !full.MatchString(fd.Name.Name) {
+				t.Errorf("%s (%s) draws fewer programs under -race, but engineGenerated does not name it: no layer runs it at the full count", fd.Name.Name, filepath.Base(f))
+			}
+		}
+	}
+	if lowered < 10 {
+		t.Errorf("found %d engine tests that lower their count under -race; the helpers' names changed?", lowered)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wsched/wsched/explore/internal/weak"
+	"github.com/wsched/wsched/internal/rapidcases"
 	"pgregory.net/rapid"
 )
 
@@ -20,6 +21,7 @@ import (
 // the order for its forbidden outcome (a Model that never kept it would
 // offer it at either bound); rapid draws the rest.
 func TestLeanExecutionsSeeWhatTracedOnesSee(t *testing.T) {
+	rapidcases.FewerUnderRace(t, rapidcases.UnderRace, "cmd/verify's model layer")
 	defer func(was weak.Config) { config = was }(config)
 	same := func(test Test) (string, bool) {
 		for _, stale := range []int{1, 2} {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/wsched/wsched/internal/rapidcases"
 	"pgregory.net/rapid"
 )
 
@@ -15,6 +16,7 @@ import (
 // operation and ordering, seq_cst and fences among them, so that the
 // reused blocks held store bookkeeping, seq_cst nodes and views before.
 func TestReusedModelsSeeWhatNewOnesSee(t *testing.T) {
+	rapidcases.FewerUnderRace(t, rapidcases.UnderRace, "cmd/verify's model layer")
 	rapid.Check(t, func(rt *rapid.T) {
 		test := drawTest(rt)
 		reused, fresh := runsOf(test, false), runsOf(test, true)

@@ -93,6 +93,7 @@ func segments(log []int) [][]int {
 }
 
 func TestSkippedForcedPointsRunTheSameSchedules(t *testing.T) {
+	fewerProgramsUnderRace(t)
 	rapid.Check(t, func(t *rapid.T) {
 		gs := genProgramOf(t, true)
 		var fail []int

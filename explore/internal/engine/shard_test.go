@@ -82,6 +82,7 @@ func checkShards(t interface {
 }
 
 func TestShardsAddUpToTheWholeSearchOnGeneratedPrograms(t *testing.T) {
+	fewerProgramsUnderRace(t)
 	rapid.Check(t, func(t *rapid.T) {
 		gs := genProgram(t)
 		for _, n := range []int{2, 3, 5} {
@@ -91,6 +92,7 @@ func TestShardsAddUpToTheWholeSearchOnGeneratedPrograms(t *testing.T) {
 }
 
 func TestShardsAddUpToTheWholeSearchOnGeneratedWeakPrograms(t *testing.T) {
+	fewerProgramsUnderRace(t)
 	rapid.Check(t, func(t *rapid.T) {
 		gs := genWeakProgram(t)
 		body := weakProgram(gs, map[string]bool{})

@@ -7,6 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/wsched/wsched/explore/internal/weak"
+	"github.com/wsched/wsched/internal/rapidcases"
 )
 
 // Small programs drawn by rapid, run through the model (every interleaving
@@ -55,6 +56,7 @@ func genProgram(t *rapid.T) litmus {
 }
 
 func TestRandomLitmus(t *testing.T) {
+	rapidcases.FewerUnderRace(t, rapidcases.UnderRace, "cmd/verify's model layer")
 	rapid.Check(t, func(t *rapid.T) {
 		lt := genProgram(t)
 		allowed, _ := oracle(lt)

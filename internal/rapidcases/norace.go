@@ -1,0 +1,6 @@
+//go:build !race
+
+package rapidcases
+
+// RaceBuild: the binary has the race detector in it.
+const RaceBuild = false

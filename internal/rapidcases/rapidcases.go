@@ -1,0 +1,46 @@
+package rapidcases
+
+import (
+	"flag"
+	"strconv"
+	"testing"
+)
+
+// UnderRace is how many cases a comparison draws in a race build by
+// default (rapid's own default is 100).
+const UnderRace = 10
+
+// FewerUnderRace lowers rapid's case count for the calling test to n in
+// a race build (Fewer); fullAt says where the full count runs.
+func FewerUnderRace(t testing.TB, n int, fullAt string) {
+	t.Helper()
+	if !RaceBuild {
+		return
+	}
+	if Fewer(t, n) {
+		t.Logf("race build: %d cases, not rapid's default; the full count runs without the race detector (%s)", n, fullAt)
+	}
+}
+
+// Fewer lowers rapid's case count for the calling test to n, unless
+// -rapid.checks was given, and restores it when the test ends. It
+// reports whether it lowered it. A binary without rapid's flag is a
+// mistake of the test's, reported as its failure.
+func Fewer(t testing.TB, n int) bool {
+	t.Helper()
+	f := flag.Lookup("rapid.checks")
+	if f == nil {
+		t.Fatal("rapid's -rapid.checks flag is not registered: the case count cannot be lowered")
+	}
+	given := false
+	flag.Visit(func(g *flag.Flag) { given = given || g == f })
+	if given {
+		return false
+	}
+	old := f.Value.String()
+	if err := f.Value.Set(strconv.Itoa(n)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Value.Set(old) })
+	return true
+}
