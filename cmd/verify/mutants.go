@@ -150,9 +150,10 @@ func runMutants(root string, opt mutantOptions, logDir string) bool {
 
 	// Mutants run opt.jobs at a time, each on its own copy of the module;
 	// a mutant's lines are printed whole, in catalog order, once it and
-	// every mutant before it are done. Most of a cell's time is a build's
+	// every mutant before it are done. Much of a cell's time is a build's
 	// link or a test waiting on a watchdog, so two at once on two cores
-	// take about half the wall time of one at a time.
+	// take about half the wall time of one at a time, and three less
+	// again (-j's default).
 	rows := make([]*mutantRow, len(todo))
 	outs := make([]bytes.Buffer, len(todo))
 	done := make([]chan struct{}, len(todo))
