@@ -226,49 +226,79 @@ func TestLongLimits(t *testing.T) {
 	}
 }
 
-// Every engine test that draws fewer programs, or none, under the race
-// detector (fewerProgramsUnderRace, skipUnderRace) is one the model
-// layer runs at the full count (engineGenerated): a comparison that
-// lowered its count under -race and ran nowhere else in full would be a
-// check that silently shrank.
-func TestEngineGenerated(t *testing.T) {
-	dir := "../../explore/internal/engine"
-	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no test files in %s (%v)", dir, err)
-	}
+// Every test that draws fewer cases, or none, under the race detector
+// runs at the full count in the model layer: the engine's
+// (fewerProgramsUnderRace, skipUnderRace) are named by engineGenerated,
+// and any other package that calls rapidcases.FewerUnderRace is one of
+// modelPackages, which the layer runs whole. A comparison that lowered
+// its count under -race and ran nowhere else in full would be a check
+// that silently shrank.
+func TestLoweredUnderRaceRunInFullInTheModelLayer(t *testing.T) {
+	root := filepath.Join("..", "..")
+	engineDir := filepath.FromSlash("explore/internal/engine")
 	full := regexp.MustCompile(engineGenerated)
-	lowered := 0
+	lowered := map[string]int{}
 	fset := token.NewFileSet()
-	for _, f := range files {
-		af, err := parser.ParseFile(fset, f, nil, 0)
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		for _, d := range af.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Test") || fd.Body == nil {
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		af, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		for _, decl := range af.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Test") || fd.Body == nil || !lowersUnderRace(fd.Body) {
 				continue
 			}
-			calls := false
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if c, ok := n.(*ast.CallExpr); ok {
-					if id, ok := c.Fun.(*ast.Ident); ok && (id.Name == "fewerProgramsUnderRace" || id.Name == "skipUnderRace") {
-						calls = true
-					}
+			lowered[rel]++
+			if rel == engineDir {
+				if !full.MatchString(fd.Name.Name) {
+					t.Errorf("%s (%s) draws fewer programs under -race, but engineGenerated does not name it: no layer runs it at the full count", fd.Name.Name, filepath.Base(path))
 				}
-				return !calls
-			})
-			if !calls {
-				continue
-			}
-			lowered++
-			if !full.MatchString(fd.Name.Name) {
-				t.Errorf("%s (%s) draws fewer programs under -race, but engineGenerated does not name it: no layer runs it at the full count", fd.Name.Name, filepath.Base(f))
+			} else if !slices.Contains(modelPackages, "./"+filepath.ToSlash(rel)) {
+				t.Errorf("%s (%s) draws fewer cases under -race, but its package is not one of modelPackages: no layer runs it at the full count", fd.Name.Name, path)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if lowered < 10 {
-		t.Errorf("found %d engine tests that lower their count under -race; the helpers' names changed?", lowered)
+	if lowered[engineDir] < 10 || len(lowered) < 3 {
+		t.Errorf("found tests that lower their count under -race in %v; the helpers' names changed?", lowered)
 	}
+}
+
+// lowersUnderRace reports whether a test's body lowers its case count in
+// a race build: the engine's helpers, or rapidcases.FewerUnderRace.
+func lowersUnderRace(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return !found
+		}
+		switch f := c.Fun.(type) {
+		case *ast.Ident:
+			found = found || f.Name == "fewerProgramsUnderRace" || f.Name == "skipUnderRace"
+		case *ast.SelectorExpr:
+			if x, ok := f.X.(*ast.Ident); ok && x.Name == "rapidcases" && f.Sel.Name == "FewerUnderRace" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -21,7 +21,7 @@ import (
 // the order for its forbidden outcome (a Model that never kept it would
 // offer it at either bound); rapid draws the rest.
 func TestLeanExecutionsSeeWhatTracedOnesSee(t *testing.T) {
-	rapidcases.FewerUnderRace(t, rapidcases.UnderRace, "cmd/verify's model layer")
+	rapidcases.FewerUnderRace(t)
 	defer func(was weak.Config) { config = was }(config)
 	same := func(test Test) (string, bool) {
 		for _, stale := range []int{1, 2} {

@@ -16,7 +16,7 @@ import (
 // operation and ordering, seq_cst and fences among them, so that the
 // reused blocks held store bookkeeping, seq_cst nodes and views before.
 func TestReusedModelsSeeWhatNewOnesSee(t *testing.T) {
-	rapidcases.FewerUnderRace(t, rapidcases.UnderRace, "cmd/verify's model layer")
+	rapidcases.FewerUnderRace(t)
 	rapid.Check(t, func(rt *rapid.T) {
 		test := drawTest(rt)
 		reused, fresh := runsOf(test, false), runsOf(test, true)

@@ -6,19 +6,20 @@ import (
 	"testing"
 )
 
-// UnderRace is how many cases a comparison draws in a race build by
-// default (rapid's own default is 100).
+// UnderRace is how many cases FewerUnderRace leaves a test in a race
+// build (rapid's own default is 100).
 const UnderRace = 10
 
-// FewerUnderRace lowers rapid's case count for the calling test to n in
-// a race build (Fewer); fullAt says where the full count runs.
-func FewerUnderRace(t testing.TB, n int, fullAt string) {
+// FewerUnderRace lowers rapid's case count for the calling test to
+// UnderRace in a race build (Fewer): for the comparisons cmd/verify's
+// model layer runs at the full count without the race detector.
+func FewerUnderRace(t testing.TB) {
 	t.Helper()
 	if !RaceBuild {
 		return
 	}
-	if Fewer(t, n) {
-		t.Logf("race build: %d cases, not rapid's default; the full count runs without the race detector (%s)", n, fullAt)
+	if Fewer(t, UnderRace) {
+		t.Logf("race build: %d cases, not rapid's default; the full count runs without the race detector (cmd/verify's model layer)", UnderRace)
 	}
 }
 

@@ -2,6 +2,7 @@ package rapidcases
 
 import (
 	"flag"
+	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -35,10 +36,10 @@ func TestFewerLowersAndRestores(t *testing.T) {
 func TestFewerUnderRaceOnlyInARaceBuild(t *testing.T) {
 	before := checks()
 	t.Run("maybe lowered", func(t *testing.T) {
-		FewerUnderRace(t, 3, "nowhere")
+		FewerUnderRace(t)
 		want := before
 		if RaceBuild {
-			want = "3"
+			want = strconv.Itoa(UnderRace)
 		}
 		if got := checks(); got != want {
 			t.Fatalf("race build %v: -rapid.checks is %s, want %s", RaceBuild, got, want)

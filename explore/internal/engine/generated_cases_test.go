@@ -15,12 +15,14 @@ const raceBuild = rapidcases.RaceBuild
 // program twice or more, and cmd/verify's model layer (engineGenerated)
 // runs them at the full count without the race detector.
 func fewerProgramsUnderRace(t *testing.T) {
-	rapidcases.FewerUnderRace(t, rapidcases.UnderRace, "cmd/verify's model layer")
+	t.Helper()
+	rapidcases.FewerUnderRace(t)
 }
 
 // fewerPrograms lowers rapid's case count for the calling test to n,
 // unless -rapid.checks was given; why says why.
 func fewerPrograms(t *testing.T, n int, why string) {
+	t.Helper()
 	if rapidcases.Fewer(t, n) {
 		t.Logf("%s: %d generated programs, not rapid's default (-rapid.checks=N for more)", why, n)
 	}

@@ -56,7 +56,7 @@ func genProgram(t *rapid.T) litmus {
 }
 
 func TestRandomLitmus(t *testing.T) {
-	rapidcases.FewerUnderRace(t, rapidcases.UnderRace, "cmd/verify's model layer")
+	rapidcases.FewerUnderRace(t)
 	rapid.Check(t, func(t *rapid.T) {
 		lt := genProgram(t)
 		allowed, _ := oracle(lt)
