@@ -34,7 +34,10 @@ package engine
 // step, if that goroutine could have gone there. If it could not (it was
 // blocked, or not yet started), the search looks further back for the
 // latest conflicting step before which it could, as Flanagan and
-// Godefroid's "co-enabled" condition does.
+// Godefroid's "co-enabled" condition does. A run replays the decisions
+// of the run before it up to the one it changes; the steps before that
+// are the same steps, so their analysis is kept from that run, not made
+// again (por_keep.go).
 //
 // With the preemption bound: reducing and bounding together is not sound
 // as such (Coons, Musuvathi and McKinley, "Bounded partial-order

@@ -59,6 +59,10 @@ type locState struct {
 	// the steps remembered (indexes in accs; -1: none): the heads of its
 	// chains (accLink).
 	lastT, lastW int32
+	// addr is its address in run run (porRun.runNo), when a replayed
+	// step mapped it (por_keep.go).
+	addr uintptr
+	run  uint32
 }
 
 // stepRef names a step of the run (ev) with its goroutine and its number
@@ -78,6 +82,10 @@ type stepRef struct {
 // with its step, not every earlier step (scanBack).
 type accLink struct {
 	ev, prevT, prevW int32
+	// st is the location's record, and write the access's kind: what a
+	// replay of the step maps and checks (por_keep.go, mapLoc).
+	st    int32
+	write bool
 }
 
 // porRun is the analysis of one run.
@@ -114,6 +122,20 @@ type porRun struct {
 	sleepBuf []sleeper // insert's scratch
 	wsteps   []wstep   // reverseOptimally's scratch
 	undone   bool      // undoPreemptions ran in this run
+	undoneAt int       // the step whose race set undone, or -1
+	// keep: the run's first keep steps replay the last run's, whose
+	// analysis is kept (por_keep.go); aux is, per analysed step, what
+	// cutTo needs; chunk counts the arena's chunks; replayN and
+	// replayAll are the replayed step's count of accesses and whether it
+	// touched everything, in the last run; runNo counts the runs (and
+	// divergences) the record served (locState.run).
+	keep      int
+	aux       []stepAux
+	chunk     uint32
+	replayN   int
+	replayAll bool
+	runNo     uint32
+	rewindBuf []int32 // rewind's scratch
 	// stopped: every goroutine that could go was asleep (the run repeats
 	// a class already explored); it is finished without analysis.
 	stopped bool
@@ -142,15 +164,22 @@ func (p *porRun) chose(c int) {
 func newPorRun(s *porSearch, spare *porRun) *porRun {
 	if spare != nil {
 		p := spare
+		keep := 0
+		if keepPrefix && s != nil && p.s == s && s.ran == p {
+			keep = p.keepable(len(s.prefix))
+		}
+		p.cutTo(keep) // the last run's analysis of the steps this one replays (por_keep.go)
 		p.locs.reset()
 		*p = porRun{s: s, events: p.events[:0], last: p.last[:0], thClock: p.thClock[:0],
-			parent: p.parent[:0], locs: p.locs, states: p.states[:0], arena: p.arena[:0],
+			parent: p.parent[:0], locs: p.locs, states: p.states, arena: p.arena,
 			joins: p.joins[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], firsts: p.firsts[:0], idx: p.idx[:0], picks: p.picks[:0],
-			links: p.links[:0], alls: p.alls[:0], curs: p.curs[:0], marks: p.marks[:0],
-			sleep: p.sleep[:0], sleepBuf: p.sleepBuf[:0], wsteps: p.wsteps[:0]}
+			links: p.links, alls: p.alls[:0], curs: p.curs[:0], marks: p.marks[:0],
+			sleep: p.sleep[:0], sleepBuf: p.sleepBuf[:0], wsteps: p.wsteps[:0],
+			undone: p.undone, undoneAt: p.undoneAt, keep: keep, aux: p.aux, chunk: p.chunk,
+			runNo: p.runNo + 1, rewindBuf: p.rewindBuf[:0]}
 		return p
 	}
-	return &porRun{s: s, lastGlob: -1}
+	return &porRun{s: s, lastGlob: -1, undoneAt: -1}
 }
 
 // clock returns a clock of n entries, a copy of from (which has at most
@@ -158,6 +187,7 @@ func newPorRun(s *porSearch, spare *porRun) *porRun {
 func (p *porRun) clock(n int, from vclock.Clock) vclock.Clock {
 	if cap(p.arena)-len(p.arena) < n {
 		p.arena = make([]uint32, 0, max(1<<14, n))
+		p.chunk++
 	}
 	c := p.arena[len(p.arena) : len(p.arena)+n : len(p.arena)+n]
 	p.arena = p.arena[:len(p.arena)+n]
@@ -229,10 +259,12 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 		p.events = append(p.events, porEvent{})
 	}
 	ev := &p.events[len(p.events)-1]
+	if k := len(p.events) - 1; k >= p.keep || !p.replaying(k, c, dec, en) {
+		ev.clock = nil // else the last run's, kept
+	}
 	ev.tid, ev.local, ev.prev, ev.dec, ev.en = c, local, prev, dec, en
 	ev.sig, ev.wsig = 0, 0
 	ev.wait = t.state == blocked
-	ev.clock = nil
 	ev.latch = ev.wait && t.latch && !t.timedOut
 	ev.fired = ev.wait && t.timedOut
 	ev.all = t.pendAll
@@ -318,7 +350,11 @@ func (p *porRun) finish(r *run) {
 		p.wakeSleepers(r, e)
 	}
 	if p.stopped {
+		p.aux = p.aux[:min(len(p.aux), n)] // analysed no further
 		return
+	}
+	if n < p.keep && p.replayed(n) {
+		return // analysed in the last run
 	}
 	prev := p.clockOf(e.tid)
 	cand := p.racesOf(e, prev)
@@ -331,6 +367,7 @@ func (p *porRun) finish(r *run) {
 		}
 	}
 	p.remember(n)
+	p.aux = append(p.aux, stepAux{int32(len(r.decisions)), int32(len(p.accs)), int32(len(p.arena)), p.chunk})
 }
 
 // wakeSleepers records step e at the decision that chose it (what it
@@ -496,6 +533,7 @@ func (p *porRun) remember(n int) {
 		g := int32(p.accStart + k)
 		l := &p.links[g]
 		l.ev, l.prevT, ls.lastT = int32(n), ls.lastT, g
+		l.st, l.write = p.idx[k], a.write
 		if a.write {
 			l.prevW, ls.lastW = ls.lastW, g
 			ls.w, ls.reads = me, ls.reads[:0]
@@ -628,7 +666,7 @@ func (p *porRun) race(r *run, i, n int) {
 		// execution (a timeout fired early, which commutes with the
 		// steps after it): each one is undone, once per run.
 		if !p.undone {
-			p.undone = true
+			p.undone, p.undoneAt = true, n
 			p.undoPreemptions(r, j)
 		}
 	}

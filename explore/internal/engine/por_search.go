@@ -53,6 +53,10 @@ type porSearch struct {
 	// once the run is past its prefix (armed).
 	carry []*wuNode
 	armed bool
+	// ran is the last run's record, which the next run keeps the
+	// analysis of its replayed steps from (por_keep.go); nil under
+	// Options.Dependencies, which counts each run's races.
+	ran *porRun
 	porStats
 }
 
@@ -63,6 +67,9 @@ type porStats struct {
 	// dropped counts wakeup-tree branches the search could not follow
 	// (their goroutine could not go, or was asleep, when replayed).
 	dropped int
+	// kept counts the replayed steps whose analysis was the last run's,
+	// and diverged the runs whose replay was not (por_keep.go).
+	kept, diverged int
 }
 
 // unboundedSearch is the search of every execution: sleep sets, and in
@@ -455,6 +462,9 @@ func (e *explorer) porRound(s *porSearch) bool {
 		if r.failure != nil {
 			e.fail(r)
 			return false
+		}
+		if e.deps == nil {
+			s.ran = r.por
 		}
 		s.drop(s.carry) // a branch longer than the run (it ended first)
 		s.carry = nil
