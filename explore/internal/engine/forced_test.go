@@ -54,16 +54,8 @@ func sameWithAndWithoutSkipping(t interface{ Fatalf(string, ...any) }, what stri
 			t.Fatalf("%s: %d forced points skipped with the skip off", what, n)
 		}
 	}
-	a, b := res[0], res[1]
-	a.Elapsed, b.Elapsed = 0, 0
-	fa, fb := a.Failure, b.Failure
-	a.Failure, b.Failure = nil, nil
-	if !reflect.DeepEqual(a, b) {
-		t.Fatalf("%s: deciding at every point %+v, skipping the forced ones %+v", what, a, b)
-	}
-	if (fa == nil) != (fb == nil) || fa != nil && (fa.Token != fb.Token || fa.Schedule != fb.Schedule || fa.Preemptions != fb.Preemptions || fa.Message != fb.Message || fa.Trace != fb.Trace) {
-		t.Fatalf("%s: deciding at every point fails with %+v, skipping the forced ones with %+v", what, fa, fb)
-	}
+	sameResults(t, what, "deciding at every point", "skipping the forced ones", res[0], res[1])
+	fb := res[1].Failure
 	if segs := segments(logs[1]); fb != nil && !slices.Equal(logs[0], logs[1]) && len(segs) >= 3 {
 		// Skipping, a failing schedule of the search (not of the
 		// estimate's probes) is run once more before the traced replay
@@ -78,6 +70,21 @@ func sameWithAndWithoutSkipping(t interface{ Fatalf(string, ...any) }, what stri
 		t.Fatalf("%s: the searches ran other schedules (%d and %d log entries)", what, len(logs[0]), len(logs[1]))
 	}
 	return skipped
+}
+
+// sameResults fails t unless the results a and b of two ways (one and
+// other) of running one search agree in everything but their times: the
+// counts, the verdict, and the failure with its token and trace.
+func sameResults(t interface{ Fatalf(string, ...any) }, what, one, other string, a, b Result) {
+	a.Elapsed, b.Elapsed = 0, 0
+	fa, fb := a.Failure, b.Failure
+	a.Failure, b.Failure = nil, nil
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("%s: %s %+v, %s %+v", what, one, a, other, b)
+	}
+	if (fa == nil) != (fb == nil) || fa != nil && (fa.Token != fb.Token || fa.Schedule != fb.Schedule || fa.Preemptions != fb.Preemptions || fa.Message != fb.Message || fa.Trace != fb.Trace) {
+		t.Fatalf("%s: %s fails with %+v, %s with %+v", what, one, fa, other, fb)
+	}
 }
 
 // segments splits a log at each schedule's start.

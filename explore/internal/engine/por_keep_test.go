@@ -35,16 +35,7 @@ func sameKeptOrNot(t interface{ Fatalf(string, ...any) }, what string, opt Optio
 			t.Fatalf("%s: %+v with the keeping off", what, st)
 		}
 	}
-	a, b := res[0], res[1]
-	a.Elapsed, b.Elapsed = 0, 0
-	fa, fb := a.Failure, b.Failure
-	a.Failure, b.Failure = nil, nil
-	if !reflect.DeepEqual(a, b) {
-		t.Fatalf("%s: analysing every step %+v, keeping the replayed ones' %+v", what, a, b)
-	}
-	if (fa == nil) != (fb == nil) || fa != nil && (fa.Token != fb.Token || fa.Schedule != fb.Schedule || fa.Message != fb.Message || fa.Trace != fb.Trace) {
-		t.Fatalf("%s: analysing every step fails with %+v, keeping with %+v", what, fa, fb)
-	}
+	sameResults(t, what, "analysing every step", "keeping the replayed ones' analysis", res[0], res[1])
 	if !slices.Equal(logs[0], logs[1]) {
 		t.Fatalf("%s: the searches ran other schedules (%d and %d log entries)", what, len(logs[0]), len(logs[1]))
 	}
