@@ -32,6 +32,11 @@ type layer struct {
 	// and together use about one core, such as the explorer's engine
 	// properties, which run one goroutine at a time.
 	longLanes int
+	// lanes, above 1, does the same in the default run (and under -long
+	// where longLanes is not set): for the model and trace layers, whose
+	// commands are independent and, in turn, kept two cores a little over
+	// one busy.
+	lanes int
 	// processes, above 1, runs that many copies of each command at once,
 	// sharing the explorer's scenarios between them (runShared).
 	processes int
@@ -108,7 +113,11 @@ func modelCmds(extra ...string) [][]string {
 	// of a program at a time). Under -long the unit layer runs them with
 	// 2000 cases, so here they keep the default.
 	engine := []string{"go", "test", "-count=1", "-json", "-run", engineGenerated, "./explore/internal/engine"}
-	return [][]string{append(first, after...), rest, atomics, engine}
+	// On two lanes (layer.lanes), command i on lane i mod 2: the litmus
+	// suite (about 36 s in CI on a slow machine) with the atomics (a
+	// second), and the weak model's own tests (17 s) with the engine's
+	// comparisons (30 s).
+	return [][]string{rest, append(first, after...), atomics, engine}
 }
 
 // engineGenerated names the engine's tests that compare searches on
@@ -139,11 +148,14 @@ func explorerProcesses() int { return min(max(runtime.NumCPU(), 1), 4) }
 // layer sets its own longLimit.
 const longStretch = 4
 
-// lanesFor is how many of the layer's commands run at once: one, but
-// longLanes under -long when it is set.
+// lanesFor is how many of the layer's commands run at once: longLanes
+// under -long when it is set, else lanes when it is set, else one.
 func (l layer) lanesFor(long bool) int {
 	if long && l.longLanes > 1 {
 		return l.longLanes
+	}
+	if l.lanes > 1 {
+		return l.lanes
 	}
 	return 1
 }
@@ -316,6 +328,9 @@ func layers(tlaJar string) []layer {
 			cmds:  modelCmds(),
 			long:  modelCmds("-timeout=0", "-rapid.checks=2000"),
 			limit: 5 * time.Minute,
+			// Its four commands in turn took 1m28.8s with 1m34.3s of
+			// CPU (CI on a slow machine, 9f1bc44): two lanes.
+			lanes: 2,
 		},
 		{
 			name:  "learn",
@@ -392,9 +407,18 @@ func layers(tlaJar string) []layer {
 			// and that the specs' mutants reject them; impl/sched's
 			// monitor pairs are traced in their own package (docs/tla.md,
 			// "Trace validation"). One TLC run per batch.
+			// On the default run's two lanes (command i on lane i mod
+			// 2) the explored and stress logs are split by spec, so
+			// that each lane holds about half: the ring's and the
+			// monitor's explored logs (about 82 s in CI on a slow
+			// machine) and the ring's stress logs (24 s) on one, the
+			// idle protocol's and stranding's explored logs (57 s) and
+			// the other stress logs (30 s) on the other.
 			cmds: [][]string{
-				{"go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Ring|Idle|Monitor|Stranding)", "./tla/trace", "./impl/sched"},
-				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Ring|Idle|Monitor|Stranding)", "./tla/trace"},
+				{"go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Ring|Monitor)", "./tla/trace", "./impl/sched"},
+				{"go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Idle|Stranding)", "./tla/trace"},
+				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTraceRing", "./tla/trace"},
+				{"go", "test", "-tags", "tlatrace", "-count=1", "-json", "-timeout=40m", "-run", "^TestTrace(Idle|Monitor|Stranding)", "./tla/trace"},
 			},
 			long: [][]string{
 				{"WSCHED_TRACE_STRIDE=1", "go", "test", "-tags", "explore,tlatrace", "-count=1", "-json", "-timeout=0", "-run", "^TestTrace(Ring|Idle|Monitor|Stranding)", "./tla/trace", "./impl/sched"},
@@ -411,8 +435,12 @@ func layers(tlaJar string) []layer {
 			// explored logs (252 s, most of it the explorer's one
 			// goroutine at a time) and the stress logs (137 s) took
 			// 6 min 31 s in turn with 478 s of CPU, two cores used
-			// a little over one.
+			// a little over one. So does the default run: the explored
+			// logs (about 138 s in CI on a slow machine, 9f1bc44) and
+			// the stress logs (54 s) took 3m10.1s in turn with 4m39.6s
+			// of CPU.
 			longLanes: 2,
+			lanes:     2,
 		},
 	}
 }

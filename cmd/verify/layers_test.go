@@ -2,6 +2,7 @@ package main
 
 import (
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"os"
@@ -301,4 +302,103 @@ func lowersUnderRace(body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// The model and trace layers run their commands on two lanes in the
+// default run too (their commands in turn kept two cores a little over
+// one busy); the model layer's are ordered so that its longest, the litmus
+// suite's, shares no lane with the next longest, the engine's. Every
+// other layer runs its commands in turn, but under -long where it says.
+func TestModelAndTraceLayersRunOnTwoLanes(t *testing.T) {
+	t.Chdir("../..")
+	for _, l := range layers("") {
+		want := 1
+		if l.name == "model" || l.name == "trace" {
+			want = 2
+		}
+		if got := l.lanesFor(false); got != want {
+			t.Errorf("layer %s: %d lanes in the default run, want %d", l.name, got, want)
+		}
+		if l.name != "model" {
+			continue
+		}
+		lane := map[string]int{}
+		for i, c := range l.cmds {
+			for _, p := range c {
+				if strings.HasPrefix(p, "./") {
+					lane[p] = i % 2
+				}
+			}
+		}
+		if lane["./explore/litmus"] == lane["./explore/internal/engine"] || lane["./explore/internal/weak"] == lane["./explore/litmus"] {
+			t.Errorf("model commands %v: want the litmus suite on a lane of its own, the weak model's tests and the engine's on the other", l.cmds)
+		}
+	}
+}
+
+// The trace layer's default commands are its -long ones split by spec
+// for its two lanes: each test a -long command runs (its package, its
+// tags) one default command runs, and no other.
+func TestTraceLayerSplitRunsEachTestOnce(t *testing.T) {
+	t.Chdir("../..")
+	var trace layer
+	for _, l := range layers("") {
+		if l.name == "trace" {
+			trace = l
+		}
+	}
+	// who lists, per test, the commands of cmds that run it.
+	who := func(cmds [][]string) map[string][]int {
+		m := map[string][]int{}
+		for i, c := range cmds {
+			tags, pattern := "", ""
+			var dirs []string
+			for k, w := range c {
+				switch {
+				case w == "-tags":
+					tags = c[k+1]
+				case w == "-run":
+					pattern = c[k+1]
+				case strings.HasPrefix(w, "./"):
+					dirs = append(dirs, w)
+				}
+			}
+			ctx := build.Default
+			ctx.BuildTags = strings.Split(tags, ",")
+			re := regexp.MustCompile(pattern)
+			for _, dir := range dirs {
+				files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+				for _, f := range files {
+					if ok, err := ctx.MatchFile(dir, filepath.Base(f)); err != nil || !ok {
+						continue
+					}
+					file, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.SkipObjectResolution)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, d := range file.Decls {
+						if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Test") && re.MatchString(fn.Name.Name) {
+							key := tags + " " + dir + "." + fn.Name.Name
+							m[key] = append(m[key], i)
+						}
+					}
+				}
+			}
+		}
+		return m
+	}
+	long, def := who(trace.long), who(trace.cmds)
+	if len(long) < 10 {
+		t.Fatalf("the -long commands run %d tests: %v", len(long), long)
+	}
+	for test := range long {
+		if len(def[test]) != 1 {
+			t.Errorf("%s: run by default commands %v, want one", test, def[test])
+		}
+	}
+	for test := range def {
+		if _, ok := long[test]; !ok {
+			t.Errorf("%s: run by default, not under -long", test)
+		}
+	}
 }
