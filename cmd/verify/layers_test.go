@@ -91,12 +91,7 @@ func TestWeakLongFirstIsPartOfTheLongLayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var weak layer
-	for _, l := range layers("") {
-		if l.name == "weak" {
-			weak = l
-		}
-	}
+	weak := layerNamed(t, "weak")
 	if !slices.Equal(weak.longFirst, scenarioset.WeakLongFirst) || weak.processes < 1 {
 		t.Fatalf("the weak layer's longFirst is %q (processes %d), want scenarioset.WeakLongFirst", weak.longFirst, weak.processes)
 	}
@@ -134,12 +129,7 @@ func TestWeakLongFirstIsPartOfTheLongLayer(t *testing.T) {
 // them with it.
 func TestLongUnitLayerRunsTheExplorerWithoutRace(t *testing.T) {
 	t.Chdir("../..")
-	var unit layer
-	for _, l := range layers("") {
-		if l.name == "unit" {
-			unit = l
-		}
-	}
+	unit := layerNamed(t, "unit")
 	cmds, err := unit.longFn()
 	if err != nil {
 		t.Fatal(err)
@@ -341,12 +331,7 @@ func TestModelAndTraceLayersRunOnTwoLanes(t *testing.T) {
 // tags) one default command runs, and no other.
 func TestTraceLayerSplitRunsEachTestOnce(t *testing.T) {
 	t.Chdir("../..")
-	var trace layer
-	for _, l := range layers("") {
-		if l.name == "trace" {
-			trace = l
-		}
-	}
+	trace := layerNamed(t, "trace")
 	// who lists, per test, the commands of cmds that run it.
 	who := func(cmds [][]string) map[string][]int {
 		m := map[string][]int{}
@@ -401,4 +386,16 @@ func TestTraceLayerSplitRunsEachTestOnce(t *testing.T) {
 			t.Errorf("%s: run by default, not under -long", test)
 		}
 	}
+}
+
+// layerNamed is the layer called name; t fails if there is none.
+func layerNamed(t *testing.T, name string) layer {
+	t.Helper()
+	for _, l := range layers("") {
+		if l.name == name {
+			return l
+		}
+	}
+	t.Fatalf("no layer %q", name)
+	return layer{}
 }
