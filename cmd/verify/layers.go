@@ -438,9 +438,8 @@ func layers(tlaJar string) []layer {
 			// a little over one. So does the default run: the explored
 			// logs (about 138 s in CI on a slow machine, 9f1bc44) and
 			// the stress logs (54 s) took 3m10.1s in turn with 4m39.6s
-			// of CPU.
-			longLanes: 2,
-			lanes:     2,
+			// of CPU. (lanes holds under -long too.)
+			lanes: 2,
 		},
 	}
 }

@@ -61,7 +61,7 @@ func (p *porRun) keepable(d int) int {
 // cutTo cuts the analysis back to its first b steps: the locations first
 // touched after them are dropped, the others' records are what they
 // were after step b-1 (rewind), the accesses' links and the clocks after
-// theirs are free, and undone holds if a race of those steps set it.
+// theirs are free, and undoneAt names a step of them or none.
 // events[:b] must still hold the steps.
 func (p *porRun) cutTo(b int) {
 	a := int32(0)
@@ -89,7 +89,6 @@ func (p *porRun) cutTo(b int) {
 	if p.undoneAt >= b {
 		p.undoneAt = -1
 	}
-	p.undone = p.undoneAt >= 0
 }
 
 // rewind makes location record ls what it was after the accesses before

@@ -121,8 +121,9 @@ type porRun struct {
 	sleep    []sleeper
 	sleepBuf []sleeper // insert's scratch
 	wsteps   []wstep   // reverseOptimally's scratch
-	undone   bool      // undoPreemptions ran in this run
-	undoneAt int       // the step whose race set undone, or -1
+	// undoneAt is the step whose race ran undoPreemptions, which runs
+	// once per run, or -1.
+	undoneAt int
 	// keep: the run's first keep steps replay the last run's, whose
 	// analysis is kept (por_keep.go); aux is, per analysed step, what
 	// cutTo needs; chunk counts the arena's chunks; replayN and
@@ -175,7 +176,7 @@ func newPorRun(s *porSearch, spare *porRun) *porRun {
 			joins: p.joins[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], firsts: p.firsts[:0], idx: p.idx[:0], picks: p.picks[:0],
 			links: p.links, alls: p.alls[:0], curs: p.curs[:0], marks: p.marks[:0],
 			sleep: p.sleep[:0], sleepBuf: p.sleepBuf[:0], wsteps: p.wsteps[:0],
-			undone: p.undone, undoneAt: p.undoneAt, keep: keep, aux: p.aux, chunk: p.chunk,
+			undoneAt: p.undoneAt, keep: keep, aux: p.aux, chunk: p.chunk,
 			runNo: p.runNo + 1, rewindBuf: p.rewindBuf[:0]}
 		return p
 	}
@@ -665,8 +666,8 @@ func (p *porRun) race(r *run, i, n int) {
 		// before j may be spent later in another schedule of the same
 		// execution (a timeout fired early, which commutes with the
 		// steps after it): each one is undone, once per run.
-		if !p.undone {
-			p.undone, p.undoneAt = true, n
+		if p.undoneAt < 0 {
+			p.undoneAt = n
 			p.undoPreemptions(r, j)
 		}
 	}
