@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -36,38 +37,58 @@ const (
 
 // depDiag gathers the causes over every run of one search.
 type depDiag struct {
-	label  map[uintptr]string // a named location's cause: kind and site
-	pendAt map[int]string     // per thread: the site of its pending unnamed step
-	sites  []string           // per event of the running run: the site of an unnamed step, or ""
-	counts map[string]int     // "kind\tsite" -> races
+	label  map[uintptr]string     // a named location's cause in the running run: kind and site
+	pendAt map[int]string         // per thread: the site of its pending unnamed step
+	sites  []string               // per event of the running run: the site of an unnamed step, or ""
+	counts map[string]int         // "kind\tsite" -> races
+	siteAt map[[16]uintptr]string // site's answers, by the stack it walked
 	races  int
 }
 
 func newDepDiag() *depDiag {
-	return &depDiag{label: map[uintptr]string{}, pendAt: map[int]string{}, counts: map[string]int{}}
+	return &depDiag{label: map[uintptr]string{}, pendAt: map[int]string{}, counts: map[string]int{}, siteAt: map[[16]uintptr]string{}}
 }
 
 // site is where the instrumented code called the hook: its function, and
-// file:line.
-func site() string {
-	f := callerFrame()
+// file:line. Every run names its locations anew (newRun), so the answer is
+// kept by the stack walked to find it: resolving the frames is the slow
+// half, and a few lines of code touch every location.
+func (d *depDiag) site() string {
+	var pcs [16]uintptr
+	n := runtime.Callers(2, pcs[:])
+	if s, ok := d.siteAt[pcs]; ok {
+		return s
+	}
+	f := firstFrame(pcs[:n])
 	fn := f.Function
 	if i := strings.LastIndex(fn, "/"); i >= 0 {
 		fn = fn[i+1:]
 	}
-	return fmt.Sprintf("%s (%s:%d)", fn, filepath.Base(f.File), f.Line)
+	s := fmt.Sprintf("%s (%s:%d)", fn, filepath.Base(f.File), f.Line)
+	d.siteAt[pcs] = s
+	return s
 }
 
-// named records how location loc was touched, the first time.
+// newRun forgets what the run before named. Its locations are addresses,
+// and the next run allocates anew: an address it reuses may hold another
+// variable, first touched elsewhere and otherwise (a label kept for the
+// whole search counted that variable's races under the first one's).
+func (d *depDiag) newRun() {
+	clear(d.label)
+	clear(d.pendAt)
+	d.sites = d.sites[:0]
+}
+
+// named records how location loc was touched, the first time in the run.
 func (d *depDiag) named(loc uintptr, kind string) {
 	if _, ok := d.label[loc]; !ok && loc >= maxNamedLoc {
-		d.label[loc] = kind + "\t" + site()
+		d.label[loc] = kind + "\t" + d.site()
 	}
 }
 
 // unnamed records the site of thread t's coming step, which touches
 // everything.
-func (d *depDiag) unnamed(t int, what string) { d.pendAt[t] = what + " " + site() }
+func (d *depDiag) unnamed(t int, what string) { d.pendAt[t] = what + " " + d.site() }
 
 // count classifies the race of events i and n of p.
 func (d *depDiag) count(p *porRun, i, n int) {

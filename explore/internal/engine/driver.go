@@ -87,8 +87,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	}
 	if e.deps != nil {
 		r.deps = e.deps
-		clear(e.deps.pendAt)
-		e.deps.sites = e.deps.sites[:0]
+		e.deps.newRun()
 	}
 	if e.opt.Weak {
 		r.mem, e.spareMem = newMemory(weak.Config{History: e.opt.History, MaxStale: e.opt.MaxStale, Traced: tracing}, e.spareMem), nil

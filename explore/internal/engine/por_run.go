@@ -311,7 +311,7 @@ func (p *porRun) touch(r *run, a access) {
 	ev := &p.events[len(p.events)-1]
 	if a.loc == 0 {
 		if d := r.deps; d != nil && !ev.all && len(d.sites) == len(p.events) {
-			d.sites[len(d.sites)-1] = "touches everything " + site()
+			d.sites[len(d.sites)-1] = "touches everything " + d.site()
 		}
 		ev.all = true
 		return
