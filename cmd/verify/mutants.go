@@ -207,7 +207,7 @@ func runOneMutant(w io.Writer, root string, m *mutant.Mutant, opt mutantOptions,
 	}
 	if opt.fast {
 		for _, c := range m.CaughtBy {
-			argv := c.Args("-trimpath", "-count=1", "-json", fmt.Sprintf("-timeout=%s", goTestTimeout(opt.limit)))
+			argv := c.Args(cellFlags(opt.limit)...)
 			cr := runCell(dir, argv, opt.limit, logPath(c.String()), m.ID)
 			row.cpu.add(cr.cpu)
 			row.entries = append(row.entries, entryResult{c: c, status: cr.status, took: cr.took, failed: cr.failed})
@@ -244,7 +244,7 @@ func runOneMutant(w io.Writer, root string, m *mutant.Mutant, opt mutantOptions,
 		case "model":
 			argv = []string{"go", "test", "-tags", "explore,weak"}
 		}
-		argv = append(argv, "-trimpath", "-count=1", "-json", fmt.Sprintf("-timeout=%s", goTestTimeout(opt.limit)))
+		argv = append(argv, cellFlags(opt.limit)...)
 		argv = append(argv, pkgs...)
 		cr := runCell(dir, argv, opt.limit, logPath(l), m.ID)
 		row.cpu.add(cr.cpu)
@@ -253,6 +253,16 @@ func runOneMutant(w io.Writer, root string, m *mutant.Mutant, opt mutantOptions,
 		fmt.Fprint(w, cellLine(l, cr, strings.Join(pkgs, " ")))
 	}
 	return nil
+}
+
+// cellFlags are the go test flags of every cell. -trimpath: the mutated
+// copies of the module lie in different directories, and only a build
+// that records no directory shares the build cache between them. -vet=off:
+// a mutant is killed by a test that fails, never by go vet (which go test
+// runs first unless told not to); vet has no say in a cell, and its pass
+// over the test package is a quarter of a second of each cell's CPU.
+func cellFlags(limit time.Duration) []string {
+	return []string{"-trimpath", "-vet=off", "-count=1", "-json", fmt.Sprintf("-timeout=%s", goTestTimeout(limit))}
 }
 
 // cellLine is the line printed for a cell that ran: its layer, outcome,
