@@ -54,6 +54,8 @@ const smallModel = 20_000
 // 18.0 against 15.5; IdleGoLive, 74,739: 52.6 against 31.3). The 42 rows,
 // each run alone in turn: 420 s of CPU with the old flags (the default
 // heap, both compilers), 382 with the heap capped, 347 with both changes.
+// A row that outgrows the cap fails, and the full TLC output the test
+// saves names the OutOfMemoryError: mark the row long, or raise the cap.
 func jvmFlags(e expectation) []string {
 	if e.long {
 		return []string{"-XX:+UseParallelGC"}

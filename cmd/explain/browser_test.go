@@ -77,8 +77,11 @@ func moduleRoot(t *testing.T) string {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil || !strings.HasPrefix(string(b), "module github.com/wsched/wsched\n") {
-		t.Fatalf("the module's directory is not two above the working directory (%s): %v", root, err)
+	if err != nil {
+		t.Fatalf("the module's go.mod is not two directories above the working directory: %v", err)
+	}
+	if !strings.HasPrefix(string(b), "module github.com/wsched/wsched\n") {
+		t.Fatalf("%s/go.mod is not wsched's", root)
 	}
 	return root
 }
