@@ -114,6 +114,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if res.Mode == "dpor" {
 		how += fmt.Sprintf(" (%d repeated a class)", res.Redundant)
 	}
+	if res.Cut > 0 {
+		how += fmt.Sprintf(" (%d cut by the state cache)", res.Cut)
+	}
 	if res.Twins > 0 {
 		how += fmt.Sprintf(", one of each set of twins run (explore.Symmetric; %d decisions had a twin)", res.Twins)
 	}
@@ -293,6 +296,10 @@ func forecastNote(fc Forecast, res Result) string {
 	switch {
 	case fc.Runs == 0 || res.Failure != nil || res.Mode != "dfs":
 		return ""
+	case res.Cut > 0 && res.Exhaustive:
+		return fmt.Sprintf("; forecast of the search without the state cache about %s (standard error %s), %.1f times what ran", magnitude(fc.Schedules), stdErrNote(fc), fc.Schedules/float64(res.Schedules))
+	case res.Cut > 0 && fc.Schedules > float64(res.Schedules):
+		return fmt.Sprintf("; covered at least %.2g%% of the whole search, by the forecast (about %s schedules; a run the state cache cut stands for all of its subtree)", 100*float64(res.Schedules)/fc.Schedules, magnitude(fc.Schedules))
 	case res.Exhaustive:
 		return fmt.Sprintf("; forecast about %s (standard error %s), off by %+.0f%%", magnitude(fc.Schedules), stdErrNote(fc), 100*(fc.Schedules-float64(res.Schedules))/float64(res.Schedules))
 	case fc.Schedules > float64(res.Schedules):

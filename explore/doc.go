@@ -87,6 +87,7 @@
 //	ReplayScenario   any               WSCHED_EXPLORE_REPLAY='scenario=token'
 //	Reduce           off               WSCHED_EXPLORE_REDUCE=1
 //	Unbounded        off               WSCHED_EXPLORE_REDUCE=unbounded
+//	StateCache       off               WSCHED_EXPLORE_CACHE=1, or =off (cut runs at a state searched already)
 //	Watchdog         20 s
 //	Weak             off               WSCHED_EXPLORE_WEAK=1, or -tags explore,weak
 //	MaxStale         2

@@ -87,6 +87,10 @@ const (
 	// SymmetryEnv=off sets NoSymmetry: the plain search runs every twin
 	// of a Symmetric group.
 	SymmetryEnv = "WSCHED_EXPLORE_SYMMETRY"
+	// CacheEnv=1 (or on) sets StateCache; =off clears it, whatever the
+	// scenario asked: the plain search runs every schedule within its
+	// bound.
+	CacheEnv = "WSCHED_EXPLORE_CACHE"
 )
 
 // FromEnv is opt with the settings of the environment applied: the one
@@ -123,6 +127,15 @@ func FromEnv(opt Options) (Options, error) {
 	}
 	if os.Getenv(PlayEnv) != "" {
 		opt.Play = true
+	}
+	switch v := os.Getenv(CacheEnv); v {
+	case "":
+	case "1", "on":
+		opt.StateCache = true
+	case "off":
+		opt.StateCache = false
+	default:
+		return opt, fmt.Errorf("%s=%q: want 1 (or on) or off", CacheEnv, v)
 	}
 	switch v := os.Getenv(SymmetryEnv); v {
 	case "", "on":

@@ -40,7 +40,7 @@ func TestSettingsTableNamesEveryField(t *testing.T) {
 			t.Errorf("the Settings table of doc.go has no row for Options.%s", name)
 		}
 	}
-	for _, env := range []string{ReplayEnv, WeakEnv, ReduceEnv, LongEnv, ClassesEnv, ClaimsEnv, RecordsEnv, EvidenceEnv, MutantEnv, PlayEnv, ShardEnv, EstimateEnv, DepsEnv, SymmetryEnv} {
+	for _, env := range []string{ReplayEnv, WeakEnv, ReduceEnv, LongEnv, ClassesEnv, ClaimsEnv, RecordsEnv, EvidenceEnv, MutantEnv, PlayEnv, ShardEnv, EstimateEnv, DepsEnv, SymmetryEnv, CacheEnv} {
 		if !strings.Contains(table, env) {
 			t.Errorf("the Settings table of doc.go does not name %s", env)
 		}
@@ -49,7 +49,7 @@ func TestSettingsTableNamesEveryField(t *testing.T) {
 
 // FromEnv sets each field from its variable, and only those.
 func TestFromEnvSetsEachField(t *testing.T) {
-	for _, env := range []string{ReplayEnv, WeakEnv, ReduceEnv, LongEnv, ClassesEnv, ClaimsEnv, RecordsEnv, EvidenceEnv, MutantEnv, PlayEnv, ShardEnv, EstimateEnv, DepsEnv, SymmetryEnv} {
+	for _, env := range []string{ReplayEnv, WeakEnv, ReduceEnv, LongEnv, ClassesEnv, ClaimsEnv, RecordsEnv, EvidenceEnv, MutantEnv, PlayEnv, ShardEnv, EstimateEnv, DepsEnv, SymmetryEnv, CacheEnv} {
 		t.Setenv(env, "")
 	}
 	base := Options{Preemptions: 3}
@@ -70,9 +70,10 @@ func TestFromEnvSetsEachField(t *testing.T) {
 	t.Setenv(EstimateEnv, "40")
 	t.Setenv(DepsEnv, "1")
 	t.Setenv(SymmetryEnv, "off")
+	t.Setenv(CacheEnv, "1")
 	got, err := FromEnv(base)
 	want := Options{Preemptions: 3, ReplayScenario: "ring/basic", Replay: "sc/1:g2", Reduce: true, Unbounded: true,
-		Long: true, CompareClasses: true, Claims: "/c", Records: "/r", Evidence: "/e", Mutant: "m", Weak: true, Play: true, Shard: Shard{K: 1, N: 3}, EstimateProbes: 40, Dependencies: true, NoSymmetry: true}
+		Long: true, CompareClasses: true, Claims: "/c", Records: "/r", Evidence: "/e", Mutant: "m", Weak: true, Play: true, Shard: Shard{K: 1, N: 3}, EstimateProbes: 40, Dependencies: true, NoSymmetry: true, StateCache: true}
 	if err != nil || got != want {
 		t.Fatalf("FromEnv = %+v, %v\nwant %+v", got, err, want)
 	}

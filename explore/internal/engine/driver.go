@@ -55,6 +55,11 @@ type explorer struct {
 	// schedules (shard.go), and nextPrefix's keys.
 	shardPath path
 	keys      []uint64
+	// cache is the plain search's state cache (statecache.go), nil when
+	// off; cacheKeys and cacheLeft are the last run's, reused by the next.
+	cache     *stateCache
+	cacheKeys []stateKey
+	cacheLeft []int8
 	// tick is the watchdog's ticker (wait), stopped when the search
 	// ends (stopWatchdog).
 	tick *time.Ticker
@@ -75,7 +80,18 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		clear(e.chans)
 		r.chans = e.chans
 	}
-	if dg, ok := g.(*dfsGuide); ok && dg.bounded && skipForcedPoints && !tracing && !e.record && e.onRun == nil && !e.opt.Weak && !e.opt.Shard.Split() {
+	caching := false
+	if dg, ok := g.(*dfsGuide); ok && dg.bounded && !dg.keepForced && e.cache != nil && !tracing && !e.record && e.onRun == nil {
+		// The state cache (statecache.go) records every step's clock.
+		// Not when the failing schedule is run again with its forced
+		// points (withForced): that run must not be cut.
+		caching = true
+		r.cache, r.cacheBound = e.cache, dg.bound
+		r.cacheKeys, r.cacheLeft = e.cacheKeys[:0], e.cacheLeft[:0]
+		if skipForcedPoints {
+			r.bound = dg.bound // goOn skips its forced points, ending the step there (forcedStep)
+		}
+	} else if dg, ok := g.(*dfsGuide); ok && dg.bounded && skipForcedPoints && !tracing && !e.record && e.onRun == nil && !e.opt.Weak && !e.opt.Shard.Split() {
 		// The depth-first search skips its forced points (run.goOn).
 		// Not in a part of a sharded search, whose parts are split by
 		// the decisions' hash; not when someone looks at the run; not
@@ -99,7 +115,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	if pg, ok := g.(*porGuide); ok {
 		s = pg.s
 	}
-	if s != nil || e.record {
+	if s != nil || e.record || caching {
 		r.por, e.spare = newPorRun(s, e.spare), nil
 	}
 	r.symAllowed = !e.opt.NoSymmetry
@@ -123,7 +139,10 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		e.spareMem = r.mem
 	}
 	e.decisions = r.decisions
-	if r.failure == nil && !tracing && !r.abandoned.Load() {
+	if caching {
+		e.cacheKeys, e.cacheLeft = r.cacheKeys, r.cacheLeft
+	}
+	if r.failure == nil && !r.cut && !tracing && !r.abandoned.Load() {
 		// Its thread records, for the next run (run.newThread): no
 		// goroutine of a run that passed is left to touch them.
 		e.threads = r.threads
@@ -134,6 +153,9 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	e.res.Steps += int64(r.steps)
 	e.res.MaxSteps = max(e.res.MaxSteps, r.steps)
 	e.res.Twins += int64(r.twinsAt)
+	if r.cut {
+		e.res.Cut++
+	}
 	return r
 }
 
@@ -189,6 +211,11 @@ func (e *explorer) dfs() Result {
 	for b := 0; b <= e.opt.Preemptions; b++ {
 		e.res.Bound = b
 		round := e.res.Schedules
+		if e.opt.StateCache && !e.opt.Weak && !e.opt.Shard.Split() && !e.symmetric {
+			// A round's own: the states of the rounds before it had
+			// fewer preemptions left.
+			e.cache = newStateCache()
+		}
 		var prefix []int
 		for {
 			r := e.runDFS(prefix, b)
@@ -196,6 +223,7 @@ func (e *explorer) dfs() Result {
 				return e.fail(e.withForced(r, prefix, b))
 			}
 			prefix = e.nextPrefix(r.decisions, b)
+			e.cacheDone(r, len(prefix)-1)
 			if prefix == nil {
 				break
 			}

@@ -147,6 +147,9 @@ type porRun struct {
 	// swapX and swapY swapped (por_symmetry.go).
 	swapped      bool
 	swapX, swapY int
+	// trace is the hash of the steps finished so far, for the state
+	// cache of the plain search (statecache.go).
+	trace stateKey
 }
 
 // pick is a choice c (0: the latest) made in step ev.
@@ -361,6 +364,9 @@ func (p *porRun) finish(r *run) {
 	cand := p.racesOf(e, prev)
 	p.cand = cand // stepClock reads it
 	e.clock = p.stepClock(r, e, prev)
+	if r.cache != nil {
+		p.trace.addStep(stepHash(e.tid, e.local, e.clock))
+	}
 	if p.s != nil {
 		p.reverseRaces(r, cand, n)
 		if e.dec >= 0 {

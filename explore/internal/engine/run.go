@@ -192,6 +192,15 @@ type run struct {
 	// yielded is set when a thread's Gosched mark is (thread.yielded),
 	// and cleared with them (progressed).
 	yielded bool
+	// cache is the plain search's state cache (statecache.go), or nil;
+	// cacheBound is the round's bound; cacheKeys and cacheLeft are, per
+	// decision, its state and the preemptions left there; cut is set when
+	// the run was cut at a decision whose subtree has run.
+	cache      *stateCache
+	cacheBound int
+	cacheKeys  []stateKey
+	cacheLeft  []int8
+	cut        bool
 }
 
 // current is the run in progress, or nil. It is set by the driver before
@@ -328,6 +337,9 @@ func (r *run) goOn(t *thread) {
 		if !r.keepForced {
 			t.stepped = true // symStep's only effect here
 			r.skipped++
+			if r.cache != nil {
+				r.por.forcedStep(r, t) // the state cache's steps (statecache.go)
+			}
 			return
 		}
 		r.forcing = true
@@ -355,6 +367,10 @@ func (r *run) progressed() {
 func (r *run) switchFrom(t *thread) {
 	next := r.schedule(t)
 	if next == nil {
+		if r.cut {
+			t.exiting = true
+			runtime.Goexit() // its exit tears the others down
+		}
 		r.failNow(t, kindDeadlock, r.deadlockReport())
 	}
 	if next == t {
@@ -453,6 +469,9 @@ func (r *run) schedule(t *thread) *thread {
 	}
 	if sc.twins = r.twinsOf(&sc); sc.twins != 0 {
 		r.twinsAt++
+	}
+	if r.cache != nil && r.cacheCut(t) {
+		return nil // switchFrom and exit tear the run down
 	}
 	c := t.id // a forced point (goOn)
 	if !r.forcing {
@@ -604,7 +623,7 @@ func (r *run) exit(t *thread) {
 		r.started(t)
 		return
 	}
-	if r.failure != nil {
+	if r.failure != nil || r.cut {
 		r.abortAll(t)
 		return
 	}
@@ -617,6 +636,10 @@ func (r *run) exit(t *thread) {
 		return
 	}
 	next := r.schedule(t)
+	if next == nil && r.cut {
+		r.abortAll(t)
+		return
+	}
 	if next == nil {
 		r.setFailure(t, kindDeadlock, r.deadlockReport(), "")
 		r.abortAll(t)

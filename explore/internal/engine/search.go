@@ -60,6 +60,16 @@ type Options struct {
 	// further. Exhaustive then means every execution.
 	// WSCHED_EXPLORE_REDUCE=unbounded sets both.
 	Unbounded bool
+	// StateCache makes the plain depth-first search cut a run at a
+	// decision whose state it has searched below already: the same trace
+	// (the same steps, ordered alike where they conflict), the same
+	// goroutine deciding and no more preemptions left
+	// (statecache.go). Exhaustive still means every schedule within the
+	// bound, run or cut where its state's were run. It rests on what the
+	// reduced search rests on, every conflict named; it is off in the
+	// weak-memory mode, in a part of a sharded search and with a
+	// Symmetric group. WSCHED_EXPLORE_CACHE=1 sets it, =off clears it.
+	StateCache bool
 	// Watchdog is how long, in real time, a schedule may go without a
 	// single handoff before the explorer gives up: a goroutine blocked
 	// outside its control. Default 20 s.
@@ -201,6 +211,9 @@ type Result struct {
 	// repeat a class already run (every goroutine that could go was in
 	// the sleep set); they are counted in Schedules too.
 	Redundant int
+	// Cut counts the runs of the plain search that the state cache cut
+	// (Options.StateCache); they are counted in Schedules too.
+	Cut int
 	// When the budget cut the depth-first search: the schedules it ran
 	// at the last bound (the reduced search's, cut or not), and Knuth's
 	// estimate of how many there are at that bound (estimate.go; an

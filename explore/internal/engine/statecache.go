@@ -1,0 +1,237 @@
+package engine
+
+import "github.com/wsched/wsched/explore/internal/vclock"
+
+// The state cache of the plain depth-first search (Options.StateCache).
+//
+// Two prefixes of schedules that are one Mazurkiewicz trace (they differ
+// only in the order of steps that do not conflict) leave the program in
+// one state: each step read what the same writes left, so each did the
+// same thing. What the search can still do from a decision depends only
+// on that state, on the goroutine deciding (switching away from it may
+// cost a preemption) and on the preemptions left. So once the search has
+// run every schedule below a decision, a later decision with the same
+// trace, the same goroutine deciding and no more preemptions left has
+// nothing new below it: the run is cut there, and the search backtracks
+// as if it had run the subtree. This is stateful search, with the trace
+// standing for the state, on a search that otherwise keeps no state.
+//
+// A trace is named by a hash: the sum, over its steps, of a hash of the
+// step's goroutine, its number among that goroutine's steps and its vector
+// clock (which steps happen before it: the steps the reduced search's
+// analysis orders it after, por_run.go). Two prefixes of one trace have
+// the same steps with the same clocks, and a sum does not see their
+// order. Equal sums for two traces are a collision of a 128-bit hash (odds
+// about n²/2¹²⁹ for n decisions cached). The explorer's own state at the
+// decision (each goroutine's state, whether it yielded, its deadline; the
+// clock) is hashed beside the trace, though the trace determines it: a
+// part hashed in vain costs a cut, never a schedule.
+//
+// What it rests on is what the reduced search rests on: every access that
+// orders two steps is named (PointAt, Touch, BlockOn; an unnamed step
+// conflicts with every other), and the scenario is deterministic given its
+// schedule. What it adds is small: no race is reversed, no sleep set is
+// kept, the bound is the plain search's. A check that reads how the run
+// interleaved rather than what the program did (a log appended in the
+// order goroutines ran, with no scheduling point) would see a cut run's
+// state as one it is not; such a scenario must keep the cache off.
+//
+// Off, whatever the option: in the weak-memory mode (a load's choice of
+// store is not in the trace), in a part of a sharded search (a subtree is
+// searched there only in part), once a Symmetric group is declared (the
+// twins' rule reads histories), and in a run someone looks at (a trace,
+// Classes, onRun).
+
+// stateKey names a trace, with the explorer's state at a decision.
+type stateKey struct{ a, b uint64 }
+
+// stateCache holds the decisions below which the search has run every
+// schedule: per state, the most preemptions that were left there. An
+// open-addressing table (linear probing, at most half full), its keys and
+// their preemptions left side by side.
+type stateCache struct {
+	keys []stateKey // the zero key is an empty slot (a key is never zero: fix)
+	left []int8
+	n    int
+	// cuts counts the runs cut at a decision found here.
+	cuts int
+}
+
+// maxCacheSlots bounds the table (16 bytes and one a slot: 290 MB). When
+// full, it takes no more states: a state not cached costs a subtree run
+// again, never one missed.
+const maxCacheSlots = 1 << 24
+
+func newStateCache() *stateCache {
+	return &stateCache{keys: make([]stateKey, 1<<12), left: make([]int8, 1<<12)}
+}
+
+// fix keeps a key off the zero key of an empty slot.
+func (k stateKey) fix() stateKey {
+	if k == (stateKey{}) {
+		k.b = 1
+	}
+	return k
+}
+
+// slot is the index of k's slot, or of the empty slot where it would go.
+func (c *stateCache) slot(k stateKey) int {
+	mask := len(c.keys) - 1
+	i := int(k.a) & mask
+	for c.keys[i] != k && c.keys[i] != (stateKey{}) {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// covered reports whether the search has run every schedule below a
+// decision of state k with left preemptions left (or more).
+func (c *stateCache) covered(k stateKey, left int) bool {
+	k = k.fix()
+	i := c.slot(k)
+	return c.keys[i] == k && int(c.left[i]) >= left
+}
+
+// add records that the search has run every schedule below a decision of
+// state k with left preemptions left.
+func (c *stateCache) add(k stateKey, left int) {
+	k = k.fix()
+	i := c.slot(k)
+	if c.keys[i] == k {
+		c.left[i] = max(c.left[i], int8(left))
+		return
+	}
+	if 2*(c.n+1) > len(c.keys) {
+		if 2*len(c.keys) > maxCacheSlots {
+			return // full
+		}
+		c.grow()
+		i = c.slot(k)
+	}
+	c.keys[i], c.left[i] = k, int8(left)
+	c.n++
+}
+
+// grow doubles the table.
+func (c *stateCache) grow() {
+	keys, left := c.keys, c.left
+	c.keys, c.left = make([]stateKey, 2*len(keys)), make([]int8, 2*len(keys))
+	for j, k := range keys {
+		if k != (stateKey{}) {
+			i := c.slot(k)
+			c.keys[i], c.left[i] = k, left[j]
+		}
+	}
+}
+
+// mix64 is splitmix64's finalizer.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// stepHash is the hash of one step: its goroutine, its number among that
+// goroutine's steps, and its clock, trailing zeros ignored (a clock has
+// an entry per goroutine started when it was made). Two lanes, each a
+// multiply and a shift per entry, each finished by mix64.
+func stepHash(tid, local int, c vclock.Clock) stateKey {
+	n := len(c)
+	for n > 0 && c[n-1] == 0 {
+		n--
+	}
+	a := mix64(uint64(tid)<<32 | uint64(uint32(local)) + 0x9e3779b97f4a7c15)
+	b := a ^ 0xd6e8feb86659fd93
+	for i, v := range c[:n] {
+		w := uint64(i)<<32 | uint64(v)
+		a = (a ^ w) * 0xff51afd7ed558ccd
+		a ^= a >> 29
+		b = (b + w) * 0xc4ceb9fe1a85ec53
+		b ^= b >> 31
+	}
+	return stateKey{mix64(a), mix64(b)}
+}
+
+// addStep adds a step's hash to the trace's: a sum, which the order of
+// the steps does not change.
+func (k *stateKey) addStep(s stateKey) {
+	k.a += s.a
+	k.b += s.b
+}
+
+// decisionKey is the state of the decision t is about to take in r: the
+// trace so far (every step finished: schedule finishes the running one
+// first), the goroutine deciding, and the explorer's own state.
+func (r *run) decisionKey(t *thread) stateKey {
+	h := mix64(uint64(t.id) + 1)
+	h = mix64(h ^ uint64(r.now))
+	for _, x := range r.threads {
+		v := uint64(x.state) | b2u(x.yielded)<<2 | b2u(x.timedOut)<<3 |
+			b2u(x.pendAll)<<4 | b2u(x.yieldStep)<<5 | b2u(x.latch)<<6 | uint64(x.id)<<8
+		h = mix64(h ^ v)
+		if x.deadline != 0 {
+			h = mix64(h ^ uint64(x.deadline))
+		}
+	}
+	k := r.por.trace
+	k.a ^= h
+	k.b ^= mix64(h + 0x2545f4914f6cdd1d)
+	return k
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// cacheCut is schedule's look at the cache before decision d of r: it
+// reports whether to cut the run there (the decision's subtree has run),
+// and otherwise keeps the decision's state for cacheDone.
+func (r *run) cacheCut(t *thread) bool {
+	if r.sym != nil || r.seen != nil {
+		r.cache = nil // a Symmetric group: off from here (cacheDone drops it)
+		return false
+	}
+	k, left := r.decisionKey(t), r.cacheBound-r.preempts
+	if r.cache.covered(k, left) {
+		r.cut = true
+		r.cache.cuts++
+		return true
+	}
+	r.cacheKeys = append(r.cacheKeys, k)
+	r.cacheLeft = append(r.cacheLeft, int8(left))
+	return false
+}
+
+// forcedStep ends the running step at a forced point (run.goOn, which
+// decides nothing there) and starts t's next, as schedule does where one
+// goroutine can go: the steps, and so the trace's hash, are the same as
+// where the point decides.
+func (p *porRun) forcedStep(r *run, t *thread) {
+	p.finish(r)
+	p.begin(r, t.id, -1, 1<<t.id)
+}
+
+// cacheDone records, after run r of the depth-first search, the decisions
+// below which every schedule has now run: those after next, the decision
+// the next run changes (-1: the round is over).
+func (e *explorer) cacheDone(r *run, next int) {
+	if e.cache == nil {
+		return
+	}
+	if e.symmetric {
+		e.cache = nil // a Symmetric group was declared: off for the search
+		return
+	}
+	if r.cache == nil {
+		return
+	}
+	for j := next + 1; j < len(r.cacheKeys); j++ {
+		e.cache.add(r.cacheKeys[j], int(r.cacheLeft[j]))
+	}
+}

@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"fmt"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// The state cache (statecache.go) against the plain search without it.
+// What a program did is its outcome: what each goroutine observed (the
+// values its loads and adds read, whether its timed wait ended in time)
+// and the integers' values at the end. The cache cuts runs, so it runs
+// fewer outcomes' schedules, but every outcome the plain search reaches
+// must come out of some run it lets finish: a cut run's state was
+// searched below already, and what follows it there is what follows it
+// here. The outcome is what the program did, not how the explorer named
+// it, so a conflict the explorer failed to name would show here.
+
+// outcomesOf runs program gs under opt and returns the outcome of every
+// run that finished, and the search's result.
+func outcomesOf(t *rapid.T, opt Options, gs [][]progOp) (map[string]int, Result) {
+	seen := map[string]int{}
+	var logs [][]int
+	body := programEach(gs, func(i int, w *progWorld, o progOp) { w.do(o, &logs[i]) }, func(w *progWorld) {
+		seen[fmt.Sprint(logs, w.xs[0].v, w.xs[1].v, w.xs[2].v)]++
+	})
+	res := Explore(opt, func() {
+		logs = make([][]int, len(gs))
+		body()
+	})
+	if res.Failure != nil {
+		t.Fatalf("%v: %s", gs, res.Failure.Message)
+	}
+	return seen, res
+}
+
+// cacheTally adds up what the cache saved over the programs compared.
+type cacheTally struct{ programs, plain, cached, cut int }
+
+// compareCached checks that the search with the cache, under opt with
+// StateCache set, reaches every outcome the search without it reaches.
+func compareCached(t *rapid.T, gs [][]progOp, what string, opt Options, tally *cacheTally) {
+	want, pres := outcomesOf(t, opt, gs)
+	if !pres.Exhaustive {
+		return // too big for the plain search's budget
+	}
+	copt := opt
+	copt.StateCache = true
+	got, cres := outcomesOf(t, copt, gs)
+	if !cres.Exhaustive {
+		t.Fatalf("%v, %s: the search with the state cache did not end (%d schedules; %d without)", gs, what, cres.Schedules, pres.Schedules)
+	}
+	if cres.Schedules > pres.Schedules {
+		t.Fatalf("%v, %s: %d schedules with the state cache, %d without", gs, what, cres.Schedules, pres.Schedules)
+	}
+	for _, k := range sortedKeys(want) {
+		if got[k] == 0 {
+			t.Fatalf("%v, %s: the search with the state cache missed outcome %s (without it: %d schedules, %d outcomes; with: %d schedules, %d cut, %d outcomes)",
+				gs, what, k, pres.Schedules, len(want), cres.Schedules, cres.Cut, len(got))
+		}
+	}
+	tally.programs++
+	tally.plain += pres.Schedules
+	tally.cached += cres.Schedules
+	tally.cut += cres.Cut
+}
+
+// At bounds 0, 1 and 2 and without a bound (64 preemptions), on the
+// generated programs of por_prop_test.go (two or three goroutines; loads,
+// stores and adds on three integers, sections under one lock, an event, a
+// timed wait, a load that goes on to touch what it read decided).
+func TestStateCacheReachesEveryOutcomeOfGeneratedPrograms(t *testing.T) {
+	fewerProgramsUnderRace(t)
+	fewerPrograms(t, 30, "four searches a program, each one twice") // about 7 s
+	var tally cacheTally
+	rapid.Check(t, func(t *rapid.T) {
+		gs := genProgramOf(t, true)
+		for _, b := range []int{-1, 1, 2, 64} {
+			compareCached(t, gs, fmt.Sprintf("bound %d", max(b, 0)), Options{Preemptions: b, MaxSchedules: 20000}, &tally)
+		}
+	})
+	if tally.cut == 0 {
+		t.Fatalf("the state cache cut no run in %d searches", tally.programs)
+	}
+	t.Logf("%d searches: %d schedules without the state cache, %d with it (%d of them cut)", tally.programs, tally.plain, tally.cached, tally.cut)
+}
+
+// The toys of por_test.go: each search with the cache is exhaustive, runs
+// no more schedules, and finds the failure the search without it finds
+// (or none), at no more preemptions; its token replays it. On two
+// goroutines that touch nothing in common the cache cuts all but the
+// runs that reach a new state.
+func TestStateCacheOnTheToys(t *testing.T) {
+	for _, ty := range toys() {
+		for _, b := range []int{-1, 1, 2} {
+			opt := Options{Preemptions: b, MaxSchedules: 1 << 20}
+			pres := Explore(opt, ty.body)
+			opt.StateCache = true
+			cres := Explore(opt, ty.body)
+			if (pres.Failure == nil) != (cres.Failure == nil) {
+				t.Fatalf("%s, bound %d: failure without the cache %v, with it %v", ty.name, b, pres.Failure, cres.Failure)
+			}
+			if pres.Failure != nil {
+				if cres.Bound > pres.Bound {
+					t.Errorf("%s, bound %d: the failure at %d preemptions with the cache, %d without", ty.name, b, cres.Bound, pres.Bound)
+				}
+				if rep := Explore(Options{Replay: cres.Failure.Token}, ty.body); rep.Failure == nil || rep.Failure.Message != cres.Failure.Message {
+					t.Errorf("%s, bound %d: the token %s of the failure found with the cache does not replay it: %+v", ty.name, b, cres.Failure.Token, rep.Failure)
+				}
+				continue
+			}
+			if !cres.Exhaustive || cres.Schedules > pres.Schedules {
+				t.Errorf("%s, bound %d: with the cache %d schedules (exhaustive %v), without %d", ty.name, b, cres.Schedules, cres.Exhaustive, pres.Schedules)
+			}
+		}
+	}
+	body := func() {
+		var x, y loc
+		a := Go("a", func() { x.Add(1); x.Add(1); x.Add(1) })
+		b := Go("b", func() { y.Add(1); y.Add(1); y.Add(1) })
+		a.Join()
+		b.Join()
+	}
+	pres := Explore(Options{Preemptions: 2}, body)
+	cres := Explore(Options{Preemptions: 2, StateCache: true}, body)
+	if cres.Cut == 0 || cres.Schedules >= pres.Schedules {
+		t.Fatalf("independent counters at bound 2: %d schedules without the cache, %d with it (%d cut)", pres.Schedules, cres.Schedules, cres.Cut)
+	}
+	t.Logf("independent counters at bound 2: %d schedules without the cache, %d with it (%d cut)", pres.Schedules, cres.Schedules, cres.Cut)
+}
+
+// Where the cache cannot hold it is off: the weak-memory mode, a part of
+// a sharded search, a Symmetric group. Each runs what it runs without it.
+func TestStateCacheIsOffWhereItCannotHold(t *testing.T) {
+	counters := func() {
+		var x, y loc
+		a := Go("a", func() { x.Add(1); x.Add(1) })
+		b := Go("b", func() { y.Add(1); y.Add(1) })
+		a.Join()
+		b.Join()
+	}
+	twins := func() {
+		var x loc
+		a := Go("a", func() { x.Add(1); x.Load() })
+		b := Go("b", func() { x.Add(1); x.Load() })
+		Symmetric(a, b)
+		JoinAll(a, b)
+	}
+	for _, c := range []struct {
+		name string
+		opt  Options
+		body func()
+	}{
+		{"a part of a sharded search", Options{Shard: Shard{K: 0, N: 2}}, counters},
+		{"a Symmetric group", Options{}, twins},
+	} {
+		without := Explore(c.opt, c.body)
+		opt := c.opt
+		opt.StateCache = true
+		with := Explore(opt, c.body)
+		if with.Cut != 0 || with.Schedules != without.Schedules {
+			t.Errorf("%s: %d schedules with the cache (%d cut), %d without", c.name, with.Schedules, with.Cut, without.Schedules)
+		}
+	}
+}
