@@ -22,15 +22,17 @@ import (
 // only worker 0's Rule 2 notify, as it found work, wakes worker 1: without
 // it every goroutine waits (a deadlock).
 func TestExploreRule2WakesForBatchMate(t *testing.T) {
-	// The reduced search: exhaustive at 2 preemptions in 229,336
-	// schedules (under WSCHED_LONG, the same budget at 3, which it cannot
-	// end: 2 and a start on 3). In the weak-memory
+	// The plain search with the state cache: exhaustive at 2 preemptions
+	// in 104,570 schedules, 62,125 of them cut (the reduced search:
+	// 229,336, twice the CPU; under WSCHED_LONG, the reduced search with
+	// the same budget at 3, which it cannot end: 2 and a start on 3). In
+	// the weak-memory
 	// mode its bound is 1: exhaustive there in 139,810 (docs/explore.md;
 	// under WSCHED_LONG, 200,000 at 2; at 3 before). The longest search of
 	// the weak layer, so its file's name sorts first: the layer's
 	// processes claim the scenarios in source order (explore.ClaimsEnv), and
 	// the others spread over the other process while one runs this.
-	opt := explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}
+	opt := plainCached(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)})
 	if explore.WeakMode() {
 		opt.Preemptions, opt.MaxSchedules = 1, budget(200_000, 20_000)
 	}

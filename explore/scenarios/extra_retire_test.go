@@ -57,7 +57,7 @@ func blockOnChild(rt *sched.Runtime) {
 }
 
 func TestExploreExtraRetireAgainstRemoteSpawn(t *testing.T) {
-	explore.Check(t, "protocol/extra-retire-remote", weakLongAtOne(explore.Options{MaxSchedules: budget(1_000_000, 100_000)}, 30_000), func() {
+	explore.Check(t, "protocol/extra-retire-remote", cached(weakLongAtOne(explore.Options{MaxSchedules: budget(1_000_000, 100_000)}, 30_000)), func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
 		blockOnChild(rt)
 		var c counter
@@ -74,7 +74,7 @@ func TestExploreExtraRetireAgainstRemoteSpawn(t *testing.T) {
 }
 
 func TestExploreExtraRetireAgainstLocalSpawn(t *testing.T) {
-	explore.Check(t, "protocol/extra-retire-local", weakLongAtOne(explore.Options{MaxSchedules: budget(1_100_000, 100_000)}, 40_000), func() {
+	explore.Check(t, "protocol/extra-retire-local", cached(weakLongAtOne(explore.Options{MaxSchedules: budget(1_100_000, 100_000)}, 40_000)), func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
 		blockOnChild(rt)
 		// A task that spawns a child and does not wait for it: the child

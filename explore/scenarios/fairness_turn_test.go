@@ -75,7 +75,7 @@ func (p *wokenTask) Poll(cx *sched.Context) sched.Poll {
 // 27 s of one core); under WSCHED_LONG the rounds up to 2 again and a
 // start on 3, which it cannot end (forecast: about 160,000,000).
 func TestExploreFairnessTurnServesStuck(t *testing.T) {
-	explore.Check(t, "fairness/turn-serves-stuck", explore.Options{MaxSchedules: 1_500_000}, func() {
+	explore.Check(t, "fairness/turn-serves-stuck", cached(explore.Options{MaxSchedules: 1_500_000}), func() {
 		rt := newRuntimeWith(sched.Config{Workers: 2, LongPoll: time.Millisecond, ExtraWorkers: -1})
 		const maxPolls = 6
 		woken := &wokenTask{}

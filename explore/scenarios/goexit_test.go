@@ -22,7 +22,7 @@ func TestExploreGoexitRacesWake(t *testing.T) {
 	// schedules, where the plain search needs 759,409 (under
 	// WSCHED_LONG, the same budget at 3, which it cannot end: 2 and a
 	// start on 3).
-	explore.Check(t, "misuse/goexit-races-wake", weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(150_000, 15_000)}, 20_000), func() {
+	explore.Check(t, "misuse/goexit-races-wake", plainCached(weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(150_000, 15_000)}, 20_000)), func() {
 		rt := newRuntime(1)
 		var w sched.Waker
 		have := false

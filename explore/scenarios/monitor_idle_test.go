@@ -31,7 +31,7 @@ import (
 // the bound; tla/MonitorIdle.tla shows the swap failing too
 // (MonitorIdleSwapped).
 func TestExploreMonitorIdleAgainstWake(t *testing.T) {
-	explore.Check(t, "protocol/monitor-idle", weakLongAtOne(explore.Options{MaxSchedules: 400_000}, 15_000), func() {
+	explore.Check(t, "protocol/monitor-idle", cached(weakLongAtOne(explore.Options{MaxSchedules: 400_000}, 15_000)), func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: time.Millisecond})
 		// Let virtual time pass with nothing to do: the worker parks,
 		// and the monitor looks and may go to sleep idle.
@@ -56,7 +56,7 @@ func TestExploreMonitorIdleAgainstWake(t *testing.T) {
 // 2; the swap (mutant monitor-idle-worker-swapped) deadlocks within it
 // (docs/explore.md and the mutant have the counts).
 func TestExploreMonitorIdleAgainstSelfWake(t *testing.T) {
-	explore.Check(t, "protocol/monitor-idle-self-wake", weakLongAtOne(explore.Options{MaxSchedules: 500_000}, 30_000), func() {
+	explore.Check(t, "protocol/monitor-idle-self-wake", cached(weakLongAtOne(explore.Options{MaxSchedules: 500_000}, 30_000)), func() {
 		rt := newRuntimeWith(sched.Config{Workers: 1, LongPoll: 10 * time.Millisecond, ParkTimeout: time.Millisecond})
 		explore.Sleep(3*time.Millisecond/2, "the worker's first timeout")
 		blockOnChild(rt)

@@ -170,13 +170,13 @@ func TestExploreRemoteSpawn(t *testing.T) {
 	// In -long's weak layer, at 1: exhaustive in 768,885 schedules, 2m9s
 	// of one core (its budget there, ten times 120,000, leaves room; the
 	// default weak layer does not run it).
-	explore.Check(t, "runtime/remote-spawn", weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(650_000, 65_000)}, 120_000), func() {
+	explore.Check(t, "runtime/remote-spawn", plainCached(weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(650_000, 65_000)}, 120_000)), func() {
 		remoteSpawn(newRuntime(2))
 	})
 	// The same with a park timeout: parked workers also wake by
 	// themselves (in virtual time, once everybody waits), and a token
 	// left in a parker must not keep its worker from sleeping.
-	explore.Check(t, "runtime/remote-spawn-timed-park", weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(1_500_000, 150_000)}, 250_000), func() {
+	explore.Check(t, "runtime/remote-spawn-timed-park", plainCached(weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(1_500_000, 150_000)}, 250_000)), func() {
 		remoteSpawn(newRuntimeWith(sched.Config{Workers: 2, ParkTimeout: time.Millisecond, LongPoll: -1}))
 	})
 }
@@ -304,14 +304,15 @@ func TestExploreWakeRacesPoll(t *testing.T) {
 		// schedules (the plain search: 69,783, about three times the
 		// CPU). -long: ten times 30,000 at 3, which it ends (210,833).
 		//
-		// Two workers: the reduced search, exhaustive at 2 in 2,782,239
-		// schedules, about 135 s of CPU, the explore layer's longest
-		// search (the plain search at 2 runs several times as many
-		// schedules, each cheaper, and more CPU in all: docs/explore.md,
-		// "wake-races-poll-2 at 2, reduced"). The budget leaves room for
-		// a change of impl/ that adds schedules. -long runs the same
-		// search: Long raises the bound written for it, 1, by one and
-		// its budget ten times (at 3 neither search would end).
+		// Two workers: the plain search with the state cache,
+		// exhaustive at 2 in 918,094 schedules, 572,849 of them cut,
+		// about 74 s of CPU, the explore layer's longest search (the
+		// reduced search: 2,782,239 schedules, about 135 s; the plain
+		// search alone: about 130,000,000; docs/explore.md, "The state
+		// cache"). The budget leaves room for a change of impl/ that
+		// adds schedules. -long runs the reduced search: Long raises the
+		// bound written for it, 1, by one and its budget ten times (at 3
+		// neither search would end).
 		//
 		// In the weak mode: one worker at 1 in the weak layer
 		// (weakOneWorker); two at 1 under -long only (weakLongAtOne),
@@ -323,7 +324,7 @@ func TestExploreWakeRacesPoll(t *testing.T) {
 				continue
 			}
 		} else if workers == 2 {
-			opt = explore.Options{Reduce: true, Preemptions: 2, MaxSchedules: 4_000_000}
+			opt = plainCached(explore.Options{Reduce: true, Preemptions: 2, MaxSchedules: 4_000_000})
 			if long() {
 				opt.Preemptions, opt.MaxSchedules = 1, 400_000
 			}
@@ -356,7 +357,7 @@ func TestExploreWakeRacesPoll(t *testing.T) {
 // already queued or already notified), the task runs until it sees the
 // message, never twice at once and never again after it finished.
 func TestExploreTwoWakes(t *testing.T) {
-	explore.Check(t, "runtime/two-wakes", explore.Options{Preemptions: 1, MaxSchedules: 5_000_000}, func() {
+	explore.Check(t, "runtime/two-wakes", cached(explore.Options{Preemptions: 1, MaxSchedules: 5_000_000}), func() {
 		rt := newRuntime(2)
 		p := &pendingTask{}
 		h, err := rt.Spawn(p)
@@ -393,7 +394,7 @@ func TestExploreChildRunsWhileParentBlocks(t *testing.T) {
 	// WSCHED_LONG, the same budget at 3, which it cannot end: 2 and a
 	// start on 3). In -long's weak layer at 1: 292,480 schedules, about
 	// 51 s of one core.
-	explore.Check(t, "runtime/child-while-parent-blocks", weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, 40_000), func() {
+	explore.Check(t, "runtime/child-while-parent-blocks", plainCached(weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, 40_000)), func() {
 		rt := newRuntime(2)
 		var childRan explore.Event
 		var child *sched.JoinHandle
@@ -429,7 +430,7 @@ func TestExploreGoTree(t *testing.T) {
 	// WSCHED_LONG the same budget at 3, which it cannot end: 2 and a
 	// start on 3. In -long's weak layer at 1: 449,329 schedules, about
 	// 78 s of one core.
-	explore.Check(t, "runtime/go-tree", weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(500_000, 50_000)}, 60_000), func() {
+	explore.Check(t, "runtime/go-tree", plainCached(weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(500_000, 50_000)}, 60_000)), func() {
 		rt := newRuntime(2)
 		runs := map[string]int{}
 		var done explore.Event
@@ -500,17 +501,22 @@ func TestExplorePanicReachesHandle(t *testing.T) {
 // passes only once every goroutine waits.)
 func TestExploreSleep(t *testing.T) {
 	for _, workers := range []int{1, 2} {
-		// The reduced search, exhaustive at 2: one worker in 4,980
-		// schedules (the plain search: 26,055), two in 918,213 (the
-		// plain search: about 3,300,000, docs/explore.md). -long: one
-		// worker ten times 200,000 at 3, which it ends; two the same
-		// budget at 3, which ends 2 and starts 3 (the plain search's
-		// forecast at 3 is about 310,000,000).
+		// Exhaustive at 2: one worker by the reduced search in 4,980
+		// schedules (the plain search: 26,055); two by the plain search
+		// with the state cache in 513,055 (the reduced search: 918,213;
+		// the plain search alone: about 3,300,000, docs/explore.md).
+		// -long, the reduced search: one worker ten times 200,000 at 3,
+		// which it ends; two the same budget at 3, which ends 2 and
+		// starts 3 (the plain search's forecast at 3 is about
+		// 310,000,000).
 		limit := budget(50_000, 200_000)
 		if workers == 2 {
 			limit = budget(1_000_000, 100_000)
 		}
 		opt := explore.Options{Reduce: true, MaxSchedules: limit}
+		if workers == 2 {
+			opt = plainCached(opt) // 513,055 schedules, 223,780 of them cut
+		}
 		// In the weak mode, two workers under -long at 1: 499,536
 		// schedules, about 114 s of one core.
 		if explore.WeakMode() && !weakByWorkers(t, "runtime/sleep-2", workers, &opt, 70_000) {
@@ -553,7 +559,7 @@ func TestExploreShutdownRacesSpawn(t *testing.T) {
 	// schedules (under WSCHED_LONG, the same budget at 3, which it cannot
 	// end: 2 and a start on 3). In -long's weak layer at 1: 146,451
 	// schedules, about 20 s of one core.
-	explore.Check(t, "runtime/shutdown-races-spawn", weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, 20_000), func() {
+	explore.Check(t, "runtime/shutdown-races-spawn", plainCached(weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, 20_000)), func() {
 		rt := newRuntime(2)
 		var spawned counter
 		s := explore.Go("spawner", func() {
@@ -615,7 +621,7 @@ func TestExploreShutdownCancelsWaiting(t *testing.T) {
 	// schedules, where the plain search needs 1,427,441 (under
 	// WSCHED_LONG, the same budget at 3, which it cannot end: 2 and a
 	// start on 3).
-	explore.Check(t, "runtime/shutdown-cancels-waiting", weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, 30_000), func() {
+	explore.Check(t, "runtime/shutdown-cancels-waiting", plainCached(weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, 30_000)), func() {
 		rt := newRuntime(1)
 		p := &pendingTask{}
 		h1, _ := rt.Spawn(p)
@@ -664,7 +670,7 @@ func TestExploreGoRecycling(t *testing.T) {
 				continue
 			}
 		} else if workers == 2 {
-			opt.Reduce, opt.Preemptions = false, 1
+			opt.Reduce, opt.Preemptions, opt.StateCache = false, 1, true
 		}
 		explore.Check(t, "runtime/go-recycling-"+string(rune('0'+workers)), opt, func() {
 			rt := newRuntime(workers)

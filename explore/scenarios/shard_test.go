@@ -59,6 +59,10 @@ func TestExploreShardsAddUp(t *testing.T) {
 		if n > 0 {
 			cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d/%d", explore.ShardEnv, k, n))
 		}
+		// The state cache is off in a part (a subtree is the part's only
+		// in part), so the whole search runs without it too: the parts
+		// add up to the plain search's schedules, not the cache's.
+		cmd.Env = append(cmd.Env, explore.CacheEnv+"=off")
 		if weak {
 			cmd.Env = append(cmd.Env, explore.WeakEnv+"=1")
 		}
@@ -116,7 +120,7 @@ func TestExploreShardsAddUp(t *testing.T) {
 // and no claims directory (the child runs what it is told to).
 func childEnv(file string) []string {
 	drop := []string{explore.ShardEnv, explore.ReduceEnv, explore.ClassesEnv, explore.LongEnv, explore.ClaimsEnv,
-		explore.RecordsEnv, explore.ReplayEnv, explore.WeakEnv}
+		explore.RecordsEnv, explore.ReplayEnv, explore.WeakEnv, explore.CacheEnv}
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")

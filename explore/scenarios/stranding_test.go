@@ -34,7 +34,7 @@ func blockUntil(ev *explore.Event) sched.Task {
 // again and a start on 3; in -long's weak layer the reduced search at 1,
 // exhaustive in 502,022 schedules (about 108 s of one core).
 func TestExploreBatchMateOfBlockedPoll(t *testing.T) {
-	explore.Check(t, "stranding/batch-mate", weakLongAtOne(explore.Options{MaxSchedules: 2_500_000}, 100_000), func() {
+	explore.Check(t, "stranding/batch-mate", cached(weakLongAtOne(explore.Options{MaxSchedules: 2_500_000}, 100_000)), func() {
 		rt := newMonitoredRuntime(2)
 		var ran explore.Event
 		h1, _ := rt.Spawn(blockUntil(&ran))
@@ -80,7 +80,7 @@ func TestExploreThreeWorkersRendezvous(t *testing.T) {
 // sees the worker stuck, flags it, and wakes the parked worker, which
 // steals the slot's task.
 func TestExploreLIFOBehindBlockedPoll(t *testing.T) {
-	explore.Check(t, "stranding/lifo-slot", explore.Options{Preemptions: 1, MaxSchedules: 200_000}, func() {
+	explore.Check(t, "stranding/lifo-slot", cached(explore.Options{Preemptions: 1, MaxSchedules: 200_000}), func() {
 		lifoBehindBlockedPoll(sched.Config{Workers: 2}, false)
 	})
 }
@@ -121,7 +121,7 @@ func lifoBehindBlockedPoll(cfg sched.Config, idleFirst bool) {
 // wake the monitor (its half of their Dekker pair), or the monitor never
 // sees it stuck.
 func TestExploreLIFOBehindBlockedPollAfterIdle(t *testing.T) {
-	explore.Check(t, "stranding/lifo-slot-after-idle", explore.Options{Preemptions: 1, MaxSchedules: 300_000}, func() {
+	explore.Check(t, "stranding/lifo-slot-after-idle", cached(explore.Options{Preemptions: 1, MaxSchedules: 300_000}), func() {
 		lifoBehindBlockedPoll(sched.Config{Workers: 2}, true)
 	})
 }
@@ -135,7 +135,7 @@ func TestExploreExtraWorkerForStuckWorker(t *testing.T) {
 	// 18 s of one core.
 	opt := explore.Options{MaxSchedules: 500_000}
 	weakAtOne(&opt, 200_000)
-	explore.Check(t, "stranding/extra-worker", opt, func() {
+	explore.Check(t, "stranding/extra-worker", cached(opt), func() {
 		extraWorkerForStuckWorker(sched.Config{Workers: 1})
 	})
 }
@@ -169,7 +169,7 @@ func extraWorkerForStuckWorker(cfg sched.Config) {
 func TestExploreTimerDuringBlockedPoll(t *testing.T) {
 	// In -long's weak layer at 1: 264,972 schedules, about 73 s of one
 	// core.
-	explore.Check(t, "stranding/timer", weakLongAtOne(explore.Options{MaxSchedules: budget(1_100_000, 200_000)}, 40_000), func() {
+	explore.Check(t, "stranding/timer", cached(weakLongAtOne(explore.Options{MaxSchedules: budget(1_100_000, 200_000)}, 40_000)), func() {
 		rt := newMonitoredRuntime(1)
 		var woke explore.Event
 		slept := false

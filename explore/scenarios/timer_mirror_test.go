@@ -25,7 +25,7 @@ import (
 // worker, the monitor's help off (it then sleeps exactly until the next
 // deadline, or until a Sleep wakes it).
 func TestExploreTimerMirror(t *testing.T) {
-	explore.Check(t, "protocol/timer-mirror", weakLongAtOne(explore.Options{MaxSchedules: 600_000}, 10_000), func() {
+	explore.Check(t, "protocol/timer-mirror", cached(weakLongAtOne(explore.Options{MaxSchedules: 600_000}, 10_000)), func() {
 		rt := newRuntime(1)
 		var hs [2]*sched.JoinHandle
 		var slept [2]bool

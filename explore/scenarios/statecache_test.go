@@ -1,0 +1,46 @@
+//go:build explore
+
+package scenarios
+
+import "github.com/wsched/wsched/explore"
+
+// The scenarios whose plain search takes more than a few seconds run it
+// with the state cache (explore.Options.StateCache; docs/explore.md, "The
+// state cache"): a run is cut at a decision whose state, the same trace
+// with the same goroutine deciding and no more preemptions left, the
+// search has run everything below already. Exhaustive still means every
+// schedule within the bound. WSCHED_EXPLORE_CACHE=off runs them without
+// it, to compare.
+
+// cached is opt with the state cache on. It changes nothing in the
+// weak-memory mode, where the cache is off.
+func cached(opt explore.Options) explore.Options {
+	opt.StateCache = true
+	return opt
+}
+
+// plainCached is, outside the weak-memory mode, the plain search with the
+// state cache for a scenario written for the reduced search: on the
+// two-worker runtime scenarios it runs 1.5 to 3 times fewer steps than
+// the reduced search, each cheaper (docs/explore.md, "The state cache").
+// In the weak mode opt is left as it is: the weak layer keeps the reduced
+// search; and so under -long, whose bound of 3 the plain search with the
+// cache was not measured at, with WSCHED_EXPLORE_CACHE=off and in a part
+// of a sharded search (the reduced search, not the plain one without the
+// cache, which would not end in the layer's time).
+func plainCached(opt explore.Options) explore.Options {
+	if explore.WeakMode() || long() || !cacheOn() {
+		return opt
+	}
+	opt.Reduce, opt.StateCache = false, true
+	return opt
+}
+
+// cacheOn reports whether the environment leaves the cache on: not
+// WSCHED_EXPLORE_CACHE=off, and not a part of a sharded search
+// (WSCHED_EXPLORE_SHARD), where the cache is off and the reduced search
+// runs whole in part 0.
+func cacheOn() bool {
+	opt, _ := explore.FromEnv(explore.Options{StateCache: true})
+	return opt.StateCache && !opt.Shard.Split()
+}
