@@ -35,8 +35,13 @@ func outcomesOf(t *rapid.T, opt Options, gs [][]progOp) (map[string]int, Result)
 	return seen, res
 }
 
-// cacheTally adds up what the cache saved over the programs compared.
-type cacheTally struct{ programs, plain, cached, cut int }
+// cacheTally adds up what the cache saved over the programs compared;
+// under WSCHED_EXPLORE_POR_MEASURE, per bound (-1, 1, 2, 64: index 0 to
+// 3), the classes within the bound and the schedules of each search.
+type cacheTally struct {
+	programs, plain, cached, cut int
+	byBound                      [4]struct{ programs, classes, plain, cached, cut int }
+}
 
 // compareCached checks that the search with the cache, under opt with
 // StateCache set, reaches every outcome the search without it reaches.
@@ -64,6 +69,11 @@ func compareCached(t *rapid.T, gs [][]progOp, what string, opt Options, tally *c
 	tally.plain += pres.Schedules
 	tally.cached += cres.Schedules
 	tally.cut += cres.Cut
+	if measureOnly {
+		classes, _ := classesOf(t, opt, program(gs))
+		x := &tally.byBound[min(opt.WithDefaults().Preemptions, 3)]
+		x.programs, x.classes, x.plain, x.cached, x.cut = x.programs+1, x.classes+len(classes), x.plain+pres.Schedules, x.cached+cres.Schedules, x.cut+cres.Cut
+	}
 }
 
 // At bounds 0, 1 and 2 and without a bound (64 preemptions), on the
@@ -84,6 +94,12 @@ func TestStateCacheReachesEveryOutcomeOfGeneratedPrograms(t *testing.T) {
 		t.Fatalf("the state cache cut no run in %d searches", tally.programs)
 	}
 	t.Logf("%d searches: %d schedules without the state cache, %d with it (%d of them cut)", tally.programs, tally.plain, tally.cached, tally.cut)
+	for i, x := range tally.byBound {
+		if x.programs > 0 {
+			t.Logf("bound %s: %d programs, %d classes; without the cache %.2f schedules a class, with it %.2f (%.2f finished)",
+				[]string{"0", "1", "2", "64"}[i], x.programs, x.classes, float64(x.plain)/float64(x.classes), float64(x.cached)/float64(x.classes), float64(x.cached-x.cut)/float64(x.classes))
+		}
+	}
 }
 
 // The toys of por_test.go: each search with the cache is exhaustive, runs
