@@ -189,9 +189,9 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// cacheCut is schedule's look at the cache before decision d of r: it
-// reports whether to cut the run there (the decision's subtree has run),
-// and otherwise keeps the decision's state for cacheDone.
+// cacheCut is schedule's look at the cache at the decision t is about to
+// take: it reports whether to cut the run there (the decision's subtree
+// has run), and otherwise keeps the decision's state for cacheDone.
 func (r *run) cacheCut(t *thread) bool {
 	if r.sym != nil || r.seen != nil {
 		r.cache = nil // a Symmetric group: off from here (cacheDone drops it)
