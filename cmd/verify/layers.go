@@ -124,10 +124,11 @@ func modelCmds(extra ...string) [][]string {
 // generated programs (the reduced search and symmetry with the full
 // search, plain and weak, a sharded search with the whole, a search that
 // skips forced points with one that stops at them, a reduced search that
-// keeps its replayed steps' analysis with one that redoes it): each draws
+// keeps its replayed steps' analysis with one that redoes it, a search
+// with the state cache with one without): each draws
 // only a few programs, or none, under the race detector
 // (TestEngineGenerated holds it to that).
-const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)OfGeneratedPrograms|Symmetry(MissesNoOutcome|InTheReducedSearch|InTheUnboundedReducedSearch|InTheUnboundedReducedSearchWithOwnData|InTheWeakMode)OfGeneratedPrograms|ShardsAddUp(OnSymmetric|ToTheWholeSearchOnGenerated(Weak)?)Programs|ReducedMissesNoTraceOfLatchPrograms|SkippedForcedPointsRunTheSameSchedules|KeptPrefixRunsTheSameSchedules(InTheWeakMode)?)$"
+const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)OfGeneratedPrograms|Symmetry(MissesNoOutcome|InTheReducedSearch|InTheUnboundedReducedSearch|InTheUnboundedReducedSearchWithOwnData|InTheWeakMode)OfGeneratedPrograms|ShardsAddUp(OnSymmetric|ToTheWholeSearchOnGenerated(Weak)?)Programs|ReducedMissesNoTraceOfLatchPrograms|SkippedForcedPointsRunTheSameSchedules|KeptPrefixRunsTheSameSchedules(InTheWeakMode)?|StateCacheReachesEveryOutcomeOfGeneratedPrograms)$"
 
 // engineLongHalf selects the engine's tests that the first of the unit
 // layer's two -long engine commands runs (-run); the second runs every
