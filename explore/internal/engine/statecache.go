@@ -124,26 +124,16 @@ func (c *stateCache) grow() {
 	}
 }
 
-// mix64 is splitmix64's finalizer.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}
-
 // stepHash is the hash of one step: its goroutine, its number among that
 // goroutine's steps, and its clock, trailing zeros ignored (a clock has
 // an entry per goroutine started when it was made). Two lanes, each a
-// multiply and a shift per entry, each finished by mix64.
+// multiply and a shift per entry, each finished by mix (shard.go).
 func stepHash(tid, local int, c vclock.Clock) stateKey {
 	n := len(c)
 	for n > 0 && c[n-1] == 0 {
 		n--
 	}
-	a := mix64(uint64(tid)<<32 | uint64(uint32(local)) + 0x9e3779b97f4a7c15)
+	a := mix(uint64(tid)<<32 | uint64(uint32(local)) + 0x9e3779b97f4a7c15)
 	b := a ^ 0xd6e8feb86659fd93
 	for i, v := range c[:n] {
 		w := uint64(i)<<32 | uint64(v)
@@ -152,7 +142,7 @@ func stepHash(tid, local int, c vclock.Clock) stateKey {
 		b = (b + w) * 0xc4ceb9fe1a85ec53
 		b ^= b >> 31
 	}
-	return stateKey{mix64(a), mix64(b)}
+	return stateKey{mix(a), mix(b)}
 }
 
 // addStep adds a step's hash to the trace's: a sum, which the order of
@@ -166,19 +156,19 @@ func (k *stateKey) addStep(s stateKey) {
 // trace so far (every step finished: schedule finishes the running one
 // first), the goroutine deciding, and the explorer's own state.
 func (r *run) decisionKey(t *thread) stateKey {
-	h := mix64(uint64(t.id) + 1)
-	h = mix64(h ^ uint64(r.now))
+	h := mix(uint64(t.id) + 1)
+	h = mix(h ^ uint64(r.now))
 	for _, x := range r.threads {
 		v := uint64(x.state) | b2u(x.yielded)<<2 | b2u(x.timedOut)<<3 |
 			b2u(x.pendAll)<<4 | b2u(x.yieldStep)<<5 | b2u(x.latch)<<6 | uint64(x.id)<<8
-		h = mix64(h ^ v)
+		h = mix(h ^ v)
 		if x.deadline != 0 {
-			h = mix64(h ^ uint64(x.deadline))
+			h = mix(h ^ uint64(x.deadline))
 		}
 	}
 	k := r.por.trace
 	k.a ^= h
-	k.b ^= mix64(h + 0x2545f4914f6cdd1d)
+	k.b ^= mix(h + 0x2545f4914f6cdd1d)
 	return k
 }
 
