@@ -28,8 +28,9 @@ func cached(opt explore.Options) explore.Options {
 
 // plainCached is, outside the weak-memory mode, the plain search with the
 // state cache for a scenario written for the reduced search: on the
-// two-worker runtime scenarios it runs 1.5 to 3 times fewer steps than
-// the reduced search, each cheaper (docs/explore.md, "The state cache").
+// two-worker runtime scenarios it runs 2 to 4 times fewer steps than the
+// reduced search (wake-races-poll-2 at 2: 161,788,930 against 609,927,500),
+// each cheaper (docs/explore.md, "The state cache").
 // In the weak mode opt is left as it is: the weak layer keeps the reduced
 // search; and so under -long, whose bound of 3 the plain search with the
 // cache was not measured at, with WSCHED_EXPLORE_CACHE=off and in a part
