@@ -53,8 +53,6 @@ type stateCache struct {
 	keys []stateKey // the zero key is an empty slot (a key is never zero: fix)
 	left []int8
 	n    int
-	// cuts counts the runs cut at a decision found here.
-	cuts int
 }
 
 // maxCacheSlots bounds the table (16 bytes and one a slot: 290 MB). When
@@ -189,8 +187,7 @@ func (r *run) cacheCut(t *thread) bool {
 	}
 	k, left := r.decisionKey(t), r.cacheBound-r.preempts
 	if r.cache.covered(k, left) {
-		r.cut = true
-		r.cache.cuts++
+		r.cut = true // counted as Result.Cut (runOnce)
 		return true
 	}
 	r.cacheKeys = append(r.cacheKeys, k)
