@@ -147,7 +147,8 @@ func TestStateCacheOnTheToys(t *testing.T) {
 }
 
 // Where the cache cannot hold it is off: the weak-memory mode, a part of
-// a sharded search, a Symmetric group. Each runs what it runs without it.
+// a sharded search, a Symmetric group. Each runs what it runs without it
+// (with it, each would cut runs: their goroutines' steps commute).
 func TestStateCacheIsOffWhereItCannotHold(t *testing.T) {
 	counters := func() {
 		var x, y loc
@@ -169,6 +170,13 @@ func TestStateCacheIsOffWhereItCannotHold(t *testing.T) {
 		body func()
 	}{
 		{"a part of a sharded search", Options{Shard: Shard{K: 0, N: 2}}, counters},
+		{"the weak-memory mode", Options{Weak: true}, func() {
+			var x, y tloc
+			a := Go("a", func() { x.store(1, Release); x.store(2, Release); x.store(3, Release) })
+			b := Go("b", func() { y.store(1, Release); y.store(2, Release); y.store(3, Release) })
+			a.Join()
+			b.Join()
+		}},
 		{"a Symmetric group", Options{}, twins},
 	} {
 		without := Explore(c.opt, c.body)
