@@ -160,10 +160,12 @@ func (c *counter) task() sched.Task {
 // Two tasks spawned from outside onto two parked workers: each runs once,
 // Wait returns for both, and no worker is left asleep with a task queued.
 //
-// The reduced search ends 2 preemptions in 601,666 schedules (plain:
-// about 2,000,000), its timed-park twin below in 1,410,400 (plain: over
-// 4,000,000). -long: the same budgets at 3, which they cannot end (plain
-// forecast at 3: over 100,000,000 each). wake-races-poll-2 is the
+// The plain search with the state cache (plainCached) ends 2 preemptions
+// in 256,696 schedules, its timed-park twin below in 359,864; the reduced
+// search in 601,666 and 1,410,400; the plain search alone in about
+// 2,000,000 and over 4,000,000. -long, the reduced search: the same
+// budgets at 3, which they cannot end (plain forecast at 3: over
+// 100,000,000 each). wake-races-poll-2 is the
 // largest two-worker runtime search the layer runs to the end of 2
 // (TestExploreWakeRacesPoll).
 func TestExploreRemoteSpawn(t *testing.T) {
@@ -389,11 +391,12 @@ func TestExploreTwoWakes(t *testing.T) {
 // parked, must be woken to steal it (a poll that blocks on another task of
 // the same runtime, the case the notify on a local push exists for).
 func TestExploreChildRunsWhileParentBlocks(t *testing.T) {
-	// The reduced search: exhaustive at 2 preemptions in 282,984
-	// schedules, where the plain search needs 1,880,520 (under
-	// WSCHED_LONG, the same budget at 3, which it cannot end: 2 and a
-	// start on 3). In -long's weak layer at 1: 292,480 schedules, about
-	// 51 s of one core.
+	// The plain search with the state cache (plainCached): exhaustive at
+	// 2 preemptions in 145,508 schedules; the reduced search, 282,984;
+	// the plain search alone, 1,880,520. Under WSCHED_LONG the reduced
+	// search, the same budget at 3, which it cannot end: 2 and a start
+	// on 3. In -long's weak layer at 1: 292,480 schedules, about 51 s of
+	// one core.
 	explore.Check(t, "runtime/child-while-parent-blocks", plainCached(weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, 40_000)), func() {
 		rt := newRuntime(2)
 		var childRan explore.Event
@@ -424,11 +427,11 @@ func TestExploreChildRunsWhileParentBlocks(t *testing.T) {
 // records are recycled as they run, and a record is never handed out
 // while still queued.
 func TestExploreGoTree(t *testing.T) {
-	// The reduced search: exhaustive at 2 in 422,280 schedules (about 27 s
-	// of CPU); the plain search needs about 1.7 million (about 48 s) and
-	// stopped at its budget of 100,000, exhaustive at 1 only. Under
-	// WSCHED_LONG the same budget at 3, which it cannot end: 2 and a
-	// start on 3. In -long's weak layer at 1: 449,329 schedules, about
+	// The plain search with the state cache (plainCached): exhaustive at
+	// 2 in 207,894 schedules (about 16 s of CPU); the reduced search,
+	// 422,280 (about 27 s); the plain search alone, about 1.7 million
+	// (about 48 s). Under WSCHED_LONG the reduced search, the same
+	// budget at 3, which it cannot end: 2 and a start on 3. In -long's weak layer at 1: 449,329 schedules, about
 	// 78 s of one core.
 	explore.Check(t, "runtime/go-tree", plainCached(weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(500_000, 50_000)}, 60_000)), func() {
 		rt := newRuntime(2)
@@ -555,9 +558,10 @@ func TestExploreSleep(t *testing.T) {
 // before Shutdown must finish its push before the last worker drains the
 // global queue.)
 func TestExploreShutdownRacesSpawn(t *testing.T) {
-	// The reduced search: exhaustive at 2 preemptions in 337,603
-	// schedules (under WSCHED_LONG, the same budget at 3, which it cannot
-	// end: 2 and a start on 3). In -long's weak layer at 1: 146,451
+	// The plain search with the state cache (plainCached): exhaustive at
+	// 2 preemptions in 131,054 schedules; the reduced search, 337,603
+	// (under WSCHED_LONG, the same budget at 3, which it cannot end: 2
+	// and a start on 3). In -long's weak layer at 1: 146,451
 	// schedules, about 20 s of one core.
 	explore.Check(t, "runtime/shutdown-races-spawn", plainCached(weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, 20_000)), func() {
 		rt := newRuntime(2)
@@ -617,10 +621,11 @@ func TestExploreShutdownRacesGo(t *testing.T) {
 // when Shutdown comes: both are cancelled, their Waits return
 // ErrCancelled, and no timer is left holding a task.
 func TestExploreShutdownCancelsWaiting(t *testing.T) {
-	// The reduced search: exhaustive at 2 preemptions in 311,804
-	// schedules, where the plain search needs 1,427,441 (under
-	// WSCHED_LONG, the same budget at 3, which it cannot end: 2 and a
-	// start on 3).
+	// The plain search with the state cache (plainCached): exhaustive at
+	// 2 preemptions in 103,435 schedules; the reduced search, 311,804;
+	// the plain search alone, 1,427,441. Under WSCHED_LONG the reduced
+	// search, the same budget at 3, which it cannot end: 2 and a start
+	// on 3.
 	explore.Check(t, "runtime/shutdown-cancels-waiting", plainCached(weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, 30_000)), func() {
 		rt := newRuntime(1)
 		p := &pendingTask{}
