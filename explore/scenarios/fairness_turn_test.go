@@ -71,9 +71,10 @@ func (p *wokenTask) Poll(cx *sched.Context) sched.Poll {
 // look at stuck workers (sched-turn-flagged-thief-skips) and a yield that
 // does not bring the turn forward (sched-yield-no-turn) all leave the task
 // in the slot for the yielder's six polls: an assertion, at the first
-// schedule. Exhaustive at two preemptions in 1,197,996 schedules (about
-// 27 s of one core); under WSCHED_LONG the rounds up to 2 again and a
-// start on 3, which it cannot end (forecast: about 160,000,000).
+// schedule. Exhaustive at two preemptions in 225,220 schedules with the
+// state cache (cached), 1,197,996 without (about 27 s of one core); under
+// WSCHED_LONG, without the cache, the rounds up to 2 again and a start on
+// 3, which it cannot end (forecast: about 160,000,000).
 func TestExploreFairnessTurnServesStuck(t *testing.T) {
 	explore.Check(t, "fairness/turn-serves-stuck", cached(explore.Options{MaxSchedules: 1_500_000}), func() {
 		rt := newRuntimeWith(sched.Config{Workers: 2, LongPoll: time.Millisecond, ExtraWorkers: -1})

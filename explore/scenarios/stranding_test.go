@@ -28,11 +28,12 @@ func blockUntil(ev *explore.Event) sched.Task {
 // one worker may take both in one batch from the global queue. The second
 // goes to its ring (not a private buffer) and is announced, so the other
 // worker takes it. (Before, this deadlocked on the first schedule.)
-// Exhaustive at two preemptions in 2,160,284 schedules (about 42 s of one
-// core; 6,840 at one). The reduced search does not pay here: 1,974,064
-// schedules at 2, in about 111 s. Under WSCHED_LONG the rounds up to 2
-// again and a start on 3; in -long's weak layer the reduced search at 1,
-// exhaustive in 502,022 schedules (about 108 s of one core).
+// Exhaustive at two preemptions in 346,919 schedules with the state cache
+// (cached), 2,160,284 without (about 42 s of one core; 6,840 at one). The
+// reduced search does not pay here: 1,974,064 schedules at 2, in about 111
+// s. Under WSCHED_LONG, without the cache, the rounds up to 2 again and a
+// start on 3; in -long's weak layer the reduced search at 1, exhaustive
+// in 502,022 schedules (about 108 s of one core).
 func TestExploreBatchMateOfBlockedPoll(t *testing.T) {
 	explore.Check(t, "stranding/batch-mate", cached(weakLongAtOne(explore.Options{MaxSchedules: 2_500_000}, 100_000)), func() {
 		rt := newMonitoredRuntime(2)
@@ -164,8 +165,8 @@ func extraWorkerForStuckWorker(cfg sched.Config) {
 
 // One worker blocked in a poll until a sleeping task wakes: the timer is
 // not tied to a worker, the monitor fires it, and an extra worker runs the
-// woken task. Exhaustive at two preemptions in 1,008,107 schedules
-// (about 31 s).
+// woken task. Exhaustive at two preemptions in 214,282 schedules with the
+// state cache (cached), 1,008,107 without (about 31 s).
 func TestExploreTimerDuringBlockedPoll(t *testing.T) {
 	// In -long's weak layer at 1: 264,972 schedules, about 73 s of one
 	// core.
