@@ -80,18 +80,9 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		clear(e.chans)
 		r.chans = e.chans
 	}
-	caching := false
-	if dg, ok := g.(*dfsGuide); ok && dg.bounded && !dg.keepForced && e.cache != nil && !tracing && !e.record && e.onRun == nil {
-		// The state cache (statecache.go) records every step's clock.
-		// Not when the failing schedule is run again with its forced
-		// points (withForced): that run must not be cut.
-		caching = true
-		r.cache, r.cacheBound = e.cache, dg.bound
-		r.cacheKeys, r.cacheLeft = e.cacheKeys[:0], e.cacheLeft[:0]
-		if skipForcedPoints {
-			r.bound = dg.bound // goOn skips its forced points, ending the step there (forcedStep)
-		}
-	} else if dg, ok := g.(*dfsGuide); ok && dg.bounded && skipForcedPoints && !tracing && !e.record && e.onRun == nil && !e.opt.Weak && !e.opt.Shard.Split() {
+	dg, plain := g.(*dfsGuide)
+	plain = plain && dg.bounded && !tracing && !e.record && e.onRun == nil
+	if plain && skipForcedPoints && !e.opt.Weak && !e.opt.Shard.Split() {
 		// The depth-first search skips its forced points (run.goOn).
 		// Not in a part of a sharded search, whose parts are split by
 		// the decisions' hash; not when someone looks at the run; not
@@ -100,6 +91,15 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		// has seen. Other guides (a replay, the estimator's samples,
 		// PCT, the reduced search) are not the bounded dfsGuide.
 		r.bound, r.keepForced = dg.bound, dg.keepForced
+	}
+	// The state cache (statecache.go; e.cache is set only where it
+	// holds) records every step's clock, a forced point ending a step
+	// (forcedStep). Not when the failing schedule is run again with its
+	// forced points (withForced): that run must not be cut.
+	caching := plain && !dg.keepForced && e.cache != nil
+	if caching {
+		r.cache, r.cacheBound = e.cache, dg.bound
+		r.cacheKeys, r.cacheLeft = e.cacheKeys[:0], e.cacheLeft[:0]
 	}
 	if e.deps != nil {
 		r.deps = e.deps
