@@ -56,10 +56,12 @@ type explorer struct {
 	shardPath path
 	keys      []uint64
 	// cache is the plain search's state cache (statecache.go), nil when
-	// off; cacheKeys and cacheLeft are the last run's, reused by the next.
+	// off; cacheKeys and cacheLeft are the last run's, reused by the next;
+	// cacheRan is the last run's record if that run kept the cache.
 	cache     *stateCache
 	cacheKeys []stateKey
 	cacheLeft []int8
+	cacheRan  *porRun
 	// tick is the watchdog's ticker (wait), stopped when the search
 	// ends (stopWatchdog).
 	tick *time.Ticker
@@ -116,7 +118,20 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		s = pg.s
 	}
 	if s != nil || e.record || caching {
-		r.por, e.spare = newPorRun(s, e.spare), nil
+		// The analysis of the steps this run replays is the last run's
+		// (por_keep.go): the reduced search's, or the cached search's.
+		replays := -1
+		switch {
+		case e.spare == nil:
+		case s != nil && e.spare.s == s && s.ran == e.spare:
+			replays = len(s.prefix)
+		case caching && e.spare == e.cacheRan:
+			replays = len(dg.prefix)
+			if keepPrefix {
+				r.cacheKnown = replays // their states too (cacheCut)
+			}
+		}
+		r.por, e.spare = newPorRun(s, e.spare, replays), nil
 	}
 	r.symAllowed = !e.opt.NoSymmetry
 	if r.symAllowed && e.symmetric && r.curTwins() {
@@ -139,8 +154,10 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		e.spareMem = r.mem
 	}
 	e.decisions = r.decisions
+	e.cacheRan = nil
 	if caching {
 		e.cacheKeys, e.cacheLeft = r.cacheKeys, r.cacheLeft
+		e.cacheRan = r.por
 	}
 	if r.failure == nil && !r.cut && !tracing && !r.abandoned.Load() {
 		// Its thread records, for the next run (run.newThread): no

@@ -62,7 +62,7 @@ func TestScanBackFindsEveryConflictTheFullScanFinds(t *testing.T) {
 	var spare *porRun
 	screened, visited, full := 0, 0, 0
 	for range 400 {
-		p := newPorRun(nil, spare)
+		p := newPorRun(nil, spare, -1)
 		chainRun(rng, p, func(n int) {
 			if n == 0 {
 				return
@@ -110,9 +110,9 @@ func TestReusedRecordMakesTheSameSteps(t *testing.T) {
 	var spare *porRun
 	for k := range 300 {
 		seed := uint64(k)
-		fresh := newPorRun(nil, nil)
+		fresh := newPorRun(nil, nil, -1)
 		chainRun(rand.New(rand.NewPCG(seed, 9)), fresh, nil)
-		reused := newPorRun(nil, spare)
+		reused := newPorRun(nil, spare, -1)
 		chainRun(rand.New(rand.NewPCG(seed, 9)), reused, nil)
 		if len(fresh.events) != len(reused.events) {
 			t.Fatalf("run %d: %d steps fresh, %d reused", k, len(fresh.events), len(reused.events))
@@ -129,7 +129,7 @@ func TestReusedRecordMakesTheSameSteps(t *testing.T) {
 		}
 		// The next spare is left by a different run, its steps, and
 		// every slot past them, filled with values that no step has.
-		spare = newPorRun(nil, reused)
+		spare = newPorRun(nil, reused, -1)
 		chainRun(rng, spare, nil)
 		for i := range spare.events[:cap(spare.events)] {
 			scribble(reflect.ValueOf(&spare.events[:cap(spare.events)][i]).Elem())

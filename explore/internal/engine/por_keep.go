@@ -1,6 +1,9 @@
 package engine
 
-import "sort"
+import (
+	"sort"
+	"sync/atomic"
+)
 
 // A run of the reduced search replays its prefix: every decision as the
 // run before it took it, but the last, which takes an alternative. The
@@ -33,14 +36,23 @@ import "sort"
 // either way (TestKeptPrefixRunsTheSameSchedules).
 
 // keepPrefix turns the keeping on; the tests turn it off to compare.
-var keepPrefix = true
+// The plain search keeps the analysis too when it keeps a state cache
+// (statecache.go), which hashes each step's clock: cacheKept and
+// cacheDiverged count its kept steps and its divergences, for the tests.
+var (
+	keepPrefix               = true
+	cacheKept, cacheDiverged atomic.Int64
+)
 
 // stepAux is what cutTo needs of an analysed step: the decisions made
 // when it ended, where its accesses end in accs, and where its clock ends
-// in the arena (in chunk, the arena's count of chunks then).
+// in the arena (in chunk, the arena's count of chunks then); and the
+// trace's hash after it, which a replay of the step takes back (the state
+// cache's, statecache.go).
 type stepAux struct {
 	decEnd, accEnd, clockEnd int32
 	chunk                    uint32
+	trace                    stateKey
 }
 
 // keepable returns how many of the last run's steps the next run, whose
@@ -169,7 +181,11 @@ func (p *porRun) replayed(n int) bool {
 			}
 		}
 	}
-	p.s.kept++
+	if p.s != nil {
+		p.s.kept++
+	} else {
+		cacheKept.Add(1)
+	}
 	p.thClock[e.tid] = e.clock
 	if e.all {
 		p.lastGlob = n
@@ -201,7 +217,11 @@ func (p *porRun) mapLoc(g int32, a access, n int32) bool {
 // analysis is cut back to the steps before it (cutTo), and the location
 // table holds what they touched, at this run's addresses.
 func (p *porRun) diverge(k int) {
-	p.s.diverged++
+	if p.s != nil {
+		p.s.diverged++
+	} else {
+		cacheDiverged.Add(1)
+	}
 	p.keep = k
 	p.cutTo(k)
 	p.locs.reset()

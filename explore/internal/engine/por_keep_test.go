@@ -30,7 +30,10 @@ func sameKeptOrNot(t interface{ Fatalf(string, ...any) }, what string, opt Optio
 	for i, keep := range []bool{false, true} {
 		keepPrefix = keep
 		st = keptStats{}
+		k0, d0 := cacheKept.Load(), cacheDiverged.Load()
 		res[i] = Explore(opt, body(&logs[i]))
+		st.kept += int(cacheKept.Load() - k0) // the state cache's search (no porStats)
+		st.diverged += int(cacheDiverged.Load() - d0)
 		if !keep && st != (keptStats{}) {
 			t.Fatalf("%s: %+v with the keeping off", what, st)
 		}
@@ -44,9 +47,12 @@ func sameKeptOrNot(t interface{ Fatalf(string, ...any) }, what string, opt Optio
 
 // keptOptions are the reduced searches compared: unbounded (wakeup
 // trees in the plain mode, source sets in the weak), bounds 0 to 2, and a
-// budget that ends the search in the middle of a round.
+// budget that ends the search in the middle of a round; in the plain
+// mode, the plain search with the state cache too, which keeps the
+// analysis the same way (its cuts, which hash each step's clock, must be
+// the same).
 func keptOptions(weak bool) map[string]Options {
-	return map[string]Options{
+	opts := map[string]Options{
 		"no bound":  {Reduce: true, Unbounded: true, Weak: weak, MaxSchedules: 6000},
 		"bound 0":   {Reduce: true, Preemptions: -1, Weak: weak, MaxSchedules: 40000},
 		"bound 1":   {Reduce: true, Preemptions: 1, Weak: weak, MaxSchedules: 40000},
@@ -54,6 +60,12 @@ func keptOptions(weak bool) map[string]Options {
 		"budget 7":  {Reduce: true, Preemptions: 2, Weak: weak, MaxSchedules: 7},
 		"budget 30": {Reduce: true, Unbounded: true, Weak: weak, MaxSchedules: 30},
 	}
+	if !weak {
+		opts["cached bound 1"] = Options{StateCache: true, Preemptions: 1, MaxSchedules: 40000}
+		opts["cached bound 2"] = Options{StateCache: true, Preemptions: 2, MaxSchedules: 40000}
+		opts["cached budget 7"] = Options{StateCache: true, Preemptions: 2, MaxSchedules: 7}
+	}
+	return opts
 }
 
 func TestKeptPrefixRunsTheSameSchedules(t *testing.T) {

@@ -71,7 +71,7 @@ func TestBacktrackMarksAskWhereTheScanAsks(t *testing.T) {
 	var spare *porRun
 	asked := 0
 	for k := range 400 {
-		p := newPorRun(nil, spare)
+		p := newPorRun(nil, spare, -1)
 		r := markRun(rng, p)
 		bound := -1
 		if k%4 != 0 {

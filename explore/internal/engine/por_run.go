@@ -163,14 +163,17 @@ func (p *porRun) chose(c int) {
 }
 
 // newPorRun returns an empty record for a run of search s (nil for a
-// plain search that records, as Classes does); spare, if not nil, is an
-// earlier run's record, emptied so that its memory is reused.
-func newPorRun(s *porSearch, spare *porRun) *porRun {
+// plain search that records, as Classes does, or keeps a state cache);
+// spare, if not nil, is an earlier run's record, emptied so that its
+// memory is reused. If spare is the last run's and this run replays its
+// first replays decisions (else replays is -1), the analysis of the steps
+// before them is kept (por_keep.go).
+func newPorRun(s *porSearch, spare *porRun, replays int) *porRun {
 	if spare != nil {
 		p := spare
 		keep := 0
-		if keepPrefix && s != nil && p.s == s && s.ran == p {
-			keep = p.keepable(len(s.prefix))
+		if keepPrefix && replays >= 0 {
+			keep = p.keepable(replays)
 		}
 		p.cutTo(keep) // the last run's analysis of the steps this one replays (por_keep.go)
 		p.locs.reset()
@@ -358,6 +361,7 @@ func (p *porRun) finish(r *run) {
 		return
 	}
 	if n < p.keep && p.replayed(n) {
+		p.trace = p.aux[n].trace
 		return // analysed in the last run
 	}
 	prev := p.clockOf(e.tid)
@@ -374,7 +378,7 @@ func (p *porRun) finish(r *run) {
 		}
 	}
 	p.remember(n)
-	p.aux = append(p.aux, stepAux{int32(len(r.decisions)), int32(len(p.accs)), int32(len(p.arena)), p.chunk})
+	p.aux = append(p.aux, stepAux{int32(len(r.decisions)), int32(len(p.accs)), int32(len(p.arena)), p.chunk, p.trace})
 }
 
 // wakeSleepers records step e at the decision that chose it (what it

@@ -194,12 +194,14 @@ type run struct {
 	yielded bool
 	// cache is the plain search's state cache (statecache.go), or nil;
 	// cacheBound is the round's bound; cacheKeys and cacheLeft are, per
-	// decision, its state and the preemptions left there; cut is set when
-	// the run was cut at a decision whose subtree has run.
+	// decision, its state and the preemptions left there, the first
+	// cacheKnown of them the last run's (cacheCut); cut is set when the
+	// run was cut at a decision whose subtree has run.
 	cache      *stateCache
 	cacheBound int
 	cacheKeys  []stateKey
 	cacheLeft  []int8
+	cacheKnown int
 	cut        bool
 }
 

@@ -185,6 +185,15 @@ func (r *run) cacheCut(t *thread) bool {
 		r.cache = nil // a Symmetric group: off from here (cacheDone drops it)
 		return false
 	}
+	if n := len(r.cacheKeys); n < r.cacheKnown && len(r.por.events) <= r.por.keep {
+		// A decision the run replays, every step before it the last
+		// run's (none diverged, por_keep.go): its state is the last
+		// run's, kept in place. The last run did not cut there, and what
+		// the cache took since are decisions below this one, whose
+		// traces have more steps: this one cannot be cut now either.
+		r.cacheKeys, r.cacheLeft = r.cacheKeys[:n+1], r.cacheLeft[:n+1]
+		return false
+	}
 	k, left := r.decisionKey(t), r.cacheBound-r.preempts
 	if r.cache.covered(k, left) {
 		r.cut = true // counted as Result.Cut (runOnce)
