@@ -143,6 +143,9 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	go r.drive()
 	e.wait(r)
 	current.Store(nil)
+	if r.cutPor != nil {
+		r.por = r.cutPor // its record up to the cut (coast)
+	}
 	sharedOps.Add(r.sharedOps)
 	if e.onRun != nil {
 		e.onRun(r)
@@ -159,7 +162,7 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 		e.cacheKeys, e.cacheLeft = r.cacheKeys, r.cacheLeft
 		e.cacheRan = r.por
 	}
-	if r.failure == nil && !r.cut && !tracing && !r.abandoned.Load() {
+	if r.failure == nil && !tracing && !r.abandoned.Load() {
 		// Its thread records, for the next run (run.newThread): no
 		// goroutine of a run that passed is left to touch them.
 		e.threads = r.threads

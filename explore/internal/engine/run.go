@@ -196,7 +196,9 @@ type run struct {
 	// cacheBound is the round's bound; cacheKeys and cacheLeft are, per
 	// decision, its state and the preemptions left there, the first
 	// cacheKnown of them the last run's (cacheCut); cut is set when the
-	// run was cut at a decision whose subtree has run.
+	// run was cut at a decision whose subtree has run, from which it
+	// coasts, its record kept aside in cutPor (coast).
+	cutPor     *porRun
 	cache      *stateCache
 	cacheBound int
 	cacheKeys  []stateKey
@@ -335,11 +337,14 @@ func (r *run) point(t *thread) {
 // alternative within the bound (nextPrefix), so the search's schedules,
 // and their steps, are the same (forced_test.go).
 func (r *run) goOn(t *thread) {
+	if r.cut && !t.yielded {
+		return // coasting: schedule's default choice is t (statecache.go)
+	}
 	if r.bound >= 0 && r.preempts >= r.bound && r.sym == nil && r.seen == nil {
 		if !r.keepForced {
 			t.stepped = true // symStep's only effect here
 			r.skipped++
-			if r.cache != nil {
+			if r.cache != nil && !r.cut {
 				r.por.forcedStep(r, t) // the state cache's steps (statecache.go)
 			}
 			return
@@ -369,10 +374,6 @@ func (r *run) progressed() {
 func (r *run) switchFrom(t *thread) {
 	next := r.schedule(t)
 	if next == nil {
-		if r.cut {
-			t.exiting = true
-			runtime.Goexit() // its exit tears the others down
-		}
 		r.failNow(t, kindDeadlock, r.deadlockReport())
 	}
 	if next == t {
@@ -472,8 +473,12 @@ func (r *run) schedule(t *thread) *thread {
 	if sc.twins = r.twinsOf(&sc); sc.twins != 0 {
 		r.twinsAt++
 	}
+	if r.cut {
+		return r.threads[sc.defaultChoice()] // coasting (statecache.go)
+	}
 	if r.cache != nil && r.cacheCut(t) {
-		return nil // switchFrom and exit tear the run down
+		r.coast()
+		return r.threads[sc.defaultChoice()]
 	}
 	c := t.id // a forced point (goOn)
 	if !r.forcing {
@@ -625,7 +630,7 @@ func (r *run) exit(t *thread) {
 		r.started(t)
 		return
 	}
-	if r.failure != nil || r.cut {
+	if r.failure != nil {
 		r.abortAll(t)
 		return
 	}
@@ -638,10 +643,6 @@ func (r *run) exit(t *thread) {
 		return
 	}
 	next := r.schedule(t)
-	if next == nil && r.cut {
-		r.abortAll(t)
-		return
-	}
 	if next == nil {
 		r.setFailure(t, kindDeadlock, r.deadlockReport(), "")
 		r.abortAll(t)

@@ -12,8 +12,9 @@ import "github.com/wsched/wsched/explore/internal/vclock"
 // cost a preemption) and on the preemptions left. So once the search has
 // run every schedule below a decision, a later decision with the same
 // trace, the same goroutine deciding and no more preemptions left has
-// nothing new below it: the run is cut there, and the search backtracks
-// as if it had run the subtree. This is stateful search, with the trace
+// nothing new below it: the run is cut there (it coasts to its end without
+// deciding, coast), and the search backtracks as if it had run the
+// subtree. This is stateful search, with the trace
 // standing for the state, on a search that otherwise keeps no state.
 //
 // A trace is named by a hash: the sum, over its steps, of a hash of the
@@ -196,7 +197,6 @@ func (r *run) cacheCut(t *thread) bool {
 	}
 	k, left := r.decisionKey(t), r.cacheBound-r.preempts
 	if r.cache.covered(k, left) {
-		r.cut = true // counted as Result.Cut (runOnce)
 		return true
 	}
 	r.cacheKeys = append(r.cacheKeys, k)
@@ -230,4 +230,22 @@ func (e *explorer) cacheDone(r *run, next int) {
 	for j := next + 1; j < len(r.cacheKeys); j++ {
 		e.cache.add(r.cacheKeys[j], int(r.cacheLeft[j]))
 	}
+}
+
+// coast goes on with a run cut at a decision (cacheCut) without deciding:
+// from there the run takes each point's default choice, the one the
+// search took first below the decision where the state was searched, and
+// records nothing (no decision, no analysis: its record stays as it was
+// at the cut, for the next run to keep, and comes back when the run ends).
+// The schedule it finishes is the first one of that subtree, which ran
+// and passed. To tear the run down there instead would end every
+// goroutine by Goexit, whose deferred calls (a poll's stack trace among
+// them) and the coroutines started anew cost more than the steps left.
+// Should a coasted run fail (a scenario that does not do the same given
+// the same schedule), the failure is reported as any other: its schedule
+// is the cut prefix and the default choices after it, which is how the
+// search replays it.
+func (r *run) coast() {
+	r.cut = true // counted as Result.Cut (runOnce)
+	r.cutPor, r.por = r.por, nil
 }

@@ -18,21 +18,27 @@ import (
 // it, so a conflict the explorer failed to name would show here.
 
 // outcomesOf runs program gs under opt and returns the outcome of every
-// run that finished, and the search's result.
-func outcomesOf(t *rapid.T, opt Options, gs [][]progOp) (map[string]int, Result) {
-	seen := map[string]int{}
+// run that finished uncut, the outcomes of the runs cut (each coasts to
+// its end, statecache.go), and the search's result.
+func outcomesOf(t *rapid.T, opt Options, gs [][]progOp) (seen, coasted map[string]int, res Result) {
+	seen, coasted = map[string]int{}, map[string]int{}
 	var logs [][]int
 	body := programEach(gs, func(i int, w *progWorld, o progOp) { w.do(o, &logs[i]) }, func(w *progWorld) {
-		seen[fmt.Sprint(logs, w.xs[0].v, w.xs[1].v, w.xs[2].v)]++
+		k := fmt.Sprint(logs, w.xs[0].v, w.xs[1].v, w.xs[2].v)
+		if current.Load().cut {
+			coasted[k]++
+			return
+		}
+		seen[k]++
 	})
-	res := Explore(opt, func() {
+	res = Explore(opt, func() {
 		logs = make([][]int, len(gs))
 		body()
 	})
 	if res.Failure != nil {
 		t.Fatalf("%v: %s", gs, res.Failure.Message)
 	}
-	return seen, res
+	return seen, coasted, res
 }
 
 // cacheTally adds up what the cache saved over the programs compared;
@@ -46,18 +52,28 @@ type cacheTally struct {
 // compareCached checks that the search with the cache, under opt with
 // StateCache set, reaches every outcome the search without it reaches.
 func compareCached(t *rapid.T, gs [][]progOp, what string, opt Options, tally *cacheTally) {
-	want, pres := outcomesOf(t, opt, gs)
+	want, _, pres := outcomesOf(t, opt, gs)
 	if !pres.Exhaustive {
 		return // too big for the plain search's budget
 	}
 	copt := opt
 	copt.StateCache = true
-	got, cres := outcomesOf(t, copt, gs)
+	got, coasted, cres := outcomesOf(t, copt, gs)
 	if !cres.Exhaustive {
 		t.Fatalf("%v, %s: the search with the state cache did not end (%d schedules; %d without)", gs, what, cres.Schedules, pres.Schedules)
 	}
 	if cres.Schedules > pres.Schedules {
 		t.Fatalf("%v, %s: %d schedules with the state cache, %d without", gs, what, cres.Schedules, pres.Schedules)
+	}
+	n := 0
+	for _, k := range sortedKeys(coasted) {
+		if want[k] == 0 {
+			t.Fatalf("%v, %s: a run cut by the state cache coasted to outcome %s, which the search without it never reached", gs, what, k)
+		}
+		n += coasted[k]
+	}
+	if n != cres.Cut {
+		t.Fatalf("%v, %s: %d runs cut, %d coasted to their end", gs, what, cres.Cut, n)
 	}
 	for _, k := range sortedKeys(want) {
 		if got[k] == 0 {
