@@ -99,9 +99,9 @@ func (r *run) drive() {
 // growStack grows a new coroutine's stack at once, while it holds one
 // frame: copying it then costs nothing, where growing it step by step
 // under the scheduler's deep calls copies every frame each time. A run torn
-// down (a failure; a run the state cache cut, before cut runs coasted to
-// their end, statecache.go) ends its threads' coroutines with Goexit, so
-// new ones start; a run that ends leaves them for the next.
+// down (a failure) ends its threads' coroutines with Goexit, so new ones
+// start; a run that ends, a run the state cache cut too (it coasts to its
+// end, statecache.go), leaves them for the next.
 //
 //go:noinline
 func growStack(i int) byte {

@@ -470,11 +470,11 @@ func (r *run) schedule(t *thread) *thread {
 		r.symStep(r.threads[c])
 		return r.threads[c]
 	}
-	if sc.twins = r.twinsOf(&sc); sc.twins != 0 {
-		r.twinsAt++
-	}
 	if r.cut {
 		return r.threads[sc.defaultChoice()] // coasting (statecache.go)
+	}
+	if sc.twins = r.twinsOf(&sc); sc.twins != 0 {
+		r.twinsAt++
 	}
 	if r.cache != nil && r.cacheCut(t) {
 		r.coast()
