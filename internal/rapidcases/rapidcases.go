@@ -24,9 +24,11 @@ func FewerUnderRace(t testing.TB) {
 }
 
 // Fewer lowers rapid's case count for the calling test to n, unless
-// -rapid.checks was given, and restores it when the test ends. It
-// reports whether it lowered it. A binary without rapid's flag is a
-// mistake of the test's, reported as its failure.
+// -rapid.checks was given or the count is n or fewer already (a test
+// that FewerUnderRace lowered first keeps the lower count), and restores
+// it when the test ends. It reports whether it lowered it. A binary
+// without rapid's flag is a mistake of the test's, reported as its
+// failure.
 func Fewer(t testing.TB, n int) bool {
 	t.Helper()
 	f := flag.Lookup("rapid.checks")
@@ -39,6 +41,9 @@ func Fewer(t testing.TB, n int) bool {
 		return false
 	}
 	old := f.Value.String()
+	if cur, err := strconv.Atoi(old); err == nil && cur <= n {
+		return false // never raised
+	}
 	if err := f.Value.Set(strconv.Itoa(n)); err != nil {
 		t.Fatal(err)
 	}

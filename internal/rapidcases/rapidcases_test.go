@@ -47,6 +47,26 @@ func TestFewerUnderRaceOnlyInARaceBuild(t *testing.T) {
 	})
 }
 
+// Fewer never raises a count: a test lowered under the race detector and
+// then to a count of its own for every build keeps the lower one.
+func TestFewerNeverRaises(t *testing.T) {
+	before := checks()
+	t.Run("lowered twice", func(t *testing.T) {
+		if !Fewer(t, 5) {
+			t.Fatal("Fewer did not lower the count")
+		}
+		if Fewer(t, 30) {
+			t.Fatal("Fewer raised the count from 5 to 30")
+		}
+		if got := checks(); got != "5" {
+			t.Fatalf("-rapid.checks is %s, want 5", got)
+		}
+	})
+	if got := checks(); got != before {
+		t.Fatalf("-rapid.checks is %s after the test, want %s again", got, before)
+	}
+}
+
 // A count given on the command line is obeyed. (Last: once set, the flag
 // stays marked as given for the rest of the binary.)
 func TestFewerObeysAGivenCount(t *testing.T) {
