@@ -19,26 +19,35 @@ import (
 
 // outcomesOf runs program gs under opt and returns the outcome of every
 // run that finished uncut, the outcomes of the runs cut (each coasts to
-// its end, statecache.go), and the search's result.
-func outcomesOf(t *rapid.T, opt Options, gs [][]progOp) (seen, coasted map[string]int, res Result) {
+// its end, statecache.go), the order in which the goroutines did their
+// operations in every run (of the uncut runs and of the coasted ones),
+// and the search's result.
+func outcomesOf(t *rapid.T, opt Options, gs [][]progOp) (seen, coasted map[string]int, orders, coastedOrders map[string]bool, res Result) {
 	seen, coasted = map[string]int{}, map[string]int{}
+	orders, coastedOrders = map[string]bool{}, map[string]bool{}
 	var logs [][]int
-	body := programEach(gs, func(i int, w *progWorld, o progOp) { w.do(o, &logs[i]) }, func(w *progWorld) {
+	var order []int
+	body := programEach(gs, func(i int, w *progWorld, o progOp) {
+		w.do(o, &logs[i])
+		order = append(order, i)
+	}, func(w *progWorld) {
 		k := fmt.Sprint(logs, w.xs[0].v, w.xs[1].v, w.xs[2].v)
 		if current.Load().cut {
 			coasted[k]++
+			coastedOrders[fmt.Sprint(order)] = true
 			return
 		}
 		seen[k]++
+		orders[fmt.Sprint(order)] = true
 	})
 	res = Explore(opt, func() {
-		logs = make([][]int, len(gs))
+		logs, order = make([][]int, len(gs)), order[:0]
 		body()
 	})
 	if res.Failure != nil {
 		t.Fatalf("%v: %s", gs, res.Failure.Message)
 	}
-	return seen, coasted, res
+	return seen, coasted, orders, coastedOrders, res
 }
 
 // cacheTally adds up what the cache saved over the programs compared;
@@ -52,18 +61,23 @@ type cacheTally struct {
 // compareCached checks that the search with the cache, under opt with
 // StateCache set, reaches every outcome the search without it reaches.
 func compareCached(t *rapid.T, gs [][]progOp, what string, opt Options, tally *cacheTally) {
-	want, _, pres := outcomesOf(t, opt, gs)
+	want, _, wantOrders, _, pres := outcomesOf(t, opt, gs)
 	if !pres.Exhaustive {
 		return // too big for the plain search's budget
 	}
 	copt := opt
 	copt.StateCache = true
-	got, coasted, cres := outcomesOf(t, copt, gs)
+	got, coasted, _, coastedOrders, cres := outcomesOf(t, copt, gs)
 	if !cres.Exhaustive {
 		t.Fatalf("%v, %s: the search with the state cache did not end (%d schedules; %d without)", gs, what, cres.Schedules, pres.Schedules)
 	}
 	if cres.Schedules > pres.Schedules {
 		t.Fatalf("%v, %s: %d schedules with the state cache, %d without", gs, what, cres.Schedules, pres.Schedules)
+	}
+	for o := range coastedOrders {
+		if !wantOrders[o] {
+			t.Fatalf("%v, %s: a run cut by the state cache coasted through the operations in the order %s, which no schedule of the search without it took (a coasted run takes the default choices: no preemption)", gs, what, o)
+		}
 	}
 	n := 0
 	for _, k := range sortedKeys(coasted) {
