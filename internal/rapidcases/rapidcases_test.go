@@ -10,9 +10,23 @@ import (
 
 func checks() string { return flag.Lookup("rapid.checks").Value.String() }
 
+// skipIfGiven skips a test of the lowering when the command line gave
+// -rapid.checks (verify -long gives 2000 to every package that links
+// rapid): Fewer lowers nothing then, which TestFewerObeysAGivenCount
+// checks.
+func skipIfGiven(t *testing.T) {
+	t.Helper()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "rapid.checks" })
+	if given {
+		t.Skipf("SKIPPED: -rapid.checks=%s was given, so Fewer lowers nothing here (TestFewerObeysAGivenCount checks that)", checks())
+	}
+}
+
 // Fewer sets the count for the test that calls it, which rapid then
 // draws, and the count is back when that test ends.
 func TestFewerLowersAndRestores(t *testing.T) {
+	skipIfGiven(t)
 	before := checks()
 	t.Run("lowered", func(t *testing.T) {
 		if !Fewer(t, 7) {
@@ -34,6 +48,7 @@ func TestFewerLowersAndRestores(t *testing.T) {
 
 // FewerUnderRace lowers the count in a race build and only there.
 func TestFewerUnderRaceOnlyInARaceBuild(t *testing.T) {
+	skipIfGiven(t)
 	before := checks()
 	t.Run("maybe lowered", func(t *testing.T) {
 		FewerUnderRace(t)
@@ -50,6 +65,7 @@ func TestFewerUnderRaceOnlyInARaceBuild(t *testing.T) {
 // Fewer never raises a count: a test lowered under the race detector and
 // then to a count of its own for every build keeps the lower one.
 func TestFewerNeverRaises(t *testing.T) {
+	skipIfGiven(t)
 	before := checks()
 	t.Run("lowered twice", func(t *testing.T) {
 		if !Fewer(t, 5) {
