@@ -64,7 +64,8 @@ type Options struct {
 	// decision whose state it has searched below already: the same trace
 	// (the same steps, ordered alike where they conflict), the same
 	// goroutine deciding and no more preemptions left
-	// (statecache.go). Exhaustive still means every schedule within the
+	// (statecache.go); a cut run goes on to its end by default choices,
+	// deciding nothing. Exhaustive still means every schedule within the
 	// bound, run or cut where its state's were run. It rests on what the
 	// reduced search rests on, every conflict named; it is off in the
 	// weak-memory mode, in a part of a sharded search and with a

@@ -12,9 +12,11 @@ import (
 // values its loads and adds read, whether its timed wait ended in time)
 // and the integers' values at the end. The cache cuts runs, so it runs
 // fewer outcomes' schedules, but every outcome the plain search reaches
-// must come out of some run it lets finish: a cut run's state was
+// must come out of some run it does not cut: a cut run's state was
 // searched below already, and what follows it there is what follows it
-// here. The outcome is what the program did, not how the explorer named
+// here. (A cut run coasts to its end without deciding, statecache.go;
+// its outcome and its order of operations need only be ones the plain
+// search reached.) The outcome is what the program did, not how the explorer named
 // it, so a conflict the explorer failed to name would show here.
 
 // outcomesOf runs program gs under opt and returns the outcome of every
