@@ -231,7 +231,7 @@ func (e *explorer) dfs() Result {
 	for b := 0; b <= e.opt.Preemptions; b++ {
 		e.res.Bound = b
 		round := e.res.Schedules
-		if e.opt.StateCache && !e.opt.Weak && !e.opt.Shard.Split() && !e.symmetric {
+		if e.opt.StateCache && !e.opt.Shard.Split() && !e.symmetric {
 			// A round's own: the states of the rounds before it had
 			// fewer preemptions left.
 			e.cache = newStateCache()

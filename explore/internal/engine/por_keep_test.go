@@ -47,10 +47,10 @@ func sameKeptOrNot(t interface{ Fatalf(string, ...any) }, what string, opt Optio
 
 // keptOptions are the reduced searches compared: unbounded (wakeup
 // trees in the plain mode, source sets in the weak), bounds 0 to 2, and a
-// budget that ends the search in the middle of a round; in the plain
-// mode, the plain search with the state cache too, which keeps the
-// analysis the same way (its cuts, which hash each step's clock, must be
-// the same).
+// budget that ends the search in the middle of a round; and the plain
+// search with the state cache, which keeps the analysis the same way (its
+// cuts, which hash each step's clock and, in the weak mode, its choices of
+// store, must be the same).
 func keptOptions(weak bool) map[string]Options {
 	opts := map[string]Options{
 		"no bound":  {Reduce: true, Unbounded: true, Weak: weak, MaxSchedules: 6000},
@@ -60,11 +60,9 @@ func keptOptions(weak bool) map[string]Options {
 		"budget 7":  {Reduce: true, Preemptions: 2, Weak: weak, MaxSchedules: 7},
 		"budget 30": {Reduce: true, Unbounded: true, Weak: weak, MaxSchedules: 30},
 	}
-	if !weak {
-		opts["cached bound 1"] = Options{StateCache: true, Preemptions: 1, MaxSchedules: 40000}
-		opts["cached bound 2"] = Options{StateCache: true, Preemptions: 2, MaxSchedules: 40000}
-		opts["cached budget 7"] = Options{StateCache: true, Preemptions: 2, MaxSchedules: 7}
-	}
+	opts["cached bound 1"] = Options{StateCache: true, Preemptions: 1, Weak: weak, MaxSchedules: 40000}
+	opts["cached bound 2"] = Options{StateCache: true, Preemptions: 2, Weak: weak, MaxSchedules: 40000}
+	opts["cached budget 7"] = Options{StateCache: true, Preemptions: 2, Weak: weak, MaxSchedules: 7}
 	return opts
 }
 

@@ -162,6 +162,19 @@ func (p *porRun) chose(c int) {
 	}
 }
 
+// withPicks is h, the hash of step n, with the choices of the weak mode
+// the step made (a store to read, a place to store at: picks, the last
+// ones the step's) folded in: in the weak mode what a step did depends on
+// them as well as on the steps before it (statecache.go).
+func (p *porRun) withPicks(h stateKey, n int) stateKey {
+	for i := len(p.picks) - 1; i >= 0 && p.picks[i].ev == n; i-- {
+		w := uint64(i-len(p.picks))<<32 | uint64(uint32(p.picks[i].c))
+		h.a = mix(h.a ^ w)
+		h.b = mix(h.b + w*0x9e3779b97f4a7c15)
+	}
+	return h
+}
+
 // newPorRun returns an empty record for a run of search s (nil for a
 // plain search that records, as Classes does, or keeps a state cache);
 // spare, if not nil, is an earlier run's record, emptied so that its
@@ -369,7 +382,11 @@ func (p *porRun) finish(r *run) {
 	p.cand = cand // stepClock reads it
 	e.clock = p.stepClock(r, e, prev)
 	if r.cache != nil {
-		p.trace.addStep(stepHash(e.tid, e.local, e.clock))
+		h := stepHash(e.tid, e.local, e.clock)
+		if r.mem != nil {
+			h = p.withPicks(h, n)
+		}
+		p.trace.addStep(h)
 	}
 	if p.s != nil {
 		p.reverseRaces(r, cand, n)

@@ -122,6 +122,11 @@ func weakOutcomes(gs [][]weakOp, opt Options) (map[string]bool, map[string]int, 
 // weakProgram is the body that runs the program, and adds each run's
 // outcome (what each load read, the final values) to seen.
 func weakProgram(gs [][]weakOp, seen map[string]bool) func() {
+	return weakProgramTo(gs, func(k string) { seen[k] = true })
+}
+
+// weakProgramTo is weakProgram, each run's outcome given to record.
+func weakProgramTo(gs [][]weakOp, record func(string)) func() {
 	return func() {
 		var xs [2]wloc
 		reads := make([][]int, len(gs))
@@ -145,7 +150,7 @@ func weakProgram(gs [][]weakOp, seen map[string]bool) func() {
 		for _, t := range ts {
 			t.Join()
 		}
-		seen[fmt.Sprint(reads, " final ", xs[0].v, " ", xs[1].v)] = true
+		record(fmt.Sprint(reads, " final ", xs[0].v, " ", xs[1].v))
 	}
 }
 

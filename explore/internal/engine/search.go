@@ -67,9 +67,10 @@ type Options struct {
 	// (statecache.go); a cut run goes on to its end by default choices,
 	// deciding nothing. Exhaustive still means every schedule within the
 	// bound, run or cut where its state's were run. It rests on what the
-	// reduced search rests on, every conflict named; it is off in the
-	// weak-memory mode, in a part of a sharded search and with a
-	// Symmetric group. WSCHED_EXPLORE_CACHE=1 sets it, =off clears it.
+	// reduced search rests on, every conflict named; in the weak-memory
+	// mode the state is also the choices of store made. It is off in a
+	// part of a sharded search and with a Symmetric group.
+	// WSCHED_EXPLORE_CACHE=1 sets it, =off clears it.
 	StateCache bool
 	// Watchdog is how long, in real time, a schedule may go without a
 	// single handoff before the explorer gives up: a goroutine blocked

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/wsched/wsched/explore/internal/vclock"
+import (
+	"fmt"
+
+	"github.com/wsched/wsched/explore/internal/vclock"
+)
 
 // The state cache of the plain depth-first search (Options.StateCache).
 //
@@ -37,8 +41,21 @@ import "github.com/wsched/wsched/explore/internal/vclock"
 // order goroutines ran, with no scheduling point) would see a cut run's
 // state as one it is not; such a scenario must keep the cache off.
 //
-// Off, whatever the option: in the weak-memory mode (a load's choice of
-// store is not in the trace), in a part of a sharded search (a subtree is
+// In the weak-memory mode what a step did also depends on its choices:
+// which store each of its reads read, where each of its stores went in
+// modification order (chooseWeak). A step's hash takes them in
+// (porRun.withPicks). The model's state (each location's stores in
+// modification order, each goroutine's view, the seq_cst order, the count
+// of stale choices that bounds those left) is then the same after two
+// prefixes of one trace with the same choices: the model builds it from
+// those steps, and the steps that commute in a trace touch different
+// locations (seq_cst accesses and fences share one they order by,
+// touchSC), the premise of the reduced search in the weak mode too. The
+// cache is looked at where a goroutine is chosen; a choice of store
+// records no state there (cacheNoState), and a run that coasts reads the
+// latest store, the default choice.
+//
+// Off, whatever the option: in a part of a sharded search (a subtree is
 // searched there only in part), once a Symmetric group is declared (the
 // twins' rule reads histories), and in a run someone looks at (a trace,
 // Classes, onRun).
@@ -186,6 +203,10 @@ func (r *run) cacheCut(t *thread) bool {
 		r.cache = nil // a Symmetric group: off from here (cacheDone drops it)
 		return false
 	}
+	if len(r.cacheKeys) != len(r.decisions) {
+		// cacheDone reads the states by the index of their decision.
+		panic(fmt.Sprintf("engine: %d decision states for %d decisions (a decision that records no state: cacheNoState)", len(r.cacheKeys), len(r.decisions)))
+	}
 	if n := len(r.cacheKeys); n < r.cacheKnown && len(r.por.events) <= r.por.keep {
 		// A decision the run replays, every step before it the last
 		// run's (none diverged, por_keep.go): its state is the last
@@ -202,6 +223,15 @@ func (r *run) cacheCut(t *thread) bool {
 	r.cacheKeys = append(r.cacheKeys, k)
 	r.cacheLeft = append(r.cacheLeft, int8(left))
 	return false
+}
+
+// cacheNoState keeps the run's list of decision states in step with its
+// decisions at a decision of the weak mode (chooseWeak): the cache is
+// looked at where a goroutine is chosen, not where a store is, so the
+// decision has no state (left -1, which cacheDone passes over).
+func (r *run) cacheNoState() {
+	r.cacheKeys = append(r.cacheKeys, stateKey{})
+	r.cacheLeft = append(r.cacheLeft, -1)
 }
 
 // forcedStep ends the running step at a forced point (run.goOn, which
@@ -228,7 +258,9 @@ func (e *explorer) cacheDone(r *run, next int) {
 		return
 	}
 	for j := next + 1; j < len(r.cacheKeys); j++ {
-		e.cache.add(r.cacheKeys[j], int(r.cacheLeft[j]))
+		if r.cacheLeft[j] >= 0 {
+			e.cache.add(r.cacheKeys[j], int(r.cacheLeft[j]))
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -134,6 +135,66 @@ func TestStateCacheReachesEveryOutcomeOfGeneratedPrograms(t *testing.T) {
 	}
 }
 
+// The weak-memory mode: a trace there is also the choices of store its
+// steps made, which the state's hash takes in (porRun.withPicks). On the
+// weak mode's generated programs (por_weak_test.go: loads, stores, adds
+// and fences with drawn orderings), at bounds 0, 1 and 2 and without a
+// bound, every outcome (what each load read, the final values) of the
+// weak search without the cache comes out of a run the cache did not cut,
+// and a cut run, which coasts reading the latest stores, reaches only
+// outcomes the search without it reached.
+func TestStateCacheReachesEveryOutcomeOfGeneratedWeakPrograms(t *testing.T) {
+	fewerProgramsUnderRace(t)
+	fewerPrograms(t, 40, "four weak searches a program, each one twice") // about 7 s
+	var programs, plain, cached, cut int
+	rapid.Check(t, func(t *rapid.T) {
+		gs := genWeakProgram(t)
+		for _, b := range []int{-1, 1, 2, 64} {
+			what := fmt.Sprintf("bound %d", max(b, 0))
+			opt := Options{Weak: true, Preemptions: b, MaxSchedules: 20000}
+			want := map[string]bool{}
+			pres := Explore(opt, weakProgram(gs, want))
+			if pres.Failure != nil {
+				t.Fatalf("%v, %s: %s", gs, what, pres.Failure.Message)
+			}
+			if !pres.Exhaustive {
+				continue // too big for the plain search's budget
+			}
+			got, coasted := map[string]bool{}, map[string]int{}
+			opt.StateCache = true
+			cres := Explore(opt, weakProgramTo(gs, func(k string) {
+				if current.Load().cut {
+					coasted[k]++
+				} else {
+					got[k] = true
+				}
+			}))
+			if cres.Failure != nil || !cres.Exhaustive || cres.Schedules > pres.Schedules {
+				t.Fatalf("%v, %s: with the state cache %d schedules (exhaustive %v, failure %v), without %d", gs, what, cres.Schedules, cres.Exhaustive, cres.Failure, pres.Schedules)
+			}
+			n := 0
+			for _, k := range sortedKeys(coasted) {
+				if !want[k] {
+					t.Fatalf("%v, %s: a run cut by the state cache coasted to outcome %s, which the search without it never reached", gs, what, k)
+				}
+				n += coasted[k]
+			}
+			if n != cres.Cut {
+				t.Fatalf("%v, %s: %d runs cut, %d coasted to their end", gs, what, cres.Cut, n)
+			}
+			if missed, _ := setDiff(want, got); len(missed) > 0 {
+				t.Fatalf("%v, %s: the search with the state cache missed outcomes %s (without it: %d schedules, %d outcomes; with: %d schedules, %d cut)",
+					gs, what, strings.Join(missed, "; "), pres.Schedules, len(want), cres.Schedules, cres.Cut)
+			}
+			programs, plain, cached, cut = programs+1, plain+pres.Schedules, cached+cres.Schedules, cut+cres.Cut
+		}
+	})
+	if cut == 0 {
+		t.Fatalf("the state cache cut no run in %d weak searches", programs)
+	}
+	t.Logf("%d weak searches: %d schedules without the state cache, %d with it (%d of them cut)", programs, plain, cached, cut)
+}
+
 // The toys of por_test.go: each search with the cache is exhaustive, runs
 // no more schedules, and finds the failure the search without it finds
 // (or none), at no more preemptions; its token replays it. On two
@@ -178,9 +239,10 @@ func TestStateCacheOnTheToys(t *testing.T) {
 	t.Logf("independent counters at bound 2: %d schedules without the cache, %d with it (%d cut)", pres.Schedules, cres.Schedules, cres.Cut)
 }
 
-// Where the cache cannot hold it is off: the weak-memory mode, a part of
-// a sharded search, a Symmetric group. Each runs what it runs without it
-// (with it, each would cut runs: their goroutines' steps commute).
+// Where the cache cannot hold it is off: a part of a sharded search, a
+// Symmetric group. Each runs what it runs without it (with it, each would
+// cut runs: their goroutines' steps commute). In the weak-memory mode it
+// is on, and cuts the same program's runs.
 func TestStateCacheIsOffWhereItCannotHold(t *testing.T) {
 	counters := func() {
 		var x, y loc
@@ -202,13 +264,6 @@ func TestStateCacheIsOffWhereItCannotHold(t *testing.T) {
 		body func()
 	}{
 		{"a part of a sharded search", Options{Shard: Shard{K: 0, N: 2}}, counters},
-		{"the weak-memory mode", Options{Weak: true}, func() {
-			var x, y tloc
-			a := Go("a", func() { x.store(1, Release); x.store(2, Release); x.store(3, Release) })
-			b := Go("b", func() { y.store(1, Release); y.store(2, Release); y.store(3, Release) })
-			a.Join()
-			b.Join()
-		}},
 		{"a Symmetric group", Options{}, twins},
 	} {
 		without := Explore(c.opt, c.body)
@@ -218,5 +273,17 @@ func TestStateCacheIsOffWhereItCannotHold(t *testing.T) {
 		if with.Cut != 0 || with.Schedules != without.Schedules {
 			t.Errorf("%s: %d schedules with the cache (%d cut), %d without", c.name, with.Schedules, with.Cut, without.Schedules)
 		}
+	}
+	weakStores := func() {
+		var x, y tloc
+		a := Go("a", func() { x.store(1, Release); x.store(2, Release); x.store(3, Release) })
+		b := Go("b", func() { y.store(1, Release); y.store(2, Release); y.store(3, Release) })
+		a.Join()
+		b.Join()
+	}
+	without := Explore(Options{Weak: true}, weakStores)
+	with := Explore(Options{Weak: true, StateCache: true}, weakStores)
+	if with.Cut == 0 || with.Schedules >= without.Schedules || !with.Exhaustive {
+		t.Errorf("the weak-memory mode: %d schedules with the cache (%d cut, exhaustive %v), %d without", with.Schedules, with.Cut, with.Exhaustive, without.Schedules)
 	}
 }

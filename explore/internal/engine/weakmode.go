@@ -447,8 +447,8 @@ func (r *run) choosePlace(places []weak.Placement) int {
 // place to store at) as a decision of the search; what names the choice
 // for a replay that does not fit it.
 func (r *run) chooseWeak(n int, what string) int {
-	if n <= 1 {
-		return 0
+	if n <= 1 || r.cut {
+		return 0 // the only choice, or a run that coasts (statecache.go)
 	}
 	l := load{n}
 	c := r.guide.store(r, l)
@@ -458,6 +458,9 @@ func (r *run) chooseWeak(n int, what string) int {
 	r.decisions = append(r.decisions, decision{kind: kindStore, load: l, chosen: c, step: r.numbered})
 	if r.por != nil {
 		r.por.chose(c)
+	}
+	if r.cache != nil {
+		r.cacheNoState()
 	}
 	return c
 }
