@@ -85,7 +85,7 @@
 //	Seed             0
 //	Replay           none              WSCHED_EXPLORE_REPLAY='scenario=token'
 //	ReplayScenario   any               WSCHED_EXPLORE_REPLAY='scenario=token'
-//	Reduce           off               WSCHED_EXPLORE_REDUCE=1
+//	Reduce           off               WSCHED_EXPLORE_REDUCE=1 (not where the scenario set StateCache)
 //	Unbounded        off               WSCHED_EXPLORE_REDUCE=unbounded
 //	StateCache       off               WSCHED_EXPLORE_CACHE=1, or =off (cut runs at a state searched already)
 //	Watchdog         20 s

@@ -58,7 +58,12 @@ const (
 	ReplayEnv = "WSCHED_EXPLORE_REPLAY"
 	// WeakEnv (any value) sets Weak, as the weak build tag does.
 	WeakEnv = "WSCHED_EXPLORE_WEAK"
-	// ReduceEnv sets Reduce; =unbounded, Reduce and Unbounded.
+	// ReduceEnv sets Reduce; =unbounded, Reduce and Unbounded. A scenario
+	// that chose the plain search with the state cache (StateCache set in
+	// its options) keeps it, unless CacheEnv=off clears that choice: the
+	// weak layer sets ReduceEnv for every scenario, and the runtime
+	// scenarios choose the cache there (docs/explore.md, "The state cache
+	// in the weak mode").
 	ReduceEnv = "WSCHED_EXPLORE_REDUCE"
 	// LongEnv (any value) sets Long.
 	LongEnv = "WSCHED_LONG"
@@ -109,12 +114,20 @@ func FromEnv(opt Options) (Options, error) {
 	if weakTag || os.Getenv(WeakEnv) != "" {
 		opt.Weak = true
 	}
+	// The scenario's own choice of the state cache, which ReduceEnv
+	// leaves in place (CacheEnv=1 is not a scenario's choice; =off takes
+	// it back).
+	chose := opt.StateCache && os.Getenv(CacheEnv) != "off"
 	switch os.Getenv(ReduceEnv) {
 	case "":
 	case "unbounded":
-		opt.Reduce, opt.Unbounded = true, true
+		if !chose {
+			opt.Reduce, opt.Unbounded = true, true
+		}
 	default:
-		opt.Reduce = true
+		if !chose {
+			opt.Reduce = true
+		}
 	}
 	if os.Getenv(DepsEnv) != "" {
 		opt.Dependencies, opt.Reduce = true, true

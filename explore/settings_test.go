@@ -96,3 +96,30 @@ func TestFromEnvSetsEachField(t *testing.T) {
 		t.Fatalf("FromEnv with %s=0: no error", EstimateEnv)
 	}
 }
+
+// ReduceEnv leaves a scenario that chose the plain search with the state
+// cache as it chose, unless CacheEnv=off takes the choice back; CacheEnv=1
+// is no scenario's choice, and the reduced search runs.
+func TestReduceEnvLeavesAChosenStateCache(t *testing.T) {
+	t.Setenv(ReduceEnv, "1")
+	t.Setenv(DepsEnv, "")
+	for _, c := range []struct {
+		cache      string
+		chose      bool
+		reduce, sc bool
+	}{
+		{"", false, true, false},
+		{"", true, false, true},
+		{"1", false, true, true},
+		{"1", true, false, true},
+		{"off", true, true, false},
+		{"off", false, true, false},
+	} {
+		t.Setenv(CacheEnv, c.cache)
+		got, err := FromEnv(Options{StateCache: c.chose})
+		if err != nil || got.Reduce != c.reduce || got.StateCache != c.sc {
+			t.Errorf("%s=1 %s=%q, the scenario's StateCache %v: Reduce %v, StateCache %v (%v); want %v, %v",
+				ReduceEnv, CacheEnv, c.cache, c.chose, got.Reduce, got.StateCache, err, c.reduce, c.sc)
+		}
+	}
+}
