@@ -35,6 +35,7 @@ func TestExploreRule2WakesForBatchMate(t *testing.T) {
 	opt := plainCached(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)})
 	if explore.WeakMode() {
 		opt.Preemptions, opt.MaxSchedules = 1, budget(200_000, 20_000)
+		weakSearch(&opt)
 	}
 	explore.Check(t, "runtime/rule2-batch-mate", opt, func() {
 		rt := newRuntime(2)

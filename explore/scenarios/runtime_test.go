@@ -38,7 +38,7 @@ func budget(layer, longer int) int {
 }
 
 // weakOneWorker sets opt for a one-worker runtime scenario that the weak
-// layer runs: the reduced search (the weak layer's) at 1 preemption, the
+// layer runs: the weak layer's search (weakSearch) at 1 preemption, the
 // bound the explorer's scaling asks of runtime scenarios in the weak
 // mode, each ending there in a few seconds at most (docs/explore.md,
 // "Runtime scenarios in the weak mode"). Most two-worker ones run at 1
@@ -46,12 +46,13 @@ func budget(layer, longer int) int {
 // (weakLongAtOne); runtime/shutdown-races-go and stranding/extra-worker,
 // at 1 in seconds, are the weak layer's (weakAtOne).
 func weakOneWorker(opt *explore.Options) {
-	opt.Reduce, opt.Preemptions, opt.MaxSchedules = true, 1, 100_000
+	opt.Preemptions, opt.MaxSchedules = 1, 100_000
+	weakSearch(opt)
 }
 
 // weakAtOne sets opt, in the weak mode, for a runtime scenario of two
-// workers, or of one and an extra one, that the weak layer runs: the
-// reduced search at 1 preemption with the budget given, and under -long
+// workers, or of one and an extra one, that the weak layer runs: its
+// search (weakSearch) at 1 preemption with the budget given, and under -long
 // at 1 as well (with ten times the budget; at 2 such searches run for
 // many minutes), the bound written as 0 (Preemptions -1), which -long
 // raises.
@@ -60,13 +61,14 @@ func weakAtOne(opt *explore.Options, budget int) {
 	case weakLong():
 		*opt = weakLongAtOne(*opt, budget)
 	case explore.WeakMode():
-		opt.Reduce, opt.Preemptions, opt.MaxSchedules = true, 1, budget
+		opt.Preemptions, opt.MaxSchedules = 1, budget
+		weakSearch(opt)
 	}
 }
 
 // weakLongAtOne is opt, but in verify -long's weak layer, which runs these
 // scenarios beside the weak layer's (scenarioset.WeakLongScenarios), the
-// reduced search at 1 preemption with the budget given (ten times it under
+// weak layer's search (weakSearch) at 1 preemption with the budget given (ten times it under
 // -long). Each ends at 1 in the weak mode in 14 s to 3.4 minutes of one
 // core, too long for the weak layer of every CI run, and none ends at 2
 // in minutes (docs/explore.md, "Runtime scenarios in the weak mode"): so
@@ -76,7 +78,8 @@ func weakAtOne(opt *explore.Options, budget int) {
 // holds a scenario of both (TestExploreSleep) says which runs.
 func weakLongAtOne(opt explore.Options, budget int) explore.Options {
 	if weakLong() {
-		opt.Reduce, opt.Preemptions, opt.MaxSchedules = true, -1, budget
+		opt.Preemptions, opt.MaxSchedules = -1, budget
+		weakSearch(&opt)
 	}
 	return opt
 }

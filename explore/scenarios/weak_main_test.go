@@ -14,8 +14,9 @@ import (
 
 // TestMain, in the weak build: with no -run, what the weak layer runs of
 // this package, as it runs it: its scenarios (scenarioset.WeakScenarios)
-// with the reduced search (WSCHED_EXPLORE_REDUCE=1, unless set), not all
-// of them. The whole-runtime scenarios of this package take tens of
+// with the reduced search (WSCHED_EXPLORE_REDUCE=1, unless set; the
+// runtime scenarios keep the plain search with the state cache they
+// choose, weakSearch), not all of them. The whole-runtime scenarios of this package take tens of
 // minutes to hours each in the weak-memory mode, so a go test -tags
 // explore,weak ./explore/... that ran them all could not end within go
 // test's ten minutes (the selection: about 85 s of CPU reduced, 133 s
