@@ -38,16 +38,18 @@ func budget(layer, longer int) int {
 }
 
 // weakOneWorker sets opt for a one-worker runtime scenario that the weak
-// layer runs: the weak layer's search (weakSearch) at 1 preemption, the
-// bound the explorer's scaling asks of runtime scenarios in the weak
-// mode, each ending there in a few seconds at most (docs/explore.md,
-// "Runtime scenarios in the weak mode"). Most two-worker ones run at 1
+// layer runs: the reduced search at 1 preemption, the bound the
+// explorer's scaling asks of runtime scenarios in the weak mode, each
+// ending there in a few seconds at most (docs/explore.md, "Runtime
+// scenarios in the weak mode"). With one worker the reduced search runs
+// about as fast as the plain search with the state cache (weakSearch) at
+// 1, and faster at 2, where -long runs these (runtime/go-recycling-1:
+// 38,877 schedules in 10 s against 103,287 in 41 s). Most two-worker ones run at 1
 // for a minute or more, or do not end: verify -long runs those that end
 // (weakLongAtOne); runtime/shutdown-races-go and stranding/extra-worker,
 // at 1 in seconds, are the weak layer's (weakAtOne).
 func weakOneWorker(opt *explore.Options) {
-	opt.Preemptions, opt.MaxSchedules = 1, 100_000
-	weakSearch(opt)
+	opt.Reduce, opt.Preemptions, opt.MaxSchedules = true, 1, 100_000
 }
 
 // weakAtOne sets opt, in the weak mode, for a runtime scenario of two
