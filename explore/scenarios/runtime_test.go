@@ -70,10 +70,11 @@ func weakAtOne(opt *explore.Options, budget int) {
 
 // weakLongAtOne is opt, but in verify -long's weak layer, which runs these
 // scenarios beside the weak layer's (scenarioset.WeakLongScenarios), the
-// weak layer's search (weakSearch) at 1 preemption with the budget given (ten times it under
-// -long). Each ends at 1 in the weak mode in 14 s to 3.4 minutes of one
-// core, too long for the weak layer of every CI run, and none ends at 2
-// in minutes (docs/explore.md, "Runtime scenarios in the weak mode"): so
+// plain search with the state cache (weakSearch) at 1 preemption with the
+// budget given (ten times it under -long). Each ends at 1 in the weak mode
+// in 10 s to 2 minutes of one core (14 s to 3.4 minutes with the reduced
+// search), too long together for the weak layer of every CI run, and none
+// ends at 2 in minutes (docs/explore.md, "Runtime scenarios in the weak mode"): so
 // the bound is written as 0 (Preemptions -1), which -long raises to 1.
 // In the weak mode without -long opt is unchanged: the weak layer does
 // not select these tests (scenarioset.WeakScenarios), and a test that
@@ -89,8 +90,12 @@ func weakLongAtOne(opt explore.Options, budget int) explore.Options {
 // weakByWorkers sets opt, in the weak mode, for a test of one and of two
 // workers whose one-worker scenario the weak layer runs (weakOneWorker)
 // and whose two-worker one, name, only verify -long's weak layer runs, at
-// 1 with the budget given (weakLongAtOne). Outside -long it reports false
-// and logs that the two-worker scenario is left to -long.
+// 1 with the budget given (weakLongAtOne), with the reduced search: on
+// these the state cache cuts few runs (runtime/go-recycling-2: 247,328 of
+// 6,370,973, 41 minutes against the reduced search's 4,956,551 in 17;
+// wake-races-poll-2 3,519,010 in 13.4 minutes against 3,854,263 in 11.6;
+// sleep-2 even). Outside -long it reports false and logs that the
+// two-worker scenario is left to -long.
 func weakByWorkers(t *testing.T, name string, workers int, opt *explore.Options, budget int) bool {
 	t.Helper()
 	if workers == 1 {
@@ -102,6 +107,7 @@ func weakByWorkers(t *testing.T, name string, workers int, opt *explore.Options,
 		return false
 	}
 	*opt = weakLongAtOne(*opt, budget)
+	opt.Reduce, opt.StateCache = true, false
 	return true
 }
 

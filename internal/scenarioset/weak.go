@@ -41,11 +41,12 @@ const WeakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot
 // runtime/shutdown-cancels-waiting, protocol/extra-retire-remote, -local,
 // runtime/remote-spawn and remote-spawn-timed-park, stranding/batch-mate
 // and timer, runtime/child-while-parent-blocks, go-tree and
-// shutdown-races-spawn, each at 1 preemption with the reduced search
-// (weakLongAtOne in explore/scenarios), where each ends in 14 s to 3.4
-// minutes of one core: too long for the weak layer of every run, and none
-// of them ends at 2 in minutes. runtime/wake-races-poll-2 (13.7 minutes
-// at 1), go-recycling-2 (17.3) and sleep-2 run there too, at 1, though
+// shutdown-races-spawn, each at 1 preemption with the plain search and
+// the state cache (weakLongAtOne and weakSearch in explore/scenarios),
+// where each ends in 10 s to about 2 minutes of one core: too long
+// together for the weak layer of every run, and none of them ends at 2 in
+// minutes. runtime/wake-races-poll-2 (13.7 minutes at 1), go-recycling-2
+// (17.3) and sleep-2 run there too, at 1 with the reduced search, though
 // their tests are WeakScenarios' (TestExploreWakeRacesPoll,
 // TestExploreGoRecycling and TestExploreSleep, whose wake-races-poll-1,
 // go-recycling-1 and sleep-1 the weak layer runs).
