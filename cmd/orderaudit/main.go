@@ -101,8 +101,10 @@ type Variant struct {
 	Schedule    int    `json:"schedule,omitempty"`
 	Preemptions int    `json:"preemptions,omitempty"`
 	Kind        string `json:"kind,omitempty"` // assertion, deadlock, data race, ...
-	// Search is "reduced" when the scenarios ran the reduced search
-	// (-reduce): its schedules are not the plain search's.
+	// Search is "reduced" when the scenarios ran as the weak layer runs
+	// them (-reduce: the reduced search, or the plain one with the state
+	// cache where the scenario chose it): its schedules are not the plain
+	// search's.
 	Search  string  `json:"search,omitempty"`
 	Seconds float64 `json:"seconds"`
 }
@@ -130,7 +132,7 @@ func main() {
 	profiles := flag.String("profile", "", "instead of running anything, read which operations a weak-mode scenario reaches from these coverage profiles (comma-separated: the weak layer's weak-0-P.cover, cmd/verify's log directory) and record only that: an operation newly reached keeps its earlier weakenings if it has them, or is marked untried")
 	add := flag.String("add", "", "an incremental audit: run only the scenarios of each package's list this regexp selects, for the operations they reach, and merge with the results file (a killed weakening stays killed and is not tried again; any other is tried with the added scenarios; operations they do not reach keep their entries)")
 	flag.BoolVar(&long, "long", false, "with -add: the lists take in the scenarios only verify -long's weak layer runs (scenarioset.WeakLongScenarios), and every run is -long's (WSCHED_LONG=1): each of those at 1 preemption")
-	flag.BoolVar(&reduce, "reduce", false, "run the scenarios with the reduced search (WSCHED_EXPLORE_REDUCE=1), as the weak layer does: fewer schedules, and scenarios the plain search cuts end")
+	flag.BoolVar(&reduce, "reduce", false, "run the scenarios as the weak layer does (WSCHED_EXPLORE_REDUCE=1): the reduced search, or the plain search with the state cache where a scenario chose it: fewer schedules, and scenarios the plain search cuts end")
 	flag.Parse()
 	var funcRe *regexp.Regexp
 	if *only != "" {
