@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/wsched/wsched/explore/internal/engine"
 )
 
 // The package comment's table of settings names every field of Options,
@@ -120,6 +122,32 @@ func TestReduceEnvLeavesAChosenStateCache(t *testing.T) {
 		if err != nil || got.Reduce != c.reduce || got.StateCache != c.sc {
 			t.Errorf("%s=1 %s=%q, the scenario's StateCache %v: Reduce %v, StateCache %v (%v); want %v, %v",
 				ReduceEnv, CacheEnv, c.cache, c.chose, got.Reduce, got.StateCache, err, c.reduce, c.sc)
+		}
+	}
+}
+
+// Check says when WSCHED_EXPLORE_REDUCE left a scenario its own choice of
+// the state cache, and runs that search; with WSCHED_EXPLORE_CACHE=off it
+// runs the reduced one and says nothing of it.
+func TestCheckSaysReduceEnvLeftTheStateCache(t *testing.T) {
+	for _, env := range []string{ReplayEnv, LongEnv, ClassesEnv, ClaimsEnv, RecordsEnv, DepsEnv, ShardEnv, CacheEnv} {
+		t.Setenv(env, "")
+	}
+	t.Setenv(ReduceEnv, "1")
+	body := func() {
+		var x tloc
+		a := Go("A", func() { x.store(1, engine.SeqCst) })
+		x.load(engine.SeqCst)
+		a.Join()
+	}
+	for _, cache := range []string{"", "off"} {
+		t.Setenv(CacheEnv, cache)
+		tb := check("toy/cached", "TestToyCached", Options{StateCache: true}, body)
+		rec, _ := tb.record(t)
+		said := strings.Contains(strings.Join(tb.logs, "\n"), "which "+ReduceEnv+" leaves it")
+		want := map[string]string{"": "dfs", "off": "dpor"}[cache]
+		if tb.failed || rec.Mode != want || said != (cache == "") {
+			t.Errorf("%s=%q: failed %v, mode %q (want %q), said %v:\n%s", CacheEnv, cache, tb.failed, rec.Mode, want, said, strings.Join(tb.logs, "\n"))
 		}
 	}
 }

@@ -44,18 +44,19 @@ func budget(layer, longer int) int {
 // scenarios in the weak mode"). With one worker the reduced search runs
 // about as fast as the plain search with the state cache (weakSearch) at
 // 1, and faster at 2, where -long runs these (runtime/go-recycling-1:
-// 38,877 schedules in 10 s against 103,287 in 41 s). Most two-worker ones run at 1
-// for a minute or more, or do not end: verify -long runs those that end
-// (weakLongAtOne); runtime/shutdown-races-go and stranding/extra-worker,
-// at 1 in seconds, are the weak layer's (weakAtOne).
+// 38,877 schedules in 10 s against 103,287 in 41 s). Most two-worker ones
+// run at 1 for a minute or more, or do not end: verify -long runs those
+// that end (weakLongAtOne); runtime/shutdown-races-go and
+// stranding/extra-worker, at 1 in seconds, are the weak layer's
+// (weakAtOne).
 func weakOneWorker(opt *explore.Options) {
 	opt.Reduce, opt.Preemptions, opt.MaxSchedules = true, 1, 100_000
 }
 
 // weakAtOne sets opt, in the weak mode, for a runtime scenario of two
 // workers, or of one and an extra one, that the weak layer runs: its
-// search (weakSearch) at 1 preemption with the budget given, and under -long
-// at 1 as well (with ten times the budget; at 2 such searches run for
+// search (weakSearch) at 1 preemption with the budget given, and under
+// -long at 1 as well (with ten times the budget; at 2 such searches run for
 // many minutes), the bound written as 0 (Preemptions -1), which -long
 // raises.
 func weakAtOne(opt *explore.Options, budget int) {
@@ -73,9 +74,10 @@ func weakAtOne(opt *explore.Options, budget int) {
 // plain search with the state cache (weakSearch) at 1 preemption with the
 // budget given (ten times it under -long). Each ends at 1 in the weak mode
 // in 10 s to 2 minutes of one core (14 s to 3.4 minutes with the reduced
-// search), too long together for the weak layer of every CI run, and none
-// ends at 2 in minutes (docs/explore.md, "Runtime scenarios in the weak mode"): so
-// the bound is written as 0 (Preemptions -1), which -long raises to 1.
+// search), too long together for the weak layer of every CI run, and
+// none ends at 2 in minutes (docs/explore.md, "Runtime scenarios in the
+// weak mode"): so the bound is written as 0 (Preemptions -1), which -long
+// raises to 1.
 // In the weak mode without -long opt is unchanged: the weak layer does
 // not select these tests (scenarioset.WeakScenarios), and a test that
 // holds a scenario of both (TestExploreSleep) says which runs.

@@ -50,10 +50,10 @@ func plainCached(opt explore.Options) explore.Options {
 // weakSearch sets opt's search for a runtime scenario in the weak-memory
 // mode: the plain search with the state cache, whose state there is the
 // trace with the choices of store made (engine/statecache.go). At 1
-// preemption it ran 1.5 to 3 times less CPU than the reduced search on the
-// weak layer's and -long's runtime scenarios, and ends some the reduced
-// search did not end in minutes (docs/explore.md, "The state cache in the
-// weak mode"). Where the cache is off (WSCHED_EXPLORE_CACHE=off, a part
+// preemption it took 0.55 times the reduced search's time on the weak
+// layer's two-worker runtime scenarios and on -long's twelve measured
+// side by side (1.0 to 3.1 times less on each; docs/explore.md, "The
+// state cache in the weak mode"). Where the cache is off (WSCHED_EXPLORE_CACHE=off, a part
 // of a sharded search) it is the reduced search, as before.
 func weakSearch(opt *explore.Options) {
 	opt.Reduce = !cacheOn()

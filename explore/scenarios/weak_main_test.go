@@ -16,8 +16,9 @@ import (
 // this package, as it runs it: its scenarios (scenarioset.WeakScenarios)
 // with the reduced search (WSCHED_EXPLORE_REDUCE=1, unless set; the
 // runtime scenarios keep the plain search with the state cache they
-// choose, weakSearch), not all of them. The whole-runtime scenarios of this package take tens of
-// minutes to hours each in the weak-memory mode, so a go test -tags
+// choose, weakSearch), not all of them. The whole-runtime scenarios of
+// this package take tens of minutes to hours each in the weak-memory
+// mode, so a go test -tags
 // explore,weak ./explore/... that ran them all could not end within go
 // test's ten minutes (the selection: about 85 s of CPU reduced, 133 s
 // with the plain search). -run names any of them, and WSCHED_EXPLORE_WEAK=1
