@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/wsched/wsched/explore/internal/engine"
 )
 
 // The package comment's table of settings names every field of Options,
@@ -134,12 +132,7 @@ func TestCheckSaysReduceEnvLeftTheStateCache(t *testing.T) {
 		t.Setenv(env, "")
 	}
 	t.Setenv(ReduceEnv, "1")
-	body := func() {
-		var x tloc
-		a := Go("A", func() { x.store(1, engine.SeqCst) })
-		x.load(engine.SeqCst)
-		a.Join()
-	}
+	body := storeLoadToy
 	for _, cache := range []string{"", "off"} {
 		t.Setenv(CacheEnv, cache)
 		tb := check("toy/cached", "TestToyCached", Options{StateCache: true}, body)

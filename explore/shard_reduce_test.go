@@ -16,12 +16,7 @@ func TestCheckRunsAScenariosReducedSearchWholeInPartZero(t *testing.T) {
 	for _, env := range []string{ReplayEnv, ReduceEnv, LongEnv, ClassesEnv, ClaimsEnv, RecordsEnv, DepsEnv} {
 		t.Setenv(env, "")
 	}
-	body := func() {
-		var x tloc
-		a := Go("A", func() { x.store(1, engine.SeqCst) })
-		x.load(engine.SeqCst)
-		a.Join()
-	}
+	body := storeLoadToy
 	t.Setenv(ShardEnv, "1/2")
 	tb := check("toy/reduced", "TestToyReduced", Options{Reduce: true}, body)
 	if tb.failed || !tb.skipped {
@@ -38,4 +33,13 @@ func TestCheckRunsAScenariosReducedSearchWholeInPartZero(t *testing.T) {
 	if !tb.failed {
 		t.Errorf("%s with a split search: not failed:\n%s", ReduceEnv, strings.Join(tb.logs, "\n"))
 	}
+}
+
+// storeLoadToy is a goroutine's seq_cst store racing main's seq_cst load
+// of the same location: a search of a few schedules in either mode.
+func storeLoadToy() {
+	var x tloc
+	a := Go("A", func() { x.store(1, engine.SeqCst) })
+	x.load(engine.SeqCst)
+	a.Join()
 }
