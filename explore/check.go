@@ -26,8 +26,8 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if err != nil {
 		t.Fatalf("explore %s: %v", name, err)
 	}
-	if os.Getenv(ReduceEnv) != "" && opt.StateCache && !opt.Reduce {
-		// Said, not silent: the variable asked for the reduced search.
+	if asked, _ := FromEnv(Options{}); asked.Reduce && opt.StateCache && !opt.Reduce {
+		// Said, not silent: the environment asked for the reduced search.
 		t.Logf("explore %s: the plain search with the state cache, the scenario's own choice, which %s leaves it (%s=off: the reduced search)", name, ReduceEnv, CacheEnv)
 	}
 	if opt.Replay != "" && opt.ReplayScenario != "" && opt.ReplayScenario != name {
