@@ -98,7 +98,7 @@ func TestWeakScenariosAreAudited(t *testing.T) {
 	// oneWorker).
 	for _, name := range []string{"TestExploreRemoteSpawnOneWorkerTimedPark", "TestExploreWakeRacesPoll", "TestExploreSleep",
 		"TestExploreGoRecycling", "TestExplorePanicReachesHandle", "TestExploreShutdownSweepsSlotAndRing", "TestExploreShutdownRacesGo",
-		"TestExploreShutdownWithBlockedPoll", "TestExploreExtraWorkerForStuckWorker"} {
+		"TestExploreShutdownRacesSpawn", "TestExploreGoexitRacesWake", "TestExploreShutdownWithBlockedPoll", "TestExploreExtraWorkerForStuckWorker"} {
 		for _, pkg := range []string{"queue", "idle", "sched"} {
 			if !regexp.MustCompile(scenarios[pkg]).MatchString(name) {
 				t.Errorf("%s is not in impl/%s's list", name, pkg)

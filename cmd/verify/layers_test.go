@@ -54,9 +54,9 @@ func TestWeakLongScenariosExist(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"TestExploreBatchMateOfBlockedPoll", "TestExploreChildRunsWhileParentBlocks", "TestExploreExtraRetireAgainstLocalSpawn",
-		"TestExploreExtraRetireAgainstRemoteSpawn", "TestExploreGoTree", "TestExploreGoexitRacesWake",
+		"TestExploreExtraRetireAgainstRemoteSpawn", "TestExploreGoTree",
 		"TestExploreMonitorIdleAgainstSelfWake", "TestExploreMonitorIdleAgainstWake", "TestExploreRemoteSpawn",
-		"TestExploreShutdownCancelsWaiting", "TestExploreShutdownRacesSpawn", "TestExploreTimerDuringBlockedPoll", "TestExploreTimerMirror"}
+		"TestExploreShutdownCancelsWaiting", "TestExploreTimerDuringBlockedPoll", "TestExploreTimerMirror"}
 	long := regexp.MustCompile(scenarioset.WeakLongScenarios)
 	var got []string
 	for dir, tests := range found {
@@ -75,7 +75,7 @@ func TestWeakLongScenariosExist(t *testing.T) {
 		t.Errorf("WeakLongScenarios selects %v, want %v", got, want)
 	}
 	both := regexp.MustCompile(weakLongScenarios)
-	for _, name := range append(want, "TestExploreRing", "TestExploreRule2WakesForBatchMate", "TestExploreSleep", "TestExploreShutdownRacesGo", "TestExploreShutdownWithBlockedPoll") {
+	for _, name := range append(want, "TestExploreRing", "TestExploreRule2WakesForBatchMate", "TestExploreSleep", "TestExploreShutdownRacesGo", "TestExploreShutdownRacesSpawn", "TestExploreGoexitRacesWake", "TestExploreShutdownWithBlockedPoll") {
 		if !both.MatchString(name) {
 			t.Errorf("the weak layer's -long pattern misses %s", name)
 		}

@@ -22,8 +22,12 @@ func TestExploreGoexitRacesWake(t *testing.T) {
 	// 2 preemptions in 71,052 schedules; the reduced search, 114,148;
 	// the plain search alone, 759,409. Under WSCHED_LONG the reduced
 	// search, the same budget at 3, which it cannot end: 2 and a start
-	// on 3.
-	explore.Check(t, "misuse/goexit-races-wake", plainCached(weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(150_000, 15_000)}, 20_000)), func() {
+	// on 3. In the weak mode at 1 (weakAtOne), in the weak layer: 43,815
+	// schedules with the state cache, about 10 s of one core; the only
+	// weak-mode scenario that runs worker.afterGoexit.
+	opt := explore.Options{Reduce: true, MaxSchedules: budget(150_000, 15_000)}
+	weakAtOne(&opt, 100_000)
+	explore.Check(t, "misuse/goexit-races-wake", plainCached(opt), func() {
 		rt := newRuntime(1)
 		var w sched.Waker
 		have := false

@@ -574,9 +574,12 @@ func TestExploreShutdownRacesSpawn(t *testing.T) {
 	// The plain search with the state cache (plainCached): exhaustive at
 	// 2 preemptions in 131,054 schedules; the reduced search, 337,603
 	// (under WSCHED_LONG, the same budget at 3, which it cannot end: 2
-	// and a start on 3). In -long's weak layer at 1: 146,451
-	// schedules, about 20 s of one core.
-	explore.Check(t, "runtime/shutdown-races-spawn", plainCached(weakLongAtOne(explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}, 20_000)), func() {
+	// and a start on 3). In the weak mode at 1 (weakAtOne), in the weak
+	// layer: 73,736 schedules with the state cache (146,451 reduced),
+	// about 9 s of one core.
+	opt := explore.Options{Reduce: true, MaxSchedules: budget(400_000, 40_000)}
+	weakAtOne(&opt, 150_000)
+	explore.Check(t, "runtime/shutdown-races-spawn", plainCached(opt), func() {
 		rt := newRuntime(2)
 		var spawned counter
 		s := explore.Go("spawner", func() {

@@ -20,28 +20,28 @@ package scenarioset
 // runtime scenarios that end at 1 preemption in a few seconds
 // (runtime/wake-races-poll-1, sleep-1, go-recycling-1, panic,
 // remote-spawn-one-worker-timed-park, protocol/shutdown-sweep: weakOneWorker
-// in explore/scenarios). The rest of the runtime scenarios take longer in
-// the weak mode, at 1: protocol/timer-mirror, misuse/goexit-races-wake,
-// protocol/monitor-idle, runtime/shutdown-cancels-waiting 14 to 22 s of one
-// core each, monitor-idle-self-wake and protocol/extra-retire-remote,
-// -local 41 to 69 s, runtime/remote-spawn-timed-park 3.4 minutes, and
-// runtime/remote-spawn, wake-races-poll-2 and the fairness scenarios do not
-// end there in minutes (docs/explore.md, "Runtime scenarios in the weak
+// in explore/scenarios), and at 1 with the state cache (weakAtOne)
+// runtime/shutdown-races-go, shutdown-races-spawn, misuse/goexit-races-wake
+// (the one weak-mode scenario that runs worker.afterGoexit),
+// stranding/shutdown and extra-worker, 5 to 30 s of one core each. The
+// rest of the runtime scenarios take longer in the weak mode, at 1, or do
+// not end there in minutes: verify -long runs most of them
+// (WeakLongScenarios; docs/explore.md, "Runtime scenarios in the weak
 // mode"). WSCHED_EXPLORE_WEAK=1 runs any of them by hand, and so does -run
 // in the weak build.
 //
 // The weak build of explore/scenarios (its TestMain) runs these, with the
 // reduced search, when go test is given no -run, so that go test -tags
 // explore,weak ./explore/... ends within go test's ten minutes.
-const WeakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker(TimedPark)?$|WakeRacesPoll$|Sleep$|GoRecycling$|PanicReachesHandle$|ShutdownSweepsSlotAndRing$|ShutdownRacesGo$|ShutdownWithBlockedPoll$|ExtraWorkerForStuckWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|IdleAtClosePair|Pacing(Pair|Retiring)$|DrainPair|ExtraSlotsPair|YieldGoesBehindTheRing$|BusyWorkerYieldsEachTick$|Futex|ForkJoinPair|Lin)"
+const WeakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot|Task|RemoteSpawnOneWorker(TimedPark)?$|WakeRacesPoll$|Sleep$|GoRecycling$|PanicReachesHandle$|ShutdownSweepsSlotAndRing$|ShutdownRacesGo$|ShutdownRacesSpawn$|GoexitRacesWake$|ShutdownWithBlockedPoll$|ExtraWorkerForStuckWorker$|Rule2|MonitorPair|RetirePair|TurnPair|TimerPair|IdlePair|CloseStatePair|IdleAtClosePair|Pacing(Pair|Retiring)$|DrainPair|ExtraSlotsPair|YieldGoesBehindTheRing$|BusyWorkerYieldsEachTick$|Futex|ForkJoinPair|Lin)"
 
 // WeakLongScenarios selects the runtime scenarios that verify -long's weak
 // layer runs beside WeakScenarios: protocol/timer-mirror,
-// misuse/goexit-races-wake, protocol/monitor-idle, monitor-idle-self-wake,
+// protocol/monitor-idle, monitor-idle-self-wake,
 // runtime/shutdown-cancels-waiting, protocol/extra-retire-remote, -local,
 // runtime/remote-spawn and remote-spawn-timed-park, stranding/batch-mate
-// and timer, runtime/child-while-parent-blocks, go-tree and
-// shutdown-races-spawn, each at 1 preemption with the plain search and
+// and timer, runtime/child-while-parent-blocks and go-tree,
+// each at 1 preemption with the plain search and
 // the state cache (weakLongAtOne and weakSearch in explore/scenarios),
 // where each ends in 10 s to about 2 minutes of one core: too long
 // together for the weak layer of every run, and none of them ends at 2 in
@@ -50,7 +50,7 @@ const WeakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot
 // their tests are WeakScenarios' (TestExploreWakeRacesPoll,
 // TestExploreGoRecycling and TestExploreSleep, whose wake-races-poll-1,
 // go-recycling-1 and sleep-1 the weak layer runs).
-const WeakLongScenarios = "^TestExplore(BatchMateOfBlockedPoll|TimerMirror|GoexitRacesWake|MonitorIdleAgainst(Wake|SelfWake)|ShutdownCancelsWaiting|ExtraRetireAgainst(Remote|Local)Spawn|RemoteSpawn|ChildRunsWhileParentBlocks|GoTree|ShutdownRacesSpawn|TimerDuringBlockedPoll)$"
+const WeakLongScenarios = "^TestExplore(BatchMateOfBlockedPoll|TimerMirror|MonitorIdleAgainst(Wake|SelfWake)|ShutdownCancelsWaiting|ExtraRetireAgainst(Remote|Local)Spawn|RemoteSpawn|ChildRunsWhileParentBlocks|GoTree|TimerDuringBlockedPoll)$"
 
 // WeakLongFirst are the tests that hold the longest searches of verify
 // -long's weak layer, longest first: go-recycling-2 (19.7 minutes of one
