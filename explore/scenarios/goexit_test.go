@@ -23,7 +23,7 @@ func TestExploreGoexitRacesWake(t *testing.T) {
 	// the plain search alone, 759,409. Under WSCHED_LONG the reduced
 	// search, the same budget at 3, which it cannot end: 2 and a start
 	// on 3. In the weak mode at 1 (weakAtOne), in the weak layer: 43,815
-	// schedules with the state cache, about 10 s of one core; the only
+	// schedules with the state cache, 6 to 10 s of one core; the only
 	// weak-mode scenario that runs worker.afterGoexit.
 	opt := explore.Options{Reduce: true, MaxSchedules: budget(150_000, 15_000)}
 	weakAtOne(&opt, 100_000)
