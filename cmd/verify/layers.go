@@ -144,6 +144,33 @@ const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Wea
 // lanes' engine commands at 619 and 628 s.
 const engineLongHalf = "^Test(StateCacheReachesEveryOutcomeOfGeneratedWeakPrograms|SymmetryInTheWeakModeOfGeneratedPrograms|ReducedWeakReachesEveryOutcomeOfGeneratedPrograms|SymmetryInTheUnboundedReducedSearchWithOwnDataOfGeneratedPrograms|SymmetryInTheReducedSearchOfGeneratedPrograms|ReducedMissesNoTraceOfGeneratedPrograms|ReducedWeakWithABoundReachesEveryOutcomeOfGeneratedPrograms)$"
 
+// stressLongHalf selects the stress tests that the first of the stress
+// and chaos layers' two -long commands on ./stress runs (-run); the second
+// runs every other test of the package (-skip), on the other lane
+// (longLanes). The deque's and the fork-join pool's runs are bounded by
+// time under -long (a minute and 45 s each, stress/deque_test.go and
+// forkjoin_test.go), the rest by their work; with the idle state's
+// longest run they were about 210 s of the plain -long run's 490 and 320
+// of the chaos run's 850 (9de87c9). A run bounded by time does less work
+// beside the other lane than alone: its log gives the items and
+// iterations it ran.
+const stressLongHalf = "^Test(DequeExactlyOnceBursts|DequeExactlyOnceLastElement|ForkJoinTreesNoLostJobs|ForkJoinPushWhileGettingSleepy|IdleLastSearcherDuringClaim)$"
+
+// dequeLinearizable selects the porcupine checks of the Chase-Lev deque,
+// the first of the porcupine layer's two -long commands; the second runs
+// the package's other tests.
+const dequeLinearizable = "^TestDequeLinearizable"
+
+// halves is two go test commands of pkg, base followed by -run pattern
+// and by -skip pattern: between them each test of the package once.
+func halves(base []string, pattern, pkg string) [][]string {
+	var cmds [][]string
+	for _, sel := range []string{"-run", "-skip"} {
+		cmds = append(cmds, append(slices.Clone(base), sel, pattern, pkg))
+	}
+	return cmds
+}
+
 // explorerProcesses is how many test processes the explorer's layers run
 // at once: one per core, up to four. The explorer runs one goroutine at a
 // time (GOMAXPROCS 1 while it searches), so one process uses one core.
@@ -362,15 +389,23 @@ func layers(tlaJar string) []layer {
 			// dequeBudget), the queue checks 4 times their rounds,
 			// 200 idle rounds: 2.5 minutes measured (7.5 with 2
 			// minutes per deque check and 10 times the rounds).
-			long:  [][]string{{"WSCHED_LONG=4", "go", "test", "-race", "-count=1", "-json", "-timeout=0", "./linearizability"}},
+			long:  halves([]string{"WSCHED_LONG=4", "go", "test", "-race", "-count=1", "-json", "-timeout=0"}, dequeLinearizable, "./linearizability"),
 			limit: 15 * time.Minute,
+			// Under -long its two halves run side by side (the deque's
+			// checks, about 96 s, and the rest, about 107: one command
+			// kept two cores 1.2 busy for 3.5 minutes).
+			longLanes: 2,
 		},
 		{
 			name:  "stress",
 			title: "stress under -race",
 			cmds:  [][]string{{"go", "test", "-race", "-count=1", "-json", "./stress"}},
-			long:  [][]string{{"go", "test", "-race", "-count=1", "-json", "-timeout=0", "./stress"}},
+			long:  halves([]string{"go", "test", "-race", "-count=1", "-json", "-timeout=0"}, stressLongHalf, "./stress"),
 			limit: 20 * time.Minute,
+			// Under -long the package's two halves (stressLongHalf) run
+			// side by side: in one command it kept two cores 1.5 busy
+			// for 8 minutes.
+			longLanes: 2,
 		},
 		{
 			name:  "chaos",
@@ -383,11 +418,16 @@ func layers(tlaJar string) []layer {
 			// of those the ring conservation runs of 20,000,000 and
 			// 5,000,000 tasks, which the chaos build now runs at four
 			// times their default, not ten (stress, ringTasks).
-			long: [][]string{
-				{"go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0", "./stress"},
-				{"WSCHED_LONG=4", "go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0", "./linearizability"},
-			},
-			limit: 20 * time.Minute,
+			// Its three commands run on two lanes (command i on lane i
+			// mod 2): the first half of the stress tests
+			// (stressLongHalf, about 320 s in one -long run) then the
+			// porcupine checks (209 s) on one, the other half (530 s)
+			// on the other. In turn they kept two cores 1.5 busy for
+			// 17.7 minutes (9de87c9, a slow hour).
+			long: append(halves([]string{"go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0"}, stressLongHalf, "./stress"),
+				[]string{"WSCHED_LONG=4", "go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0", "./linearizability"}),
+			limit:     20 * time.Minute,
+			longLanes: 2,
 		},
 		{
 			name:  "tlc",

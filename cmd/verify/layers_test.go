@@ -332,47 +332,7 @@ func TestModelAndTraceLayersRunOnTwoLanes(t *testing.T) {
 func TestTraceLayerSplitRunsEachTestOnce(t *testing.T) {
 	t.Chdir("../..")
 	trace := layerNamed(t, "trace")
-	// who lists, per test, the commands of cmds that run it.
-	who := func(cmds [][]string) map[string][]int {
-		m := map[string][]int{}
-		for i, c := range cmds {
-			tags, pattern := "", ""
-			var dirs []string
-			for k, w := range c {
-				switch {
-				case w == "-tags":
-					tags = c[k+1]
-				case w == "-run":
-					pattern = c[k+1]
-				case strings.HasPrefix(w, "./"):
-					dirs = append(dirs, w)
-				}
-			}
-			ctx := build.Default
-			ctx.BuildTags = strings.Split(tags, ",")
-			re := regexp.MustCompile(pattern)
-			for _, dir := range dirs {
-				files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
-				for _, f := range files {
-					if ok, err := ctx.MatchFile(dir, filepath.Base(f)); err != nil || !ok {
-						continue
-					}
-					file, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.SkipObjectResolution)
-					if err != nil {
-						t.Fatal(err)
-					}
-					for _, d := range file.Decls {
-						if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Test") && re.MatchString(fn.Name.Name) {
-							key := tags + " " + dir + "." + fn.Name.Name
-							m[key] = append(m[key], i)
-						}
-					}
-				}
-			}
-		}
-		return m
-	}
-	long, def := who(trace.long), who(trace.cmds)
+	long, def := testsRunBy(t, trace.long), testsRunBy(t, trace.cmds)
 	if len(long) < 10 {
 		t.Fatalf("the -long commands run %d tests: %v", len(long), long)
 	}
@@ -386,6 +346,113 @@ func TestTraceLayerSplitRunsEachTestOnce(t *testing.T) {
 			t.Errorf("%s: run by default, not under -long", test)
 		}
 	}
+}
+
+// Under -long the stress, chaos and porcupine layers run each package
+// they test as two commands side by side (halves): between them each test
+// the default commands run is run once, and no other.
+func TestLongHalvesRunEachTestOnce(t *testing.T) {
+	t.Chdir("../..")
+	for _, name := range []string{"stress", "chaos", "porcupine"} {
+		l := layerNamed(t, name)
+		if l.lanesFor(true) != 2 {
+			t.Errorf("layer %s: %d lanes under -long, want 2", name, l.lanesFor(true))
+		}
+		long, def := testsRunBy(t, l.long), testsRunBy(t, l.cmds)
+		if len(def) < 10 {
+			t.Fatalf("layer %s: the default commands run %d tests: %v", name, len(def), def)
+		}
+		for test, by := range def {
+			if len(long[test]) != 1 {
+				t.Errorf("layer %s: %s is run by -long commands %v, want one", name, test, long[test])
+			}
+			if len(by) != 1 {
+				t.Errorf("layer %s: %s is run by default commands %v, want one", name, test, by)
+			}
+		}
+		for test := range long {
+			if _, ok := def[test]; !ok {
+				t.Errorf("layer %s: %s is run under -long, not by default", name, test)
+			}
+		}
+		// Each half runs something: a pattern that names no test
+		// would leave one lane idle and the other running the whole.
+		for i := range l.long {
+			n := 0
+			for _, by := range long {
+				if slices.Contains(by, i) {
+					n++
+				}
+			}
+			if n == 0 {
+				t.Errorf("layer %s: -long command %v runs no test", name, l.long[i])
+			}
+		}
+	}
+}
+
+// stressLongHalf names its tests one by one, chosen by their times: a
+// name that is no longer a test of ./stress is a stale choice.
+func TestStressLongHalfNamesTests(t *testing.T) {
+	t.Chdir("../..")
+	inner := strings.TrimSuffix(strings.TrimPrefix(stressLongHalf, "^Test("), ")$")
+	tests := testsRunBy(t, [][]string{{"go", "test", "./stress"}})
+	for _, name := range strings.Split(inner, "|") {
+		if _, ok := tests[" ./stress.Test"+name]; !ok {
+			t.Errorf("stressLongHalf names Test%s, which ./stress does not declare", name)
+		}
+	}
+}
+
+// testsRunBy lists, per test ("tags dir.TestName"), the commands of cmds
+// that run it, by their -tags, -run, -skip and package directories, read
+// from the test files' declarations.
+func testsRunBy(t *testing.T, cmds [][]string) map[string][]int {
+	t.Helper()
+	m := map[string][]int{}
+	for i, c := range cmds {
+		tags, run, skip := "", "", ""
+		var dirs []string
+		for k, w := range c {
+			switch {
+			case w == "-tags":
+				tags = c[k+1]
+			case w == "-run":
+				run = c[k+1]
+			case w == "-skip":
+				skip = c[k+1]
+			case strings.HasPrefix(w, "./"):
+				dirs = append(dirs, w)
+			}
+		}
+		ctx := build.Default
+		ctx.BuildTags = strings.Split(tags, ",")
+		runRE, skipRE := regexp.MustCompile(run), regexp.MustCompile(skip)
+		for _, dir := range dirs {
+			files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+			for _, f := range files {
+				if ok, err := ctx.MatchFile(dir, filepath.Base(f)); err != nil || !ok {
+					continue
+				}
+				file, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.SkipObjectResolution)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, d := range file.Decls {
+					fn, ok := d.(*ast.FuncDecl)
+					if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Test") || !runRE.MatchString(fn.Name.Name) {
+						continue
+					}
+					if skip != "" && skipRE.MatchString(fn.Name.Name) {
+						continue
+					}
+					key := tags + " " + dir + "." + fn.Name.Name
+					m[key] = append(m[key], i)
+				}
+			}
+		}
+	}
+	return m
 }
 
 // layerNamed is the layer called name; t fails if there is none.
