@@ -60,8 +60,8 @@ func (r result) summary() string {
 		return r.why
 	}
 	var parts []string
-	if r.packages > 0 {
-		parts = append(parts, fmt.Sprintf("%d packages, %d tests passed", r.packages, r.passed))
+	if len(r.packages) > 0 {
+		parts = append(parts, fmt.Sprintf("%d packages, %d tests passed", len(r.packages), r.passed))
 	}
 	if n := len(r.failed); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d FAILED", n))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,15 +10,24 @@ import (
 	"github.com/wsched/wsched/internal/mutant"
 )
 
+// somePackages is a set of n made-up package paths.
+func somePackages(n int) map[string]bool {
+	m := map[string]bool{}
+	for i := range n {
+		m[fmt.Sprintf("example.com/p%d", i)] = true
+	}
+	return m
+}
+
 // The closing table: each layer's result, wall time, CPU with the cores
 // it kept busy, and what was checked; the total with the CPU of them all.
 // A layer whose CPU is not known (here a command without a count) shows
 // none, and the total then shows none either: never a made-up figure.
 func TestReportShowsEachLayersCPU(t *testing.T) {
 	unit := result{layer: layer{name: "unit", title: "package tests and rapid"}, status: statusPass, took: 40 * time.Second,
-		packages: 28, passed: 300, cpu: cpuTime{total: 76 * time.Second, counted: 2}}
+		packages: somePackages(28), passed: 300, cpu: cpuTime{total: 76 * time.Second, counted: 2}}
 	explore := result{layer: layer{name: "explore", title: "the explorer"}, status: statusFail, took: 100 * time.Second,
-		packages: 2, passed: 3, failed: []string{"explore/scenarios.TestExploreX"}, cpu: cpuTime{total: 150 * time.Second, counted: 2},
+		packages: somePackages(2), passed: 3, failed: []string{"explore/scenarios.TestExploreX"}, cpu: cpuTime{total: 150 * time.Second, counted: 2},
 		evidence: []string{"explorer replay of x: go test ..."}, logs: []string{"/l/explore-0-0.log"}}
 	tlc := result{layer: layer{name: "tlc"}, status: statusSkip, why: "TLA2TOOLS_JAR is not set"}
 	var b strings.Builder

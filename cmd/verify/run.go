@@ -25,12 +25,14 @@ const (
 
 // result is what one layer produced.
 type result struct {
-	layer    layer
-	status   status
-	took     time.Duration
-	cpu      cpuTime // its commands' user and system CPU, children included
-	why      string  // for a skip, or a failure that is not a test failure
-	packages int
+	layer  layer
+	status status
+	took   time.Duration
+	cpu    cpuTime // its commands' user and system CPU, children included
+	why    string  // for a skip, or a failure that is not a test failure
+	// packages are the packages whose tests ran, each once however
+	// many of the layer's commands or processes ran it.
+	packages map[string]bool
 	passed   int      // top-level tests
 	passedBy []string // their names (a layer of several processes counts each once)
 	failed   []string
@@ -47,6 +49,16 @@ type result struct {
 	// explorerFiles are the files the explorer's run records named, which
 	// collectEvidence leaves to the records' own description.
 	explorerFiles map[string]bool
+}
+
+// addPackages adds pkgs to the packages whose tests ran.
+func (r *result) addPackages(pkgs map[string]bool) {
+	for p := range pkgs {
+		if r.packages == nil {
+			r.packages = map[string]bool{}
+		}
+		r.packages[p] = true
+	}
 }
 
 // evidencePattern finds the files a failing check points at: porcupine's
@@ -227,7 +239,7 @@ func runLanes(l layer, n int, cmds [][]string, env []string, limit time.Duration
 			}
 		}
 		r.cpu.add(part.cpu)
-		r.packages += part.packages
+		r.addPackages(part.packages)
 		r.passed += part.passed
 		r.passedBy = append(r.passedBy, part.passedBy...)
 		r.failed = append(r.failed, part.failed...)
@@ -314,7 +326,7 @@ func runShared(l layer, i int, argv []string, first []string, env []string, limi
 		if !oks[p] {
 			ok, why = false, whys[p]
 		}
-		r.packages = max(r.packages, part.packages) // the first commands' packages are the same ones
+		r.addPackages(part.packages) // the first commands' packages are the same ones
 	}
 	all := append(firsts, parts...)
 	for _, part := range all {
@@ -440,7 +452,7 @@ func consume(in io.Reader, logf io.Writer, r *result, argv0 string, asJSON bool)
 			delete(failedRecords, key)
 			if ev.Test == "" {
 				delete(outputs, key)
-				r.packages++
+				r.addPackages(map[string]bool{ev.Package: true})
 				fmt.Printf("      %-4s %s (%.1fs)\n", strings.ToUpper(ev.Action), ev.Package, ev.Elapsed)
 				return
 			}

@@ -67,8 +67,8 @@ func TestConsumeCountsAndMetrics(t *testing.T) {
 		ev("pass", pkgQ, "", ""),
 	))
 	r.classify()
-	if r.status != statusPass || r.packages != 1 || r.passed != 2 || len(r.skipped) != 1 {
-		t.Fatalf("status %s, packages %d, passed %d, skipped %v", r.status, r.packages, r.passed, r.skipped)
+	if r.status != statusPass || len(r.packages) != 1 || r.passed != 2 || len(r.skipped) != 1 {
+		t.Fatalf("status %s, packages %d, passed %d, skipped %v", r.status, len(r.packages), r.passed, r.skipped)
 	}
 	if r.metrics["tasks"] != 15 {
 		t.Errorf("tasks = %d, want 15 (subtests count too)", r.metrics["tasks"])
@@ -347,8 +347,8 @@ func TestSharedProcessesMergeIntoOneResult(t *testing.T) {
 	if !ok {
 		t.Fatalf("runShared failed: %s", why)
 	}
-	if r.passed != 3 || len(r.failed) != 0 || r.packages != 1 {
-		t.Errorf("passed %d, failed %v, packages %d: want 3, none, 1", r.passed, r.failed, r.packages)
+	if r.passed != 3 || len(r.failed) != 0 || len(r.packages) != 1 {
+		t.Errorf("passed %d, failed %v, packages %d: want 3, none, 1", r.passed, r.failed, len(r.packages))
 	}
 	if len(r.skipped) != 1 || r.skipped[0] != "impl/queue.TestD" {
 		t.Errorf("skipped %v: want only TestD, which no process ran", r.skipped)
@@ -396,9 +396,9 @@ func TestSharedProcessesRunTheFirstPatternsFirst(t *testing.T) {
 		if !ok {
 			t.Fatalf("%d processes: runShared failed: %s", processes, why)
 		}
-		if r.passed != 3 || len(r.failed) != 0 || len(r.skipped) != 0 || r.packages != 1 || r.metrics["explore_scenarios"] != 3 {
+		if r.passed != 3 || len(r.failed) != 0 || len(r.skipped) != 0 || len(r.packages) != 1 || r.metrics["explore_scenarios"] != 3 {
 			t.Errorf("%d processes: passed %d, failed %v, skipped %v, packages %d, scenarios %d: want 3, none, none, 1, 3",
-				processes, r.passed, r.failed, r.skipped, r.packages, r.metrics["explore_scenarios"])
+				processes, r.passed, r.failed, r.skipped, len(r.packages), r.metrics["explore_scenarios"])
 		}
 		if len(r.logs) != 3*processes {
 			t.Errorf("%d processes: logs %v: want three a process", processes, r.logs)
@@ -444,8 +444,9 @@ func TestLanesRunTheCommandsAtOnceAndAddUp(t *testing.T) {
 	if r.status != statusFail || len(r.failed) != 1 || r.failed[0] != "impl/queue.TestF" {
 		t.Fatalf("status %s, failed %v, why %q: want the third command's TestF failed", r.status, r.failed, r.why)
 	}
-	if r.passed != 2 || r.packages != 3 || len(r.skipped) != 1 || r.metrics["tasks"] != 10 || len(r.logs) != 3 {
-		t.Errorf("passed %d, packages %d, skipped %v, tasks %d, logs %v: want 2, 3, TestS, 10, 3 logs", r.passed, r.packages, r.skipped, r.metrics["tasks"], r.logs)
+	// One package, however many commands ran its tests.
+	if r.passed != 2 || len(r.packages) != 1 || len(r.skipped) != 1 || r.metrics["tasks"] != 10 || len(r.logs) != 3 {
+		t.Errorf("passed %d, packages %d, skipped %v, tasks %d, logs %v: want 2, 1, TestS, 10, 3 logs", r.passed, len(r.packages), r.skipped, r.metrics["tasks"], r.logs)
 	}
 	if l.lanesFor(false) != 1 {
 		t.Errorf("lanes without -long: %d, want 1", l.lanesFor(false))
