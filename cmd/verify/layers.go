@@ -32,6 +32,10 @@ type layer struct {
 	// and together use about one core, such as the explorer's engine
 	// properties, which run one goroutine at a time.
 	longLanes int
+	// longAlone are commands run under -long after the layer's other
+	// commands end, one at a time: tests bounded by time, which beside
+	// another lane would do less work in that time.
+	longAlone [][]string
 	// lanes, above 1, does the same in the default run (and under -long
 	// where longLanes is not set): for the model and trace layers, whose
 	// commands are independent and, in turn, kept two cores a little over
@@ -144,17 +148,35 @@ const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Wea
 // lanes' engine commands at 619 and 628 s.
 const engineLongHalf = "^Test(StateCacheReachesEveryOutcomeOfGeneratedWeakPrograms|SymmetryInTheWeakModeOfGeneratedPrograms|ReducedWeakReachesEveryOutcomeOfGeneratedPrograms|SymmetryInTheUnboundedReducedSearchWithOwnDataOfGeneratedPrograms|SymmetryInTheReducedSearchOfGeneratedPrograms|ReducedMissesNoTraceOfGeneratedPrograms|ReducedWeakWithABoundReachesEveryOutcomeOfGeneratedPrograms)$"
 
+// stressTimed selects the stress tests bounded by time under -long: the
+// fork-join pool's runs (45 s each, stress/forkjoin_test.go) and, in the
+// chaos build, the deque's (a minute each, stress/deque_test.go; without
+// chaos their items run out first). The stress and chaos layers run them
+// after the rest (longAlone), alone on the machine: beside the other
+// lane they did a fraction of their work in the same time
+// (TestForkJoinPushWhileGettingSleepy 60,552 iterations against 307,697
+// alone, TestForkJoinTreesNoLostJobs 7,263 trees against 13,430).
+const stressTimed = "^Test(DequeExactlyOnceBursts|DequeExactlyOnceLastElement|ForkJoinTreesNoLostJobs|ForkJoinPushWhileGettingSleepy)$"
+
 // stressLongHalf selects the stress tests that the first of the stress
-// and chaos layers' two -long commands on ./stress runs (-run); the second
-// runs every other test of the package (-skip), on the other lane
-// (longLanes). The deque's and the fork-join pool's runs are bounded by
-// time under -long (a minute and 45 s each, stress/deque_test.go and
-// forkjoin_test.go), the rest by their work; with the idle state's
-// longest run they were about 210 s of the plain -long run's 490 and 320
-// of the chaos run's 850 (9de87c9). A run bounded by time does less work
-// beside the other lane than alone: its log gives the items and
-// iterations it ran.
-const stressLongHalf = "^Test(DequeExactlyOnceBursts|DequeExactlyOnceLastElement|ForkJoinTreesNoLostJobs|ForkJoinPushWhileGettingSleepy|IdleLastSearcherDuringClaim)$"
+// and chaos layers' two -long commands on ./stress runs side by side
+// (longLanes, -run); the second runs every other test of the package but
+// stressTimed's (-skip). Chosen by their times in a -long run (9de87c9):
+// these about 168 s of the plain run's 320 (without stressTimed's), 341
+// of the chaos run's 638.
+const stressLongHalf = "^Test(IdleLastSearcherDuringClaim|SchedVariants|SchedShutdownUnderLoad|RingConservation)$"
+
+// stressLong is the -long commands of the stress package, base followed by
+// the package's halves (stressLongHalf) and then its timed tests
+// (stressTimed): the first two side by side, the last alone (longAlone).
+func stressLong(base []string) (lanes, alone [][]string) {
+	lanes = [][]string{
+		append(slices.Clone(base), "-run", stressLongHalf, "./stress"),
+		append(slices.Clone(base), "-skip", stressLongHalf+"|"+stressTimed, "./stress"),
+	}
+	alone = [][]string{append(slices.Clone(base), "-run", stressTimed, "./stress")}
+	return lanes, alone
+}
 
 // dequeLinearizable selects the porcupine checks of the Chase-Lev deque,
 // the first of the porcupine layer's two -long commands; the second runs
@@ -204,6 +226,8 @@ func (l layer) limitFor(long bool) time.Duration {
 }
 
 func layers(tlaJar string) []layer {
+	stressLanes, stressAlone := stressLong([]string{"go", "test", "-race", "-count=1", "-json", "-timeout=0"})
+	chaosLanes, chaosAlone := stressLong([]string{"go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0"})
 	return []layer{
 		{
 			name:  "build",
@@ -400,12 +424,14 @@ func layers(tlaJar string) []layer {
 			name:  "stress",
 			title: "stress under -race",
 			cmds:  [][]string{{"go", "test", "-race", "-count=1", "-json", "./stress"}},
-			long:  halves([]string{"go", "test", "-race", "-count=1", "-json", "-timeout=0"}, stressLongHalf, "./stress"),
+			long:  stressLanes,
 			limit: 20 * time.Minute,
 			// Under -long the package's two halves (stressLongHalf) run
-			// side by side: in one command it kept two cores 1.5 busy
+			// side by side, then its tests bounded by time alone
+			// (stressTimed): in one command it kept two cores 1.5 busy
 			// for 8 minutes.
 			longLanes: 2,
+			longAlone: stressAlone,
 		},
 		{
 			name:  "chaos",
@@ -418,16 +444,17 @@ func layers(tlaJar string) []layer {
 			// of those the ring conservation runs of 20,000,000 and
 			// 5,000,000 tasks, which the chaos build now runs at four
 			// times their default, not ten (stress, ringTasks).
-			// Its three commands run on two lanes (command i on lane i
-			// mod 2): the first half of the stress tests
-			// (stressLongHalf, about 320 s in one -long run) then the
-			// porcupine checks (209 s) on one, the other half (530 s)
-			// on the other. In turn they kept two cores 1.5 busy for
-			// 17.7 minutes (9de87c9, a slow hour).
-			long: append(halves([]string{"go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0"}, stressLongHalf, "./stress"),
-				[]string{"WSCHED_LONG=4", "go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0", "./linearizability"}),
+			// Its four commands run on two lanes (command i on lane i
+			// mod 2): the halves of the stress tests (stressLongHalf,
+			// about 341 and 297 s in one -long run), each followed by
+			// a half of the porcupine checks (dequeLinearizable, about
+			// 96 and 113 s); then the tests bounded by time alone
+			// (stressTimed, 212 s). In turn they kept two cores 1.5 busy
+			// for 17.7 minutes (9de87c9, a slow hour).
+			long:      append(slices.Clone(chaosLanes), halves([]string{"WSCHED_LONG=4", "go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0"}, dequeLinearizable, "./linearizability")...),
 			limit:     20 * time.Minute,
 			longLanes: 2,
+			longAlone: chaosAlone,
 		},
 		{
 			name:  "tlc",

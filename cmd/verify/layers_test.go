@@ -349,8 +349,9 @@ func TestTraceLayerSplitRunsEachTestOnce(t *testing.T) {
 }
 
 // Under -long the stress, chaos and porcupine layers run each package
-// they test as two commands side by side (halves): between them each test
-// the default commands run is run once, and no other.
+// they test as two commands side by side (halves, stressLong), the stress
+// tests bounded by time after them alone (longAlone): between them each
+// test the default commands run is run once, and no other.
 func TestLongHalvesRunEachTestOnce(t *testing.T) {
 	t.Chdir("../..")
 	for _, name := range []string{"stress", "chaos", "porcupine"} {
@@ -358,7 +359,7 @@ func TestLongHalvesRunEachTestOnce(t *testing.T) {
 		if l.lanesFor(true) != 2 {
 			t.Errorf("layer %s: %d lanes under -long, want 2", name, l.lanesFor(true))
 		}
-		long, def := testsRunBy(t, l.long), testsRunBy(t, l.cmds)
+		long, def := testsRunBy(t, append(slices.Clone(l.long), l.longAlone...)), testsRunBy(t, l.cmds)
 		if len(def) < 10 {
 			t.Fatalf("layer %s: the default commands run %d tests: %v", name, len(def), def)
 		}
@@ -377,7 +378,7 @@ func TestLongHalvesRunEachTestOnce(t *testing.T) {
 		}
 		// Each half runs something: a pattern that names no test
 		// would leave one lane idle and the other running the whole.
-		for i := range l.long {
+		for i := range len(l.long) + len(l.longAlone) {
 			n := 0
 			for _, by := range long {
 				if slices.Contains(by, i) {
@@ -385,21 +386,23 @@ func TestLongHalvesRunEachTestOnce(t *testing.T) {
 				}
 			}
 			if n == 0 {
-				t.Errorf("layer %s: -long command %v runs no test", name, l.long[i])
+				t.Errorf("layer %s: -long command %d runs no test", name, i)
 			}
 		}
 	}
 }
 
-// stressLongHalf names its tests one by one, chosen by their times: a
-// name that is no longer a test of ./stress is a stale choice.
+// stressLongHalf and stressTimed name their tests one by one: a name
+// that is no longer a test of ./stress is a stale choice.
 func TestStressLongHalfNamesTests(t *testing.T) {
 	t.Chdir("../..")
-	inner := strings.TrimSuffix(strings.TrimPrefix(stressLongHalf, "^Test("), ")$")
 	tests := testsRunBy(t, [][]string{{"go", "test", "./stress"}})
-	for _, name := range strings.Split(inner, "|") {
-		if _, ok := tests[" ./stress.Test"+name]; !ok {
-			t.Errorf("stressLongHalf names Test%s, which ./stress does not declare", name)
+	for _, pattern := range []string{stressLongHalf, stressTimed} {
+		inner := strings.TrimSuffix(strings.TrimPrefix(pattern, "^Test("), ")$")
+		for _, name := range strings.Split(inner, "|") {
+			if _, ok := tests[" ./stress.Test"+name]; !ok {
+				t.Errorf("%s names Test%s, which ./stress does not declare", pattern, name)
+			}
 		}
 	}
 }

@@ -128,6 +128,23 @@ func run(l layer, long bool, logDir string) result {
 			}
 		}
 	}
+	if long {
+		// Tests bounded by time, alone on the machine: numbered after
+		// the layer's other commands, as their logs are.
+		if len(l.longAlone) > 0 {
+			fmt.Printf("      (then %d command(s) alone: tests bounded by time)\n", len(l.longAlone))
+		}
+		for j, argv := range l.longAlone {
+			logPath := filepath.Join(logDir, fmt.Sprintf("%s-%d.log", l.name, len(cmds)+j))
+			r.logs = append(r.logs, logPath)
+			if ok, why := runOne(argv, env, limit, logPath, &r); !ok {
+				r.status = statusFail
+				if why != "" {
+					r.why = why
+				}
+			}
+		}
+	}
 	if l.reach != "" && r.status == statusPass {
 		gateReach(&r, long)
 	}

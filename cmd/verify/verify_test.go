@@ -453,6 +453,33 @@ func TestLanesRunTheCommandsAtOnceAndAddUp(t *testing.T) {
 	}
 }
 
+// A layer's longAlone commands run under -long after its lanes end, one
+// at a time, and count as its other commands do; without -long they do
+// not run.
+func TestLongAloneRunsAfterTheLanes(t *testing.T) {
+	dir := t.TempDir()
+	lane := func(done, test string) []string {
+		script := fmt.Sprintf(`sleep 0.3; printf '%%s\n' '%s' '%s'; touch %q`,
+			ev("pass", pkgQ, test, ""), ev("pass", pkgQ, "", ""), filepath.Join(dir, done))
+		return []string{"sh", "-c", script, "-json"}
+	}
+	alone := fmt.Sprintf(`[ -e %q ] && [ -e %q ] || exit 3; printf '%%s\n' '%s' '%s'`,
+		filepath.Join(dir, "a"), filepath.Join(dir, "b"), ev("pass", pkgQ, "TestTimed", ""), ev("pass", pkgQ, "", ""))
+	l := layer{name: "stress", longLanes: 2, limit: time.Minute,
+		cmds:      [][]string{lane("c", "TestDefault")},
+		long:      [][]string{lane("a", "TestA"), lane("b", "TestB")},
+		longAlone: [][]string{{"sh", "-c", alone, "-json"}},
+	}
+	r := run(l, true, t.TempDir())
+	if r.status != statusPass || r.passed != 3 || len(r.logs) != 3 || !strings.HasSuffix(r.logs[2], "stress-2.log") {
+		t.Errorf("status %s (%s), passed %d, logs %v: want a pass, 3 tests, the alone command's log stress-2.log", r.status, r.why, r.passed, r.logs)
+	}
+	r = run(l, false, t.TempDir())
+	if r.status != statusPass || r.passed != 1 || len(r.logs) != 1 {
+		t.Errorf("without -long: status %s, passed %d, logs %v: want the default command alone", r.status, r.passed, r.logs)
+	}
+}
+
 // claimedElsewhere is what the explorer's skip of a scenario another
 // process claimed says (a skip writes no run record): a second process
 // checking a scenario the first one claimed skips with it.
