@@ -69,11 +69,11 @@ type layer struct {
 // multiply their rounds by WSCHED_LONG, so their layers set 4.
 //
 // What -long is for: each layer run past what the default run affords,
-// the whole in about 58 minutes on two quiet cores by the layers' last
-// figures, TLC included (70 before the unit and trace layers ran their
-// commands side by side, longLanes, and the weak and chaos layers' cuts
-// below; the aim is 45 minutes; docs/auditing.md, "What to run", has
-// each layer's measured time). The
+// TLC included. Measured whole on 9de87c9: 1 h 40 min on a slow hour of
+// two cores, 3 hours of CPU; the aim is 45 minutes (docs/auditing.md,
+// "What to run", has each layer's measured time). Where a layer's
+// commands in turn left a core idle they run side by side (longLanes),
+// tests bounded by time alone after them (longAlone). The
 // explorer's share goes to searches that end one bound higher; the random
 // layers (porcupine, stress, chaos) get a few times their default time
 // each, where a longer run finds more only in proportion.
