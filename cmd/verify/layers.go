@@ -451,7 +451,7 @@ func layers(tlaJar string) []layer {
 			// 96 and 113 s); then the tests bounded by time alone
 			// (stressTimed, 212 s). In turn they kept two cores 1.5 busy
 			// for 17.7 minutes (9de87c9, a slow hour).
-			long:      append(slices.Clone(chaosLanes), halves([]string{"WSCHED_LONG=4", "go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0"}, dequeLinearizable, "./linearizability")...),
+			long:      append(chaosLanes, halves([]string{"WSCHED_LONG=4", "go", "test", "-race", "-tags", "chaos", "-count=1", "-json", "-timeout=0"}, dequeLinearizable, "./linearizability")...),
 			limit:     20 * time.Minute,
 			longLanes: 2,
 			longAlone: chaosAlone,

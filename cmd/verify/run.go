@@ -100,49 +100,47 @@ func run(l layer, long bool, logDir string) result {
 		env = append(env, longEnv...)
 	}
 	start := time.Now()
-	if lanes := l.lanesFor(long); lanes > 1 && l.processes <= 1 {
-		runLanes(l, lanes, cmds, env, limit, logDir, &r)
-	} else {
-		for i, argv := range cmds {
-			logPath := filepath.Join(logDir, fmt.Sprintf("%s-%d.log", l.name, i))
-			var ok bool
-			var why string
-			if l.processes > 1 {
-				var first []string
-				if long {
-					first = l.longFirst
-				}
-				ok, why = runShared(l, i, argv, first, env, limit, logDir, &r)
-			} else {
-				r.logs = append(r.logs, logPath)
-				if l.reach != "" {
-					argv = r.coverArgv(argv, filepath.Join(logDir, fmt.Sprintf("%s-%d.cover", l.name, i)))
-				}
-				ok, why = runOne(argv, env, limit, logPath, &r)
-			}
-			if !ok {
-				r.status = statusFail
-				if why != "" {
-					r.why = why
-				}
+	// fail records a command that failed, with why if it says.
+	fail := func(ok bool, why string) {
+		if !ok {
+			r.status = statusFail
+			if why != "" {
+				r.why = why
 			}
 		}
 	}
-	if long {
-		// Tests bounded by time, alone on the machine: numbered after
-		// the layer's other commands, as their logs are.
-		if len(l.longAlone) > 0 {
-			fmt.Printf("      (then %d command(s) alone: tests bounded by time)\n", len(l.longAlone))
+	// alone runs command i of the layer by itself, with its own log (and
+	// coverage profile, for a layer gated on reach).
+	alone := func(i int, argv []string) {
+		logPath := filepath.Join(logDir, fmt.Sprintf("%s-%d.log", l.name, i))
+		r.logs = append(r.logs, logPath)
+		if l.reach != "" {
+			argv = r.coverArgv(argv, filepath.Join(logDir, fmt.Sprintf("%s-%d.cover", l.name, i)))
 		}
+		fail(runOne(argv, env, limit, logPath, &r))
+	}
+	switch {
+	case l.lanesFor(long) > 1 && l.processes <= 1:
+		runLanes(l, l.lanesFor(long), cmds, env, limit, logDir, &r)
+	case l.processes > 1:
+		var first []string
+		if long {
+			first = l.longFirst
+		}
+		for i, argv := range cmds {
+			fail(runShared(l, i, argv, first, env, limit, logDir, &r))
+		}
+	default:
+		for i, argv := range cmds {
+			alone(i, argv)
+		}
+	}
+	if long && len(l.longAlone) > 0 {
+		// Tests bounded by time, alone on the machine, their logs
+		// numbered after the layer's other commands'.
+		fmt.Printf("      (then %d command(s) alone: tests bounded by time)\n", len(l.longAlone))
 		for j, argv := range l.longAlone {
-			logPath := filepath.Join(logDir, fmt.Sprintf("%s-%d.log", l.name, len(cmds)+j))
-			r.logs = append(r.logs, logPath)
-			if ok, why := runOne(argv, env, limit, logPath, &r); !ok {
-				r.status = statusFail
-				if why != "" {
-					r.why = why
-				}
-			}
+			alone(len(cmds)+j, argv)
 		}
 	}
 	if l.reach != "" && r.status == statusPass {
@@ -343,7 +341,7 @@ func runShared(l layer, i int, argv []string, first []string, env []string, limi
 		if !oks[p] {
 			ok, why = false, whys[p]
 		}
-		r.addPackages(part.packages) // the first commands' packages are the same ones
+		r.addPackages(part.packages) // a package the processes share counts once
 	}
 	all := append(firsts, parts...)
 	for _, part := range all {
