@@ -114,6 +114,7 @@ type porRun struct {
 	// goroutine besides the decision it is given.
 	marks    []int32
 	firsts   []int   // initials' scratch
+	vsteps   []int   // initials' scratch: the steps of v so far
 	idx      []int32 // the running step's locations, in states
 	joins    []uint8 // per access of the running step: what stepClock joins (joinW, joinR)
 	joinGlob bool    // stepClock joins lastGlob's clock
@@ -192,7 +193,7 @@ func newPorRun(s *porSearch, spare *porRun, replays int) *porRun {
 		p.locs.reset()
 		*p = porRun{s: s, events: p.events[:0], last: p.last[:0], thClock: p.thClock[:0],
 			parent: p.parent[:0], locs: p.locs, states: p.states, arena: p.arena,
-			joins: p.joins[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], firsts: p.firsts[:0], idx: p.idx[:0], picks: p.picks[:0],
+			joins: p.joins[:0], lastGlob: -1, accs: p.accs[:0], cand: p.cand[:0], firsts: p.firsts[:0], vsteps: p.vsteps[:0], idx: p.idx[:0], picks: p.picks[:0],
 			links: p.links, alls: p.alls[:0], curs: p.curs[:0], marks: p.marks[:0],
 			sleep: p.sleep[:0], sleepBuf: p.sleepBuf[:0], wsteps: p.wsteps[:0],
 			undoneAt: p.undoneAt, keep: keep, aux: p.aux, chunk: p.chunk,
@@ -647,9 +648,13 @@ func (p *porRun) race(r *run, i, n int) {
 			// wait.
 			continue
 		}
-		if p.s.optimal && en.wait && p.heldAt(j, en) {
+		if (p.s.optimal || p.s.bound < 0) && en.wait && p.heldAt(j, en) {
 			// n takes a lock that j's goroutine held until j: n cannot
-			// go before j (the lock before it, further back).
+			// go before j (the lock before it, further back). Without
+			// a bound, with wakeup trees or (the weak mode) source
+			// sets: asked for at j, n's goroutine ran its steps before
+			// the lock there, a class run twice. Not under a bound,
+			// whose rules the bounded properties checked without it.
 			continue
 		}
 		ini := p.initials(j, n) & ej.en
@@ -715,9 +720,10 @@ func (p *porRun) alone(r *run, c int) bool {
 // it waits on: a lock, BlockOn) that step j releases, taken last before
 // j by j's goroutine passing such a wait: a lock held until j, which n
 // cannot take before j. (The other such wait, explore/sync's TokenWait,
-// has one goroutine alone taking its token: never two goroutines.) The search with wakeup trees reverses n with
-// the acquisition instead; a branch that cannot be followed would run a
-// class twice.
+// has one goroutine alone taking its token: never two goroutines.) The
+// search without a bound reverses n with the acquisition instead; a
+// branch that cannot be followed, or a goroutine asked for at j, would
+// run a class twice.
 func (p *porRun) heldAt(j int, n *porEvent) bool {
 	ej := &p.events[j]
 	for _, a := range n.acc[:n.npend] {
@@ -949,15 +955,28 @@ func (p *porRun) undoPreemptions(r *run, j int) {
 // initials returns the goroutines whose first step in v can go first in
 // v, where v is the steps after event i that do not depend on it, then
 // event n.
+//
+// A step's clock orders it after every step it depends on in the run,
+// also through steps that depend on i, which v leaves out: in
+// [[locked{load(0)}] [locked{store(1)}] [load(1)]] a run of g1's lock,
+// g2's load of 1, g1's store and unlock, then g0's lock has g0's lock
+// after g2's load (the load before the store, the store before the
+// unlock, the unlock before the lock), though in v (g2's load, g0's lock)
+// nothing orders them, and g0, asleep there, starts v. Without a bound
+// (where the search asks for one goroutine of v's initials, not for the
+// cheapest place) a step the clock puts after an earlier step of v is
+// looked at again within v alone (firstWithin); under a bound the
+// clock's answer stands, fewer initials and never a wrong one.
 func (p *porRun) initials(i, n int) uint64 {
 	var seen, ini uint64
-	firsts := p.firsts[:0]
+	firsts, vs := p.firsts[:0], p.vsteps[:0]
 	for x := i + 1; x <= n; x++ {
 		ex := &p.events[x]
 		if x < n && p.hb(ex.clock, i) {
 			continue // after i: not in v
 		}
 		if seen&(1<<ex.tid) != 0 {
+			vs = append(vs, x)
 			continue
 		}
 		seen |= 1 << ex.tid
@@ -968,13 +987,36 @@ func (p *porRun) initials(i, n int) uint64 {
 				break
 			}
 		}
+		if !first && p.s.bound < 0 {
+			first = p.firstWithin(x, vs)
+		}
 		if first {
 			ini |= 1 << ex.tid
 		}
-		firsts = append(firsts, x)
+		firsts, vs = append(firsts, x), append(vs, x)
 	}
-	p.firsts = firsts
+	p.firsts, p.vsteps = firsts, vs
 	return ini
+}
+
+// firstWithin reports whether event x can go first in a sequence whose
+// steps before it are ys (events of this run, in their order): whether
+// none of them is ordered directly before x, as its goroutine's step, the
+// step that started its goroutine, or a step it conflicts with. Any order
+// among the sequence's own steps ends in such a link, so none orders x;
+// an order through a step outside the sequence is not one there.
+func (p *porRun) firstWithin(x int, ys []int) bool {
+	ex := &p.events[x]
+	for _, y := range ys {
+		if !p.hb(ex.clock, y) {
+			continue // not before x in the run, so not directly
+		}
+		ey := &p.events[y]
+		if ey.tid == ex.tid || p.parent[ex.tid] == y || stepsConflict(ey, ex) {
+			return false
+		}
+	}
+	return true
 }
 
 // backtrack adds goroutine tid as an alternative at the decision before

@@ -219,6 +219,24 @@ func toys() []toy {
 			{{kind: opStore, v: 2}, {kind: opJoinPrev}, {kind: opWait, v: 2}},
 			{{kind: opTimeout, v: 2}},
 		}, joinAll: true}.body()},
+		// g2's load of x1 races with g1's store of it. In the run
+		// where g1 takes the lock first, g2 loads between g1's lock
+		// and its store, and g0 locks after g1's unlock, g0's lock
+		// races with g1's lock (the unlock is no place to reverse
+		// it: g0 waited there); the steps after g1's lock that do not
+		// depend on it are g2's load, then g0's lock, and their
+		// clocks put the lock after the load, through g1's store and
+		// unlock, which the sequence leaves out. Taken so, g2 alone
+		// started it, and g0, asleep there (it went first before),
+		// stood for nothing: 5 runs for the 4 traces, one stopped
+		// asleep (initials, firstWithin).
+		{"an order through steps the race leaves out", func() {
+			var x0, x1 loc
+			var m lock
+			spawn(func() { m.Lock(); x0.Load(); m.Unlock() },
+				func() { m.Lock(); x1.Store(1); m.Unlock() },
+				func() { x1.Load() })
+		}},
 		{"a goroutine's goroutine", func() {
 			var x, y loc
 			spawn(func() { y.Load(); Go("g2", func() { x.Store(2) }).Join() },
@@ -428,7 +446,11 @@ func TestReducedForecastsBoundOneAsARange(t *testing.T) {
 		p0, p1 := plain.PerRound[0], plain.PerRound[1]
 		lo := float64(r0) + float64(asked)/float64(max(beyond, 1))*max(p1-p0, 0)*float64(r0)/p0
 		hi := max(p1, lo)
-		if want := math.Sqrt(lo * hi); !res.Exhaustive || math.Abs(res.RoundForecast-want) > 1e-9*want || res.RoundRange != [2]float64{lo, hi} {
+		// Within 1e-9 of each: the search adds up the same terms in
+		// another order (the toy "an order through steps the race
+		// leaves out": 9.660231660231661 against 9.66023166023166).
+		near := func(x, y float64) bool { return math.Abs(x-y) <= 1e-9*max(math.Abs(y), 1) }
+		if want := math.Sqrt(lo * hi); !res.Exhaustive || !near(res.RoundForecast, want) || !near(res.RoundRange[0], lo) || !near(res.RoundRange[1], hi) {
 			t.Errorf("%s: bound 1 forecast %v in %v (exhaustive %v), want %v in [%v %v]: bound 0's %d, %d of %d preemptions asked for, plain rounds %v",
 				ty.name, res.RoundForecast, res.RoundRange, res.Exhaustive, want, lo, hi, r0, asked, beyond, plain.PerRound)
 			continue

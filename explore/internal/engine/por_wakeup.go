@@ -227,13 +227,17 @@ func (p *porRun) startsOrCommutes(r *run, from, q int, wide bool, extra []access
 		if w[k].ev < 0 {
 			return k == 0
 		}
-		c := p.events[w[k].ev].clock
+		// q starts w if no step of w before its own is ordered before
+		// it within w (initials: the clock also orders through steps
+		// that w leaves out).
+		ys := p.vsteps[:0]
 		for _, y := range w[:k] {
-			if y.ev >= 0 && p.hb(c, y.ev) {
-				return false
+			if y.ev >= 0 {
+				ys = append(ys, y.ev)
 			}
 		}
-		return true
+		p.vsteps = ys
+		return p.firstWithin(w[k].ev, ys)
 	}
 	qs, exact := p.stepAt(r, from, q)
 	fresh := false // q's step touches a location with no name in this run

@@ -47,11 +47,29 @@ func (x *wloc) add(d int, o Ordering) int {
 	return old.(int)
 }
 
+// wlock is a mutex of the weak mode: Unlock releases and Lock acquires it
+// in the memory model (as explore/sync's Mutex does), so what a goroutine
+// wrote before it unlocked, the next to lock sees.
+type wlock struct{ held bool }
+
+func (m *wlock) Lock() {
+	BlockOn(uintptr(unsafe.Pointer(m)), true, func() bool { return !m.held }, "lock")
+	m.held = true
+	WeakAcquire(uintptr(unsafe.Pointer(m)))
+}
+
+func (m *wlock) Unlock() {
+	PointAt(uintptr(unsafe.Pointer(m)), true)
+	WeakRelease(uintptr(unsafe.Pointer(m)))
+	m.held = false
+}
+
 type weakOp struct {
-	kind int // wLoad, wStore, wAdd, wFence
-	x    int
-	val  int // a store's value: distinct for every store of the program
-	o    Ordering
+	kind  int // wLoad, wStore, wAdd, wFence; wYield, wLocked, wWait, wSet
+	x     int
+	val   int // a store's value: distinct for every store of the program
+	o     Ordering
+	inner []weakOp // wLocked's operations, run under the lock
 }
 
 const (
@@ -59,6 +77,10 @@ const (
 	wStore
 	wAdd
 	wFence
+	wYield  // a Gosched (the model's Yield): symmetry_weak_test.go's members
+	wLocked // lock; inner; unlock (wlock)
+	wWait   // wait for the event
+	wSet    // set the event (goroutine 0 only)
 )
 
 func (o weakOp) String() string {
@@ -72,6 +94,16 @@ func (o weakOp) String() string {
 		return fmt.Sprintf("add(x%d,%s)", o.x, ord)
 	case wYield:
 		return "yield"
+	case wLocked:
+		var in []string
+		for _, x := range o.inner {
+			in = append(in, x.String())
+		}
+		return "locked{" + strings.Join(in, " ") + "}"
+	case wWait:
+		return "wait"
+	case wSet:
+		return "set"
 	}
 	return fmt.Sprintf("fence(%s)", ord)
 }
@@ -125,32 +157,66 @@ func weakProgram(gs [][]weakOp, seen map[string]bool) func() {
 	return weakProgramTo(gs, func(k string) { seen[k] = true })
 }
 
-// weakProgramTo is weakProgram, each run's outcome given to record.
+// weakProgramTo is weakProgram, each run's outcome given to record. A
+// program that waits for the event (wWait) has goroutine 0 set it at its
+// end, so that no waiter is left for ever; one that does not gets no such
+// step.
 func weakProgramTo(gs [][]weakOp, record func(string)) func() {
+	waits := slices.ContainsFunc(gs, func(ops []weakOp) bool {
+		return slices.ContainsFunc(ops, func(o weakOp) bool { return o.kind == wWait })
+	})
 	return func() {
-		var xs [2]wloc
+		var w weakWorld
 		reads := make([][]int, len(gs))
 		var ts []*Thread
 		for g, ops := range gs {
 			ts = append(ts, Go(fmt.Sprint("g", g), func() {
 				for _, o := range ops {
-					switch o.kind {
-					case wLoad:
-						reads[g] = append(reads[g], xs[o.x].load(o.o))
-					case wStore:
-						xs[o.x].store(o.val, o.o)
-					case wAdd:
-						reads[g] = append(reads[g], xs[o.x].add(1, o.o))
-					case wFence:
-						WeakFence(o.o)
-					}
+					w.do(o, &reads[g])
+				}
+				if g == 0 && waits {
+					w.e.Set()
 				}
 			}))
 		}
 		for _, t := range ts {
 			t.Join()
 		}
-		record(fmt.Sprint(reads, " final ", xs[0].v, " ", xs[1].v))
+		record(fmt.Sprint(reads, " final ", w.xs[0].v, " ", w.xs[1].v))
+	}
+}
+
+// weakWorld is what a generated program of the weak mode acts on: two
+// integers, a lock and an event.
+type weakWorld struct {
+	xs [2]wloc
+	m  wlock
+	e  Event
+}
+
+// do performs o, appending what a load or an add read to reads.
+func (w *weakWorld) do(o weakOp, reads *[]int) {
+	switch o.kind {
+	case wLoad:
+		*reads = append(*reads, w.xs[o.x].load(o.o))
+	case wStore:
+		w.xs[o.x].store(o.val, o.o)
+	case wAdd:
+		*reads = append(*reads, w.xs[o.x].add(1, o.o))
+	case wFence:
+		WeakFence(o.o)
+	case wYield:
+		Gosched()
+	case wLocked:
+		w.m.Lock()
+		for _, x := range o.inner {
+			w.do(x, reads)
+		}
+		w.m.Unlock()
+	case wWait:
+		w.e.Wait()
+	case wSet:
+		w.e.Set()
 	}
 }
 

@@ -26,9 +26,6 @@ import (
 // (sleep sets there, not wakeup trees), the search that skips twins
 // reaches every outcome the search that does not reaches, and no other.
 
-// wYield is a Gosched, in a member's list (the model's Yield).
-const wYield = wFence + 1
-
 type symWeakProg struct {
 	g0, member []weakOp
 	k          int
@@ -72,24 +69,14 @@ func genSymWeakProgram(t *rapid.T) symWeakProg {
 // body runs the program; out receives each run's outcome.
 func (p symWeakProg) body(out *string) func() {
 	return func() {
-		var xs [2]wloc
+		var w weakWorld
+		xs := &w.xs
 		for _, o := range p.pre {
 			xs[o.x].store(o.val, o.o)
 		}
 		run := func(ops []weakOp, reads *[]int) {
 			for _, o := range ops {
-				switch o.kind {
-				case wLoad:
-					*reads = append(*reads, xs[o.x].load(o.o))
-				case wStore:
-					xs[o.x].store(o.val, o.o)
-				case wAdd:
-					*reads = append(*reads, xs[o.x].add(1, o.o))
-				case wFence:
-					WeakFence(o.o)
-				case wYield:
-					Gosched()
-				}
+				w.do(o, reads)
 			}
 		}
 		var r0 []int
