@@ -302,6 +302,13 @@ func compareWeakOnProgram(t *rapid.T, gs [][]weakOp, what string, popt, ropt Opt
 // Without a bound: every outcome of every interleaving and every choice
 // of store.
 func TestReducedWeakReachesEveryOutcomeOfGeneratedPrograms(t *testing.T) {
+	compareWeakUnbounded(t, genWeakProgram, 5000)
+}
+
+// compareWeakUnbounded compares, on the programs gen draws, brute force
+// (up to plainBudget schedules; a program past it is skipped) with the
+// reduced search without a bound, and logs the classes and schedules.
+func compareWeakUnbounded(t *testing.T, gen func(*rapid.T) [][]weakOp, plainBudget int) {
 	fewerProgramsUnderRace(t)
 	compared, skipped = 0, 0
 	weakTally.programs, weakTally.classes, weakTally.schedules, weakTally.stopped, weakTally.worst = 0, 0, 0, 0, 0
@@ -311,9 +318,9 @@ func TestReducedWeakReachesEveryOutcomeOfGeneratedPrograms(t *testing.T) {
 			w.programs, w.classes, w.schedules, float64(w.schedules)/float64(max(w.classes, 1)), float64(w.worst)/100, w.stopped)
 	}()
 	rapid.Check(t, func(t *rapid.T) {
-		compareWeakOnProgram(t, genWeakProgram(t), "no bound",
-			Options{Preemptions: 64, MaxSchedules: 5000},
-			Options{Reduce: true, Unbounded: true, MaxSchedules: 10000})
+		compareWeakOnProgram(t, gen(t), "no bound",
+			Options{Preemptions: 64, MaxSchedules: plainBudget},
+			Options{Reduce: true, Unbounded: true, MaxSchedules: 2 * plainBudget})
 	})
 	reportCompared(t)
 }
@@ -330,12 +337,18 @@ func reportCompared(t *testing.T) {
 // With a bound: every outcome the plain search reaches at bounds 0, 1 and
 // 2, and none other.
 func TestReducedWeakWithABoundReachesEveryOutcomeOfGeneratedPrograms(t *testing.T) {
+	compareWeakBounded(t, genWeakProgram)
+}
+
+// compareWeakBounded compares, on the programs gen draws, the plain and
+// the reduced search at bounds 0, 1 and 2 (eachBound).
+func compareWeakBounded(t *testing.T, gen func(*rapid.T) [][]weakOp) {
 	fewerProgramsUnderRace(t)
 	compared, skipped = 0, 0
 	defer reportCompared(t)
 	var tally boundTally
 	rapid.Check(t, func(t *rapid.T) {
-		gs := genWeakProgram(t)
+		gs := gen(t)
 		eachBound(func(what string, plain, reduced Options) {
 			if classes, res := compareWeakOnProgram(t, gs, what, plain, reduced); classes > 0 {
 				tally.add(classes, res)

@@ -77,38 +77,13 @@ func weakWaits(gs [][]weakOp) bool {
 // Without a bound: every outcome and every class brute force reaches,
 // none other, and as many reduced schedules as classes.
 func TestReducedWeakWithWaitsRunsEveryClassOnce(t *testing.T) {
-	fewerProgramsUnderRace(t)
-	compared, skipped = 0, 0
-	weakTally.programs, weakTally.classes, weakTally.schedules, weakTally.stopped, weakTally.worst = 0, 0, 0, 0, 0
-	defer func() {
-		w := weakTally
-		t.Logf("classes: %d programs, %d classes, %d reduced schedules (%.3f per class; worst %.2f), %d stopped by the sleep set",
-			w.programs, w.classes, w.schedules, float64(w.schedules)/float64(max(w.classes, 1)), float64(w.worst)/100, w.stopped)
-	}()
-	rapid.Check(t, func(t *rapid.T) {
-		compareWeakOnProgram(t, genWeakWaitProgram(t), "no bound",
-			Options{Preemptions: 64, MaxSchedules: 20000},
-			Options{Reduce: true, Unbounded: true, MaxSchedules: 10000})
-	})
-	reportCompared(t)
+	compareWeakUnbounded(t, genWeakWaitProgram, 20000)
 }
 
 // With a bound: every outcome and class the plain search reaches at
 // bounds 0, 1 and 2.
 func TestReducedWeakWithWaitsAndABoundReachesEveryClass(t *testing.T) {
-	fewerProgramsUnderRace(t)
-	compared, skipped = 0, 0
-	defer reportCompared(t)
-	var tally boundTally
-	rapid.Check(t, func(t *rapid.T) {
-		gs := genWeakWaitProgram(t)
-		eachBound(func(what string, plain, reduced Options) {
-			if classes, res := compareWeakOnProgram(t, gs, what, plain, reduced); classes > 0 {
-				tally.add(classes, res)
-			}
-		})
-	})
-	tally.report(t)
+	compareWeakBounded(t, genWeakWaitProgram)
 }
 
 // The first two programs this test found, as toys: each class run once.
