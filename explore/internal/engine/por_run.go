@@ -308,9 +308,12 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	ev.acc = p.accs[start:len(p.accs):len(p.accs)]
 	p.accStart = start
 	p.last[c] = len(p.events) - 1
-	if dec < 0 && p.s != nil && p.s.optimal && !p.stopped && asleep(p.sleep)&(1<<c) != 0 && p.alone(r, c) {
+	if dec < 0 && p.s != nil && p.s.sleep && !p.stopped && asleep(p.sleep)&(1<<c) != 0 && p.alone(r, c) {
 		// The one goroutine that can go is asleep: the run repeats a
-		// class, as when every goroutine that could go is.
+		// class, as when every goroutine that could go is at a
+		// decision (porGuide.goroutine), in every search with sleep
+		// sets (the weak mode's source sets ran such a run to its
+		// end, uncounted: TestReducedWeakRunsEachClassOfASmallProgramOnce).
 		p.stopped = true
 		p.s.stopped++
 	}
