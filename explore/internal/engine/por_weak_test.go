@@ -284,8 +284,9 @@ func compareWeakOnProgram(t *rapid.T, gs [][]weakOp, what string, popt, ropt Opt
 				t.Fatalf("%v, %s: the reduced search ran a class brute force never saw: %s", gs, what, k)
 			}
 		}
-		// One schedule per class: the weak mode's programs have no
-		// waits, where the search may run a class twice.
+		// One schedule per class, with waits (por_weak_wait_test.go)
+		// or without; a run stopped asleep counts, as it costs a
+		// schedule.
 		if rres.Schedules != len(wantClasses) {
 			t.Fatalf("%v, %s: %d reduced schedules for %d classes (%d stopped by the sleep set)",
 				gs, what, rres.Schedules, len(wantClasses), rres.Redundant)
