@@ -108,6 +108,12 @@ func TestReducedWeakWithWaitsAndABoundReachesEveryClass(t *testing.T) {
 // not start it asks, at the race, whether a goroutine asleep there
 // commutes with the whole reversing sequence, which the wakeup trees do
 // and the weak mode's source sets do not (runs, the third's stopped).
+//
+// The fourth guards that choice: [[load(x1) set load(x0,acq)]
+// [wait add(x0,acqrel) wait] [wait wait]], found by the same scratch
+// generator with wakeup trees switched on in the weak mode, where they
+// ran 19 schedules and missed 2 of its 21 classes (BBCCB(1)DBACADA and
+// BBCCB(1)DDBACAA); the source sets run each once.
 func TestReducedWeakRunsEachClassOfASmallProgramOnce(t *testing.T) {
 	for _, p := range []struct {
 		gs      [][]weakOp
@@ -127,6 +133,11 @@ func TestReducedWeakRunsEachClassOfASmallProgramOnce(t *testing.T) {
 			{{kind: wAdd, x: 0, o: Relaxed}, {kind: wAdd, x: 1, o: Relaxed}},
 			{{kind: wLoad, x: 1, o: Relaxed}},
 		}, stopped: 2},
+		{gs: [][]weakOp{
+			{{kind: wLoad, x: 1, o: Relaxed}, {kind: wSet}, {kind: wLoad, x: 0, o: Acquire}},
+			{{kind: wWait}, {kind: wAdd, x: 0, o: AcqRel}, {kind: wWait}},
+			{{kind: wWait}, {kind: wWait}},
+		}},
 	} {
 		gs := p.gs
 		_, all, pres := weakOutcomes(gs, Options{Preemptions: 64, MaxSchedules: 1 << 20})
