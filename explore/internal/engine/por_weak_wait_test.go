@@ -22,9 +22,9 @@ import (
 // whose reads depend on the order.
 
 // genWeakWaitProgram draws two goroutines of one to three operations, or
-// three of one or two: loads, stores, adds and fences; a lock around one or two
-// loads, stores or adds; goroutine 0 may set the event, the others may
-// wait for it. At least one goroutine waits or locks.
+// three of one or two: loads, stores, adds and fences; a lock around one
+// or two loads, stores or adds; goroutine 0 may set the event, the others
+// may wait for it. At least one goroutine waits or locks.
 func genWeakWaitProgram(t *rapid.T) [][]weakOp {
 	n := rapid.IntRange(2, 3).Draw(t, "goroutines")
 	gs := make([][]weakOp, n)
@@ -86,8 +86,9 @@ func TestReducedWeakWithWaitsAndABoundReachesEveryClass(t *testing.T) {
 	compareWeakBounded(t, genWeakWaitProgram)
 }
 
-// Toys, each a program a generated-program test found, each failing on
-// the search before its fix. The first two, found by this file's test:
+// Toys, each a program a generated-program test found: the first three
+// fail on the search before their fixes, the fourth guards a choice. The
+// first two, found by this file's test:
 // [[load(x1) locked{load(x0)}] [locked{store(x1)}]]: g1's unlock races
 // with g0's lock, which waited there; the source sets asked for g0 at the
 // unlock (its load goes first), a class run twice, until the rule that
@@ -107,13 +108,14 @@ func TestReducedWeakWithWaitsAndABoundReachesEveryClass(t *testing.T) {
 // with wakeup trees only). The run itself stays: the search that would
 // not start it asks, at the race, whether a goroutine asleep there
 // commutes with the whole reversing sequence, which the wakeup trees do
-// and the weak mode's source sets do not (runs, the third's stopped).
+// and the weak mode's source sets do not: the third's two extra runs are
+// stopped, and counted here (stopped).
 //
-// The fourth guards that choice: [[load(x1) set load(x0,acq)]
-// [wait add(x0,acqrel) wait] [wait wait]], found by the same scratch
-// generator with wakeup trees switched on in the weak mode, where they
-// ran 19 schedules and missed 2 of its 21 classes (BBCCB(1)DBACADA and
-// BBCCB(1)DDBACAA); the source sets run each once.
+// The fourth guards the weak mode's keeping source sets: [[load(x1) set
+// load(x0,acq)] [wait add(x0,acqrel) wait] [wait wait]], found by the
+// same scratch generator with wakeup trees switched on in the weak mode,
+// where they ran 19 schedules and missed 2 of its 21 classes
+// (BBCCB(1)DBACADA and BBCCB(1)DDBACAA); the source sets run each once.
 func TestReducedWeakRunsEachClassOfASmallProgramOnce(t *testing.T) {
 	for _, p := range []struct {
 		gs      [][]weakOp
