@@ -75,8 +75,13 @@ type porStats struct {
 // unboundedSearch is the search of every execution: sleep sets, and in
 // the plain mode wakeup trees.
 func unboundedSearch(weak bool) *porSearch {
-	return &porSearch{bound: -1, sleep: true, optimal: !weak && !sourceSetsOnly}
+	return &porSearch{bound: -1, sleep: true, optimal: !sourceSetsOnly && (!weak || weakWakeupTrees)}
 }
+
+// weakWakeupTrees gives the weak mode's unbounded search wakeup trees too,
+// instead of source sets: measured against them, not the default
+// (docs/explore.md, "Wakeup trees in the weak mode").
+var weakWakeupTrees bool
 
 // sourceSetsOnly makes the unbounded search ask for single goroutines
 // (source sets) instead of wakeup trees: the search before wakeup trees,
@@ -104,7 +109,10 @@ type porNode struct {
 	sleep0    []sleeper // the sleep set when first reached
 	// wut is the wakeup tree still to explore here (optimal search):
 	// branches in the order they are run, each a goroutine and the
-	// subtree the decisions after it follow.
+	// subtree the decisions after it follow. At a store's node, which
+	// has no tree of its own, it is the rest of the branch the run was
+	// following when the load reached here: each later choice of store
+	// follows it too (a copy; the last choice takes it).
 	wut []*wuNode
 	// wide: the explored choices here whose step touched an address
 	// besides its operation; extra: the named locations (threadLoc) the
@@ -183,10 +191,16 @@ type porGuide struct{ s *porSearch }
 func (g *porGuide) store(r *run, l load) int {
 	s, i := g.s, len(r.decisions)
 	if i < len(s.prefix) {
+		if i == len(s.prefix)-1 {
+			s.armed = true // the carry (next) starts after this step
+		}
 		return s.prefix[i]
 	}
 	all := uint64(1)<<l.n - 1
 	s.nodes = append(s.nodes[:i], porNode{kind: kindStore, schedule: schedule{enabled: all, cur: -1, timer: -1}, bt: all, done: 1, preBefore: r.preempts})
+	if s.optimal && len(s.carry) > 0 && l.n > 1 {
+		s.nodes[i].wut = s.clone(s.carry)
+	}
 	return 0
 }
 
@@ -288,6 +302,15 @@ func (s *porSearch) next() []int {
 			}
 			s.choose(n, c)
 			s.carry = nil
+			if n.kind == kindStore && n.wut != nil {
+				// The branch goes on after the load, whichever store
+				// it reads; the last choice takes it, the others a copy.
+				if s.carry = n.wut; cand&^(1<<c) != 0 {
+					s.carry = s.clone(n.wut)
+				} else {
+					n.wut = nil
+				}
+			}
 			return s.cut(k)
 		}
 		s.countBeyond(n, cand) // nothing left within the bound: k is left

@@ -102,6 +102,20 @@ func (s *porSearch) drop(bs []*wuNode) {
 	}
 }
 
+// clone copies a subtree (a store's node keeps one for each choice of
+// its load: porNode.wut), counted as held.
+func (s *porSearch) clone(bs []*wuNode) []*wuNode {
+	out := make([]*wuNode, len(bs))
+	for k, b := range bs {
+		c := *b
+		c.kids = s.clone(b.kids)
+		out[k] = &c
+		s.held++
+	}
+	s.peakHeld = max(s.peakHeld, s.held)
+	return out
+}
+
 // follow: goroutine c took a step without a decision (it alone could go)
 // while the run follows a branch: the branch goes on with c's subtree.
 func (s *porSearch) follow(c int) {

@@ -23,15 +23,18 @@ import (
 
 // genWeakWaitProgram draws two goroutines of one to three operations, or
 // three of one or two: loads, stores, adds and fences; a lock around one
-// or two loads, stores or adds; goroutine 0 may set the event, the others
-// may wait for it. At least one goroutine waits or locks.
+// or two loads, stores or adds; a load or a compare-and-swap that runs a
+// load, store or add only if it read 0 or swapped (what a goroutine does
+// next depends on the store it read, as in a steal that finds a task);
+// goroutine 0 may set the event, the others may wait for it. At least one
+// goroutine waits or locks.
 func genWeakWaitProgram(t *rapid.T) [][]weakOp {
 	n := rapid.IntRange(2, 3).Draw(t, "goroutines")
 	gs := make([][]weakOp, n)
 	val := 0
 	most := 5 - n // three goroutines of up to three steps are mostly too many for brute force
 	for g := range gs {
-		kinds := []int{wLoad, wStore, wAdd, wFence, wLocked, wLocked}
+		kinds := []int{wLoad, wStore, wAdd, wFence, wLocked, wLocked, wIf, wCas, wCas}
 		if g == 0 {
 			kinds = append(kinds, wSet)
 		} else {
@@ -50,12 +53,29 @@ func genWeakWaitProgram(t *rapid.T) [][]weakOp {
 	return gs
 }
 
-// drawWeakWaitOp is drawWeakOp with the kinds of the waits: a locked
-// op draws its inner operations, the event's need nothing more.
+// drawWeakWaitOp is drawWeakOp with the kinds of the waits and the
+// branches: a locked, if0 or cas op draws its inner operations, the
+// event's need nothing more.
 func drawWeakWaitOp(t *rapid.T, label string, kind int, val *int) weakOp {
 	switch kind {
 	case wWait, wSet:
 		return weakOp{kind: kind}
+	case wIf, wCas:
+		// A load's orderings for if0, a read-modify-write's for cas
+		// (whose value is the next store's); one operation inside.
+		base := wLoad
+		if kind == wCas {
+			base = wAdd
+		}
+		o := drawWeakOp(t, label, base, val)
+		o.kind = kind
+		if kind == wCas {
+			*val++
+			o.val = 10 * *val
+		}
+		l := label + ".0"
+		o.inner = []weakOp{drawWeakOp(t, l, rapid.IntRange(wLoad, wAdd).Draw(t, l), val)}
+		return o
 	case wLocked:
 		o := weakOp{kind: wLocked}
 		for i := range rapid.IntRange(1, 2).Draw(t, label+"n") {
@@ -65,6 +85,14 @@ func drawWeakWaitOp(t *rapid.T, label string, kind int, val *int) weakOp {
 		return o
 	}
 	return drawWeakOp(t, label, kind, val)
+}
+
+// valueDependent reports whether a goroutine of gs goes on otherwise
+// after a load by what it read (wIf, wCas).
+func valueDependent(gs [][]weakOp) bool {
+	return slices.ContainsFunc(gs, func(ops []weakOp) bool {
+		return slices.ContainsFunc(ops, func(o weakOp) bool { return o.kind == wIf || o.kind == wCas })
+	})
 }
 
 // weakWaits reports whether a goroutine of gs locks or waits.
@@ -86,16 +114,17 @@ func TestReducedWeakWithWaitsAndABoundReachesEveryClass(t *testing.T) {
 	compareWeakBounded(t, genWeakWaitProgram)
 }
 
-// Toys, each a program a generated-program test found: the first three
-// fail on the search before their fixes, the fourth guards a choice. The
-// first two, found by this file's test:
-// [[load(x1) locked{load(x0)}] [locked{store(x1)}]]: g1's unlock races
-// with g0's lock, which waited there; the source sets asked for g0 at the
-// unlock (its load goes first), a class run twice, until the rule that
-// reverses such a race with the lock before it (heldAt) held without a
-// bound in the weak mode too: 6 runs for 4 classes before. The second is
-// the plain toy "an order through steps the race leaves out" (por_test.go)
-// in the weak mode: 7 runs for 6 classes before (initials).
+// Toys, each a program a generated-program test found, each failing on
+// the search before its fix; each is run with the weak mode's search
+// (source sets) and with wakeup trees (weakWakeupTrees). The first two,
+// found by this file's test: [[load(x1) locked{load(x0)}]
+// [locked{store(x1)}]]: g1's unlock races with g0's lock, which waited
+// there; the source sets asked for g0 at the unlock (its load goes first),
+// a class run twice, until the rule that reverses such a race with the
+// lock before it (heldAt) held without a bound in the weak mode too: 6
+// runs for 4 classes before. The second is the plain toy "an order through
+// steps the race leaves out" (por_test.go) in the weak mode: 7 runs for 6
+// classes before (initials).
 //
 // The third has no wait (found with three goroutines of up to three
 // operations, more than the tests draw): g1's add of x0 commutes with
@@ -103,22 +132,24 @@ func TestReducedWeakWithWaitsAndABoundReachesEveryClass(t *testing.T) {
 // instead; with the others ended it was the one goroutine left, its step
 // taken without a decision, and the run went on to its end, a class run
 // twice (38 runs for 36 classes, none stopped). A forced step of a
-// goroutine asleep now stops the run as a decision where every goroutine
-// that could go is asleep does, in every search with sleep sets (it did
-// with wakeup trees only). The run itself stays: the search that would
-// not start it asks, at the race, whether a goroutine asleep there
-// commutes with the whole reversing sequence, which the wakeup trees do
-// and the weak mode's source sets do not: the third's two extra runs are
-// stopped, and counted here (stopped).
+// goroutine asleep now stops the run, as a decision where every goroutine
+// that could go is asleep does. The wakeup trees never start such a run:
+// they ask, at the race, whether a goroutine asleep there commutes with
+// the whole reversing sequence; the source sets do not, and stop two.
 //
-// The fourth guards the weak mode's keeping source sets: [[load(x1) set
-// load(x0,acq)] [wait add(x0,acqrel) wait] [wait wait]], found by the
-// same scratch generator with wakeup trees switched on in the weak mode,
-// where they ran 19 schedules and missed 2 of its 21 classes
-// (BBCCB(1)DBACADA and BBCCB(1)DDBACAA); the source sets run each once.
+// The fourth, found by the same scratch generator with wakeup trees:
+// [[load(x1) set load(x0,acq)] [wait add(x0,acqrel) wait] [wait wait]],
+// 19 runs, 2 of its 21 classes missed (BBCCB(1)DBACADA and
+// BBCCB(1)DDBACAA: the load of x0 reading the store before the add, then
+// g2 before g0's end). A branch ran through the load's decision of which
+// store it reads; the rest of the branch went to the first choice's runs
+// and was gone when the search came back for the second (a store's node
+// keeps it now: porNode.wut).
 func TestReducedWeakRunsEachClassOfASmallProgramOnce(t *testing.T) {
 	for _, p := range []struct {
-		gs      [][]weakOp
+		gs [][]weakOp
+		// stopped: the runs the source sets (the weak mode's search)
+		// stop asleep; the wakeup trees (weakWakeupTrees) stop none.
 		stopped int
 	}{
 		{gs: [][]weakOp{
@@ -143,25 +174,36 @@ func TestReducedWeakRunsEachClassOfASmallProgramOnce(t *testing.T) {
 	} {
 		gs := p.gs
 		_, all, pres := weakOutcomes(gs, Options{Preemptions: 64, MaxSchedules: 1 << 20})
-		_, got, rres := weakOutcomes(gs, Options{Reduce: true, Unbounded: true, MaxSchedules: 1 << 20})
-		if !pres.Exhaustive || !rres.Exhaustive {
-			t.Fatalf("%v: not exhaustive: %+v %+v", gs, pres, rres)
+		if !pres.Exhaustive {
+			t.Fatalf("%v: brute force not exhaustive: %+v", gs, pres)
 		}
-		for _, k := range sortedKeys(all) {
-			if got[k] == 0 {
-				t.Errorf("%v: the reduced search missed class %s", gs, k)
+		for _, trees := range []bool{false, true} {
+			stopped, how := p.stopped, "source sets"
+			if trees {
+				stopped, how = 0, "wakeup trees"
 			}
-		}
-		for _, k := range sortedKeys(got) {
-			if all[k] == 0 || got[k] > 1 {
-				t.Errorf("%v: class %s run to its end %d times (brute force: %d)", gs, k, got[k], all[k])
+			weakWakeupTrees = trees
+			_, got, rres := weakOutcomes(gs, Options{Reduce: true, Unbounded: true, MaxSchedules: 1 << 20})
+			weakWakeupTrees = false
+			if !rres.Exhaustive {
+				t.Fatalf("%v, %s: not exhaustive: %+v", gs, how, rres)
 			}
+			for _, k := range sortedKeys(all) {
+				if got[k] == 0 {
+					t.Errorf("%v, %s: the reduced search missed class %s", gs, how, k)
+				}
+			}
+			for _, k := range sortedKeys(got) {
+				if all[k] == 0 || got[k] > 1 {
+					t.Errorf("%v, %s: class %s run to its end %d times (brute force: %d)", gs, how, k, got[k], all[k])
+				}
+			}
+			if rres.Schedules != len(all)+stopped || rres.Redundant != stopped {
+				t.Errorf("%v, %s: %d runs for %d classes (%d stopped by the sleep set), want %d stopped",
+					gs, how, rres.Schedules, len(all), rres.Redundant, stopped)
+			}
+			t.Logf("%v: %d schedules, %d classes; reduced, %s: %d runs (%d stopped by the sleep set)",
+				gs, pres.Schedules, len(all), how, rres.Schedules, rres.Redundant)
 		}
-		if rres.Schedules != len(all)+p.stopped || rres.Redundant != p.stopped {
-			t.Errorf("%v: %d runs for %d classes (%d stopped by the sleep set), want %d stopped",
-				gs, rres.Schedules, len(all), rres.Redundant, p.stopped)
-		}
-		t.Logf("%v: %d schedules, %d classes; reduced: %d runs (%d stopped by the sleep set)",
-			gs, pres.Schedules, len(all), rres.Schedules, rres.Redundant)
 	}
 }
