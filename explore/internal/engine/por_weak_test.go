@@ -335,9 +335,12 @@ func compareWeakOnProgram(t *rapid.T, gs [][]weakOp, what string, popt, ropt Opt
 		// or without; a run stopped asleep counts, as it costs a
 		// schedule. Where what a goroutine does next depends on the
 		// store its load read (wIf, wCas), the search starts runs that
-		// stop asleep (docs/explore.md, "Waits in the weak mode"):
-		// there each run that ends is a class of its own, and the
-		// stopped ones are counted.
+		// stop asleep: a race whose later step follows a load that
+		// read an older store asks for a goroutine, and the run that
+		// goes there reads the latest (docs/explore.md, "What a
+		// goroutine does next depends on the store it read"). There
+		// each run that ends is a class of its own, and the stopped
+		// ones are counted.
 		runs := rres.Schedules
 		if valueDependent(gs) {
 			runs -= rres.Redundant
