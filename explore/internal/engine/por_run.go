@@ -141,6 +141,9 @@ type porRun struct {
 	// stopped: every goroutine that could go was asleep (the run repeats
 	// a class already explored); it is finished without analysis.
 	stopped bool
+	// stepDecs is the index in the run's decisions of the running
+	// step's first choice of the weak mode, if it makes one.
+	stepDecs int
 	// picks are the weak mode's choices of store or place, with the
 	// step that made each (normalForm names the execution with them).
 	picks []pick
@@ -307,6 +310,7 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 	}
 	ev.acc = p.accs[start:len(p.accs):len(p.accs)]
 	p.accStart = start
+	p.stepDecs = len(r.decisions)
 	p.last[c] = len(p.events) - 1
 	if dec < 0 && p.s != nil && p.s.sleep && !p.stopped && asleep(p.sleep)&(1<<c) != 0 && p.alone(r, c) {
 		// The one goroutine that can go is asleep: the run repeats a
@@ -407,15 +411,28 @@ func (p *porRun) finish(r *run) {
 // and wakes the sleepers whose step conflicts with it.
 func (p *porRun) wakeSleepers(r *run, e *porEvent) {
 	if e.dec >= 0 {
-		p.s.nodes[e.dec].record(e.tid, e.stepSummary, e.npend)
+		choice, of := p.firstStore(r)
+		p.s.nodes[e.dec].record(e.tid, choice, of, e.stepSummary, e.npend)
 	}
 	kept := p.sleep[:0]
 	for _, z := range p.sleep {
-		if !z.conflicts(r, &e.stepSummary) {
+		// A goroutine that stepped with a variant awake has another
+		// step next: its variants go. (A whole step asleep that goes
+		// all the same, porRun.alone, stays asleep, as it did.)
+		if (z.choice < 0 || z.tid != e.tid) && !z.conflicts(r, &e.stepSummary) {
 			kept = append(kept, z)
 		}
 	}
 	p.sleep = kept
+}
+
+// firstStore is the store the running step's first load read, of of, or
+// -1 if it had none to choose from (a decision of kind kindStore).
+func (p *porRun) firstStore(r *run) (choice, of int) {
+	if k := p.stepDecs; k < len(r.decisions) && r.decisions[k].kind == kindStore {
+		return r.decisions[k].chosen, r.decisions[k].load.n
+	}
+	return -1, 0
 }
 
 // racesOf returns the candidates for races with step e, whose

@@ -21,10 +21,23 @@ import (
 // pending operation (a goroutine asleep does not move), or everything if
 // that step touched an address besides its operation when it was
 // explored: the addresses of an earlier run are not this run's.
+//
+// In the weak mode what a step touches can depend on which store its
+// load reads (a compare-and-swap that fails runs on to the next
+// operation, one that succeeds does not), so a goroutine whose step
+// read stores sleeps one variant per store (choice, of the of its load
+// offered): each wakes on its own accesses, the goroutine is asleep
+// while every variant is, and a goroutine partly asleep reads only the
+// stores of its variants awake (porGuide.store). One sleeper for the
+// whole step, woken by the accesses of whichever variant ran last,
+// missed classes: docs/explore.md, "A step's variants".
 type sleeper struct {
 	tid   int
 	wide  bool
 	extra []access // named locations its step touched besides its operation
+	// choice is the store the step's first load read, of of; -1: the
+	// sleeper is the whole step.
+	choice, of int
 }
 
 func (z sleeper) conflicts(r *run, e *stepSummary) bool {
@@ -119,6 +132,9 @@ type porNode struct {
 	// others touched.
 	wide  uint64
 	extra map[int][]access
+	// vars (the weak mode): the explored choices here whose step's
+	// first load had stores to choose from, one record per store read.
+	vars []stepVariant
 	// twinOf maps each twin of the decision (schedule.twins) to the
 	// goroutine run in its place (symmetry.go).
 	twinOf map[int]int
@@ -127,7 +143,24 @@ type porNode struct {
 	mirror uint64
 }
 
-func (n *porNode) record(tid int, s stepSummary, npend int) {
+// stepVariant is what goroutine tid's step touched besides its operation
+// when its first load read store choice of of.
+type stepVariant struct {
+	tid, choice, of int
+	wide            bool
+	extra           []access
+}
+
+// record keeps what goroutine tid's step, explored at n, touched besides
+// its operation: for the whole step, or, if its first load read store
+// choice (not -1) of of, for that variant, merged with what the variant
+// touched in earlier runs (a later load of the same step may have read
+// another store).
+func (n *porNode) record(tid, choice, of int, s stepSummary, npend int) {
+	if choice >= 0 {
+		n.recordVariant(tid, choice, of, s, npend)
+		return
+	}
 	if s.all {
 		n.wide |= 1 << tid
 	}
@@ -144,6 +177,45 @@ func (n *porNode) record(tid int, s stepSummary, npend int) {
 	}
 }
 
+func (n *porNode) recordVariant(tid, choice, of int, s stepSummary, npend int) {
+	var v *stepVariant
+	for i := range n.vars {
+		if n.vars[i].tid == tid && n.vars[i].choice == choice {
+			v = &n.vars[i]
+			break
+		}
+	}
+	if v == nil {
+		n.vars = append(n.vars, stepVariant{tid: tid, choice: choice, of: of})
+		v = &n.vars[len(n.vars)-1]
+	}
+	v.wide = v.wide || s.all
+	for _, a := range s.acc[npend:] {
+		if a.loc >= maxNamedLoc {
+			v.wide = true
+		}
+		if !slices.Contains(v.extra, a) {
+			v.extra = append(v.extra, a) // a copy: s.acc is reused by the next run
+		}
+	}
+}
+
+// sleepersOf appends to ss the sleepers of goroutine q's step explored at
+// n: one per store its load read, or one for the whole step.
+func (n *porNode) sleepersOf(ss []sleeper, q int) []sleeper {
+	whole := true
+	for _, v := range n.vars {
+		if v.tid == q {
+			ss = append(ss, sleeper{tid: q, wide: v.wide, extra: v.extra, choice: v.choice, of: v.of})
+			whole = false
+		}
+	}
+	if whole {
+		ss = append(ss, sleeper{tid: q, wide: n.wide&(1<<q) != 0, extra: n.extra[q], choice: -1})
+	}
+	return ss
+}
+
 // over reports whether running c at n exceeds the preemption bound.
 func (n *porNode) over(c, bound int) bool {
 	cost := n.preBefore
@@ -157,12 +229,41 @@ func (n *porNode) costs(c int) bool {
 	return n.kind == kindGoroutine && n.schedule.costs(c)
 }
 
+// asleep is the goroutines asleep in ss: the whole step, or every store
+// its load has to choose from.
 func asleep(ss []sleeper) uint64 {
-	var m uint64
+	var m, part uint64
 	for _, z := range ss {
-		m |= 1 << z.tid
+		if z.choice < 0 {
+			m |= 1 << z.tid
+		} else {
+			part |= 1 << z.tid
+		}
+	}
+	for p := part &^ m; p != 0; p &= p - 1 {
+		q := bits.TrailingZeros64(p)
+		if z, of := asleepStores(ss, q); z == uint64(1)<<of-1 {
+			m |= 1 << q
+		}
 	}
 	return m
+}
+
+// asleepStores is the stores (bits: choices) goroutine q's next load is
+// not to read, its step's variants asleep in ss, out of of; every one
+// (of 64) if its whole step is asleep.
+func asleepStores(ss []sleeper, q int) (z uint64, of int) {
+	for _, s := range ss {
+		switch {
+		case s.tid != q:
+		case s.choice < 0:
+			return ^uint64(0), 64
+		default:
+			z |= 1 << s.choice
+			of = max(of, s.of)
+		}
+	}
+	return z, of
 }
 
 // sleepAt appends to ss the sleep set of node n when c is explored
@@ -174,8 +275,7 @@ func asleep(ss []sleeper) uint64 {
 func (n *porNode) sleepAt(ss []sleeper, c int) []sleeper {
 	ss = append(ss, n.sleep0...)
 	for m := n.done &^ (1 << c) &^ n.mirror; m != 0; m &= m - 1 {
-		q := bits.TrailingZeros64(m)
-		ss = append(ss, sleeper{q, n.wide&(1<<q) != 0, n.extra[q]})
+		ss = n.sleepersOf(ss, bits.TrailingZeros64(m))
 	}
 	if n.mirror == 0 {
 		return ss // no twin counted as explored (mirrorSleepers)
@@ -187,7 +287,8 @@ func (n *porNode) sleepAt(ss []sleeper, c int) []sleeper {
 // or, with sleep sets, the first one not asleep.
 type porGuide struct{ s *porSearch }
 
-// store: which store a load reads. Every choice is run.
+// store: which store a load reads. Every choice is run, but those of a
+// step's variants asleep (sleeper), and none once the run is stopped.
 func (g *porGuide) store(r *run, l load) int {
 	s, i := g.s, len(r.decisions)
 	if i < len(s.prefix) {
@@ -197,11 +298,36 @@ func (g *porGuide) store(r *run, l load) int {
 		return s.prefix[i]
 	}
 	all := uint64(1)<<l.n - 1
-	s.nodes = append(s.nodes[:i], porNode{kind: kindStore, schedule: schedule{enabled: all, cur: -1, timer: -1}, bt: all, done: 1, preBefore: r.preempts})
-	if s.optimal && len(s.carry) > 0 && l.n > 1 {
-		s.nodes[i].wut = s.clone(s.carry)
+	s.nodes = append(s.nodes[:i], porNode{kind: kindStore, schedule: schedule{enabled: all, cur: -1, timer: -1}, bt: all, preBefore: r.preempts})
+	n := &s.nodes[i]
+	var z uint64 // the choices asleep
+	if s.sleep && !r.por.stopped && i == r.por.stepDecs {
+		// The step's first load: its goroutine may be partly asleep.
+		z, _ = asleepStores(r.por.sleep, r.por.events[len(r.por.events)-1].tid)
+		if z &= all; z == all {
+			// The goroutine is asleep and went all the same: a step
+			// without a decision while the others only yielded
+			// (porRun.alone), which goes on as a whole step asleep
+			// does.
+			z = 0
+		}
 	}
-	return 0
+	c := 0
+	if r.por.stopped {
+		// The run repeats a class: its other choices here would
+		// repeat it again, replayed through the part that stopped
+		// (where the prefix's decisions no longer look at the sleep
+		// set).
+		n.done = all
+	} else {
+		c = bits.TrailingZeros64(all &^ z)
+		n.done = z | 1<<c
+	}
+	n.chosen = c
+	if s.optimal && len(s.carry) > 0 && l.n > 1 && !r.por.stopped {
+		n.wut = s.clone(s.carry)
+	}
+	return c
 }
 
 func (g *porGuide) goroutine(r *run, d schedule) int {

@@ -74,7 +74,11 @@ func (n *porNode) mirrorSleepers(c int) []sleeper {
 	for m := n.mirror &^ n.mirrorsOf(c); m != 0; m &= m - 1 {
 		y := bits.TrailingZeros64(m)
 		x := n.twinOf[y]
-		ss = append(ss, sleeper{y, n.wide&(1<<x) != 0, swapAccs(n.extra[x], x, y)})
+		k := len(ss)
+		ss = n.sleepersOf(ss, x)
+		for j := k; j < len(ss); j++ {
+			ss[j].tid, ss[j].extra = y, swapAccs(ss[j].extra, x, y)
+		}
 	}
 	return ss
 }

@@ -182,6 +182,9 @@ func (p *porRun) insert(r *run, dec, from int, w []wstep) {
 	}
 	p.sleepBuf = nd.sleepAt(p.sleepBuf[:0], nd.chosen)
 	for _, z := range p.sleepBuf {
+		if z.choice >= 0 {
+			continue // a variant stands for some of its step's runs, not all
+		}
 		if p.startsOrCommutes(r, from, z.tid, z.wide, z.extra, w, nil, nil) {
 			return
 		}
