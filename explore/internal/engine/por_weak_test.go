@@ -367,22 +367,24 @@ func TestReducedWeakReachesEveryOutcomeOfGeneratedPrograms(t *testing.T) {
 	compareWeakUnbounded(t, genWeakProgram, 5000)
 }
 
-// genWeakBranchProgram draws three goroutines of one or two loads, stores,
-// adds and fences, and the branches of por_weak_wait_test.go: a load that
-// runs one more operation only if it read 0, a compare-and-swap that runs
-// one only if it swapped. No waits: a step's accesses depend on the store
-// its load read, with three goroutines to race around it. The program
-// that missed a class (docs/explore.md, "A step's variants") has this
-// shape, but few drawn programs put a goroutine partly asleep (none of
-// 1,000 drawn in one run): the toys of
-// TestReducedWeakRunsEachClassOfASmallProgramOnce are that fix's test;
-// this one asks that the variants cost no class and repeat none.
+// genWeakBranchProgram draws the shape of the program that missed a class
+// (docs/explore.md, "A step's variants"): goroutine 0 branches on what it
+// read (a load that runs one more operation only if it read 0, or a
+// compare-and-swap that runs one only if it swapped, por_weak_wait_test.go)
+// and then runs a seq_cst fence, which falls in the branch's step when the
+// branch runs nothing (a fence is no scheduling point): what that step
+// touches depends on the store its load read. Goroutine 1 has one or two
+// operations, goroutine 2 one, of every kind, the branches too. No waits.
 func genWeakBranchProgram(t *rapid.T) [][]weakOp {
 	gs := make([][]weakOp, 3)
 	val := 0
-	kinds := []int{wLoad, wStore, wAdd, wFence, wIf, wCas, wCas}
-	for g := range gs {
-		for i := range rapid.IntRange(1, 2).Draw(t, fmt.Sprint("ops", g)) {
+	gs[0] = []weakOp{
+		drawWeakWaitOp(t, "g0.0", rapid.SampledFrom([]int{wIf, wCas}).Draw(t, "g0.0"), &val),
+		{kind: wFence, o: SeqCst},
+	}
+	kinds := []int{wLoad, wStore, wAdd, wFence, wIf, wCas}
+	for g := 1; g < 3; g++ {
+		for i := range rapid.IntRange(1, 3-g).Draw(t, fmt.Sprint("ops", g)) {
 			label := fmt.Sprintf("g%d.%d", g, i)
 			gs[g] = append(gs[g], drawWeakWaitOp(t, label, rapid.SampledFrom(kinds).Draw(t, label), &val))
 		}
@@ -390,9 +392,11 @@ func genWeakBranchProgram(t *rapid.T) [][]weakOp {
 	return gs
 }
 
-// Without a bound, on programs whose steps branch on the store read:
-// every outcome and class brute force reaches, none other, and each run
-// that ends a class of its own (compareWeakOnProgram).
+// Without a bound, on programs whose step's accesses depend on the store
+// its load read: every outcome and class brute force reaches, none
+// other, and each run that ends a class of its own (compareWeakOnProgram).
+// With a step asleep as one sleeper, not one per store read, it fails on
+// its first programs (a class run twice, or missed).
 func TestReducedWeakWithBranchesRunsEveryClassOnce(t *testing.T) {
 	compareWeakUnbounded(t, genWeakBranchProgram, 50000)
 }
