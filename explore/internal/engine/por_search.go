@@ -301,7 +301,7 @@ func (g *porGuide) store(r *run, l load) int {
 	s.nodes = append(s.nodes[:i], porNode{kind: kindStore, schedule: schedule{enabled: all, cur: -1, timer: -1}, bt: all, preBefore: r.preempts})
 	n := &s.nodes[i]
 	var z uint64 // the choices asleep
-	if s.sleep && !r.por.stopped && i == r.por.stepDecs {
+	if s.sleep && !r.por.stopped && r.por.open && i == r.por.stepDecs {
 		// The step's first load: its goroutine may be partly asleep.
 		z, _ = asleepStores(r.por.sleep, r.por.events[len(r.por.events)-1].tid)
 		if z &= all; z == all {
