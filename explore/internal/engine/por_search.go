@@ -105,7 +105,9 @@ type porNode struct {
 	// kind and schedule are the decision's (decision.go). A load's node
 	// (kind kindStore: which store a load reads, weakmode.go) has every
 	// choice in enabled: every one is run (bt is all of them), as the
-	// plain search runs them, and none costs a preemption. Which store a
+	// plain search runs them, but those whose variant of the step is
+	// asleep and all of them in a run stopped (porGuide.store: done), and
+	// none costs a preemption. Which store a
 	// load may read depends on the steps before it that conflict with it
 	// (the stores to its location, what its goroutine synchronised with,
 	// the seq_cst events: scLoc) and, through the seq_cst order, on other
