@@ -2,7 +2,10 @@ package explore
 
 import (
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/wsched/wsched/explore/internal/engine"
 )
 
 // counters runs n goroutines that each add to one shared integer k times:
@@ -81,20 +84,65 @@ func TestLongBudget(t *testing.T) {
 // schedules; forkjoin/join does not, 29,796,309 at 3 alone).
 func TestLongBudgetWeighsTheForecastsError(t *testing.T) {
 	sweep := Forecast{Schedules: 6_500_000, StdErr: 2_600_000, PerRound: []float64{2, 450, 67_000, 6_400_000}}
-	if b, note := longBudgetBy(3, 400_000, sweep); b != 12_000_000 {
+	if b, note := longBudgetBy(3, 400_000, sweep, false); b != 12_000_000 {
 		t.Errorf("shutdown-sweep's forecast, 6,500,000 with a standard error of 40%%: budget %d (%q), want 12,000,000 (thirty times 400,000)", b, note)
 	}
 	sure := sweep
 	sure.StdErr = 0
-	if b, note := longBudgetBy(3, 400_000, sure); b != 134_904 {
+	if b, note := longBudgetBy(3, 400_000, sure, false); b != 134_904 {
 		t.Errorf("the same forecast with no error: budget %d (%q), want 134,904 (twice the rounds up to 2)", b, note)
 	}
 	join := Forecast{Schedules: 20_000_000, StdErr: 4_000_000, PerRound: []float64{24, 4_000, 409_000, 19_600_000}}
-	if b, note := longBudgetBy(3, 500_000, join); b != 826_048 {
+	if b, note := longBudgetBy(3, 500_000, join, false); b != 826_048 {
 		t.Errorf("forkjoin/join's forecast, 20,000,000 with a standard error of 20%%: budget %d (%q), want 826,048 (twice the rounds up to 2)", b, note)
 	}
 	near := Forecast{Schedules: 3_000_000, StdErr: 300_000, PerRound: []float64{1, 100, 10_000, 2_989_899}}
-	if b, note := longBudgetBy(3, 400_000, near); b != 6_000_000 {
+	if b, note := longBudgetBy(3, 400_000, near, false); b != 6_000_000 {
 		t.Errorf("a forecast of 3,000,000 within fifteen times 400,000: budget %d (%q), want 6,000,000 (twice the forecast)", b, note)
+	}
+}
+
+// apart runs n goroutines that each add to an integer of its own k times:
+// as many schedules as counters(n, k) within a bound, but every order of
+// their steps leaves one state, so the state cache cuts nearly all.
+func apart(n, k int) func() {
+	return func() {
+		var ts []*Thread
+		for i := 0; i < n; i++ {
+			ts = append(ts, Go("adder", func() {
+				var x tloc
+				for j := 0; j < k; j++ {
+					x.store(x.v+1, engine.Relaxed)
+				}
+			}))
+		}
+		for _, th := range ts {
+			th.Join()
+		}
+	}
+}
+
+// A search with the state cache whose forecast at the raised bound (of
+// the search without the cache) is far over its budget keeps ten times
+// the budget, where the search without the cache gets the rounds below;
+// the cached search ends within it.
+func TestLongBudgetOfACachedSearch(t *testing.T) {
+	t.Setenv(LongEnv, "")
+	body := apart(3, 10) // at 3: 148,606 schedules, 11,078 with the cache
+	opt := Options{Preemptions: 3, MaxSchedules: 5000, StateCache: true}
+	b, note, fc := longBudget(t, opt, body)
+	if fc.Schedules-2*fc.StdErr <= longEndsWithin*5000 {
+		t.Fatalf("the forecast at 3 is %.0f schedules (standard error %.0f), want over %d", fc.Schedules, fc.StdErr, longEndsWithin*5000)
+	}
+	if b != 50_000 || !strings.Contains(note, "state cache") {
+		t.Errorf("a cached search forecast not to end: budget %d (%q), want 50,000", b, note)
+	}
+	opt.StateCache = false
+	if plain, _, _ := longBudget(t, opt, body); plain >= b {
+		t.Errorf("the same search without the cache: budget %d, want the rounds below, under %d", plain, b)
+	}
+	res := Explore(Options{Preemptions: 3, MaxSchedules: b, StateCache: true}, body)
+	if !res.Exhaustive || res.Cut == 0 {
+		t.Errorf("the cached search at 3 in %d schedules: %d run, %d cut, exhaustive %v; want exhaustive", b, res.Schedules, res.Cut, res.Exhaustive)
 	}
 }
