@@ -285,12 +285,13 @@ func longBudget(t testing.TB, opt Options, body func()) (int, string, Forecast) 
 // state cache (cached) or without it.
 func longBudgetBy(preemptions, b int, fc Forecast, cached bool) (int, string) {
 	said := fmt.Sprintf("-long: the forecast at %d preemptions (about %s schedules, standard error %s) is", preemptions, magnitude(fc.Schedules), stdErrNote(fc))
-	if cached && fc.Schedules-2*fc.StdErr > float64(longEndsWithin*b) {
+	ends := fc.Schedules-2*fc.StdErr <= float64(longEndsWithin*b)
+	if !ends && cached {
 		n := b * longFactor
 		return n, fmt.Sprintf("%s over %d times the budget of %d, less two standard errors, for the search without the state cache; with it, runs are cut where their state was searched, and the search may end far below the forecast: budget %d (%d times the budget)",
 			said, longEndsWithin, b, n, longFactor)
 	}
-	if fc.Schedules-2*fc.StdErr <= float64(longEndsWithin*b) {
+	if ends {
 		ends := max(b*longFactor, int(math.Ceil(longRoundsMargin*fc.Schedules)))
 		ends = min(ends, int(longRoundsMargin*longEndsWithin)*b)
 		return ends, fmt.Sprintf("%s within %d times the budget of %d, less two standard errors: budget %d (%d times the budget, or %.0f times the forecast, at most %.0f times the budget)",
