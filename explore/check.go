@@ -60,20 +60,20 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		}
 	}
 	compare := opt.CompareClasses && opt.Replay == "" && opt.PCT == 0
-	if opt.Shard.Split() && opt.Replay == "" && opt.PCT == 0 && ownReduce && !compare {
-		// A scenario that runs the reduced search itself, in a layer run
-		// in parts: the reduced search does not split, so part 0 runs it
-		// whole (its record says so: no part) and the other parts leave
-		// it out; the merged records hold it once.
+	if opt.Shard.Split() && opt.Replay == "" && opt.PCT == 0 && ownReduce && opt.Unbounded && !compare {
+		// A scenario that runs the unbounded reduced search itself, in a
+		// layer run in parts: that search does not split, so part 0 runs
+		// it whole (its record says so: no part) and the other parts
+		// leave it out; the merged records hold it once.
 		if opt.Shard.K != 0 {
-			t.Skipf("explore %s: the reduced search does not split into parts: part 0 of %d runs it whole", name, opt.Shard.N)
+			t.Skipf("explore %s: the unbounded reduced search does not split into parts: part 0 of %d runs it whole", name, opt.Shard.N)
 			return Result{}
 		}
-		t.Logf("explore %s: the reduced search does not split into parts: this part, 0 of %d, runs it whole", name, opt.Shard.N)
+		t.Logf("explore %s: the unbounded reduced search does not split into parts: this part, 0 of %d, runs it whole", name, opt.Shard.N)
 		opt.Shard = Shard{}
 	}
-	if opt.Shard.Split() && opt.Replay == "" && opt.PCT == 0 && (opt.Reduce || compare) {
-		t.Fatalf("explore %s: %s=%s with the reduced search (%s or %s): only the plain search and PCT split into parts", name, ShardEnv, opt.Shard, ReduceEnv, ClassesEnv)
+	if opt.Shard.Split() && opt.Replay == "" && opt.PCT == 0 && ((opt.Reduce && opt.Unbounded) || compare) {
+		t.Fatalf("explore %s: %s=%s with the unbounded reduced search (%s=unbounded) or the class comparison (%s): only the plain search, the bounded reduced search and PCT split into parts", name, ShardEnv, opt.Shard, ReduceEnv, ClassesEnv)
 	}
 	if opt.Replay != "" {
 		opt.Shard = Shard{} // a replay runs its one schedule, whichever part holds it
@@ -117,6 +117,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	how += fmt.Sprintf("%s, %d schedules, %d steps (longest %d), %v", res.Mode, res.Schedules, res.Steps, res.MaxSteps, res.Elapsed.Round(1e6))
 	if res.Mode == "dpor" {
 		how += fmt.Sprintf(" (%d repeated a class)", res.Redundant)
+	}
+	if res.Probes > 0 {
+		how += fmt.Sprintf(", after %d probes (the first runs of its subtrees, which every part runs to learn them, counted by the part whose subtree each is)", res.Probes)
 	}
 	if res.Cut > 0 {
 		how += fmt.Sprintf(" (%d cut by the state cache)", res.Cut)

@@ -120,8 +120,10 @@
 // that claims it first, and cmd/verify runs one process per core that way.
 // One long search splits by WSCHED_EXPLORE_SHARD=k/n (Options.Shard): n
 // processes or machines each run part k of it, disjoint sets of schedules
-// that add up to the whole, and MergeRecords (cmd/mergerecords) merges
-// their run records (docs/explore.md, "Sharding").
+// that add up to the whole (the bounded reduced search's parts may run a
+// few subtrees twice, which the merge counts once), and MergeRecords
+// (cmd/mergerecords) merges their run records (docs/explore.md,
+// "Sharding").
 // Under the explore tag the scheduler's goroutine numbers come from the
 // explorer (internal/goid), and threads run on a pool of goroutines whose
 // stacks have grown already: a schedule's cost is the code under test,

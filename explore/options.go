@@ -35,6 +35,10 @@ type Failure = engine.Failure
 // one part with the same options, run the whole search between them.
 type Shard = engine.Shard
 
+// Subtree is what a part of a sharded reduced search ran in one subtree
+// (Result.Subtrees; go doc ./explore/internal/engine Subtree).
+type Subtree = engine.Subtree
+
 // ParseShard reads "k/n", with 0 <= k < n (ShardEnv's value).
 func ParseShard(s string) (Shard, error) { return engine.ParseShard(s) }
 
@@ -60,10 +64,11 @@ const (
 	WeakEnv = "WSCHED_EXPLORE_WEAK"
 	// ReduceEnv sets Reduce; =unbounded, Reduce and Unbounded. A scenario
 	// that chose the plain search with the state cache (StateCache set in
-	// its options) keeps it, unless CacheEnv=off clears that choice: the
-	// weak layer sets ReduceEnv for every scenario, and the runtime
-	// scenarios choose the cache there (docs/explore.md, "The state cache
-	// in the weak mode").
+	// its options) keeps it, unless CacheEnv=off clears that choice or
+	// ShardEnv splits the search (the cache does not split; the bounded
+	// reduced search does): the weak layer sets ReduceEnv for every
+	// scenario, and the runtime scenarios choose the cache there
+	// (docs/explore.md, "The state cache in the weak mode").
 	ReduceEnv = "WSCHED_EXPLORE_REDUCE"
 	// LongEnv (any value) sets Long.
 	LongEnv = "WSCHED_LONG"
@@ -116,8 +121,10 @@ func FromEnv(opt Options) (Options, error) {
 	}
 	// The scenario's own choice of the state cache, which ReduceEnv
 	// leaves in place (CacheEnv=1 is not a scenario's choice; =off takes
-	// it back).
-	chose := opt.StateCache && os.Getenv(CacheEnv) != "off"
+	// it back), but in a part of a sharded search: there the cache is off
+	// (a state's subtree is searched there only in part), and the
+	// reduced search splits.
+	chose := opt.StateCache && os.Getenv(CacheEnv) != "off" && os.Getenv(ShardEnv) == ""
 	switch os.Getenv(ReduceEnv) {
 	case "":
 	case "unbounded":

@@ -50,6 +50,26 @@ type Record struct {
 	Forecast     float64        `json:"forecast"` // the schedules estimated before the search (ForecastSearch); 0: none
 	ElapsedMS    int64          `json:"elapsed_ms"`
 	Failure      *RecordFailure `json:"failure"`
+	// Subtrees is, in a part of a sharded reduced search, what the part
+	// ran in each subtree it ran: parts may both run one, and the merge
+	// counts it once (MergeRecords).
+	Subtrees []RecordSubtree `json:"subtrees,omitempty"`
+}
+
+// RecordSubtree is a Record's count of one subtree of a sharded reduced
+// search (the engine's Subtree): the runs of round Bound that leave the
+// round's first run at its decision At for choice Choice, and that
+// subtree's first run at At2 for Choice2 (At2 -1: that first run, or the
+// whole subtree where the parts' probes did not know of it; At -1: the
+// round's first run).
+type RecordSubtree struct {
+	Bound     int   `json:"b"`
+	At        int   `json:"at"`
+	Choice    int   `json:"c"`
+	At2       int   `json:"at2"`
+	Choice2   int   `json:"c2"`
+	Schedules int   `json:"schedules"`
+	Steps     int64 `json:"steps"`
 }
 
 // RecordFailure is a Record's failed schedule.
@@ -79,6 +99,9 @@ func newRecord(t testing.TB, name string, opt Options, res Result) Record {
 		Mode: res.Mode, Weak: opt.Weak, Tags: buildTags(opt), Mutant: opt.Mutant, Shard: opt.Shard.String(),
 		Bound: res.Bound, Schedules: res.Schedules, Cut: res.Cut, Steps: res.Steps, Exhaustive: res.Exhaustive,
 		ElapsedMS: res.Elapsed.Milliseconds(),
+	}
+	for _, st := range res.Subtrees {
+		rec.Subtrees = append(rec.Subtrees, RecordSubtree{st.Bound, st.At, st.Choice, st.At2, st.Choice2, st.Schedules, st.Steps})
 	}
 	if opt.Weak {
 		m := engine.ModeOf(opt)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -137,7 +138,7 @@ func TestRecordOfAFailureIsLoggedAndAppended(t *testing.T) {
 		t.Errorf("record forecast %v: none logged before the search", got.Forecast)
 	}
 	got.Steps, got.ElapsedMS, got.Failure, got.Forecast = 0, 0, nil, 0
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("record %+v, want %+v", got, want)
 	}
 	f := rec.Failure

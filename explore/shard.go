@@ -99,11 +99,18 @@ func mergeParts(n int, parts []Record) (Merged, error) {
 		}
 	}
 	m := Merged{Record: *byPart[0], Parts: n}
-	m.Shard, m.Schedules, m.Steps, m.EstimateLeft, m.ElapsedMS, m.Failure = "", 0, 0, 0, 0, nil
+	m.Shard, m.Schedules, m.Steps, m.EstimateLeft, m.ElapsedMS, m.Failure, m.Subtrees = "", 0, 0, 0, 0, nil, nil
 	m.Exhaustive = true
+	if m.Mode == "dpor" {
+		if err := mergeSubtrees(&m, byPart); err != nil {
+			return Merged{}, err
+		}
+	}
 	for _, r := range byPart {
-		m.Schedules += r.Schedules
-		m.Steps += r.Steps
+		if m.Mode != "dpor" {
+			m.Schedules += r.Schedules
+			m.Steps += r.Steps
+		}
 		m.EstimateLeft += r.EstimateLeft
 		m.ElapsedMS = max(m.ElapsedMS, r.ElapsedMS)
 		m.Bound = min(m.Bound, r.Bound)
@@ -117,4 +124,42 @@ func mergeParts(n int, parts []Record) (Merged, error) {
 		m.Failure = &first
 	}
 	return m, nil
+}
+
+// mergeSubtrees counts the schedules and steps of a sharded reduced search
+// from its parts' subtrees, each subtree once: two parts may both have run
+// one (the engine's por_shard.go says why). Two parts that ran one subtree
+// to its end ran the same schedules there; where they did not, the search
+// is not the deterministic one the split rests on, and the merge says so.
+// A part that stopped (its budget, a failure) may have run a subtree in
+// part: the merge counts the most any part ran there.
+func mergeSubtrees(m *Merged, parts []*Record) error {
+	type key struct{ b, at, c, at2, c2 int }
+	type seen struct {
+		RecordSubtree
+		part  int
+		ended bool
+	}
+	subs := map[key]seen{}
+	for k, r := range parts {
+		if len(r.Subtrees) == 0 {
+			return fmt.Errorf("explore: %s (%s): part %s of a reduced search names no subtree: the parts cannot be merged", r.Scenario, r.Mode, r.Shard)
+		}
+		for _, s := range r.Subtrees {
+			kk := key{s.Bound, s.At, s.Choice, s.At2, s.Choice2}
+			old, ok := subs[kk]
+			if ok && old.ended && r.Exhaustive && (old.Schedules != s.Schedules || old.Steps != s.Steps) {
+				return fmt.Errorf("explore: %s (%s): subtree %d.%d/%d.%d of bound %d: part %d ran %d schedules and %d steps there, part %d ran %d and %d",
+					r.Scenario, r.Mode, s.At, s.Choice, s.At2, s.Choice2, s.Bound, old.part, old.Schedules, old.Steps, k, s.Schedules, s.Steps)
+			}
+			if !ok || s.Schedules > old.Schedules {
+				subs[kk] = seen{s, k, r.Exhaustive}
+			}
+		}
+	}
+	for _, s := range subs {
+		m.Schedules += s.Schedules
+		m.Steps += s.Steps
+	}
+	return nil
 }

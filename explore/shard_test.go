@@ -43,6 +43,41 @@ func TestMergeRecords(t *testing.T) {
 	}
 }
 
+// The parts of a reduced search name the subtrees they ran: the merge
+// counts each once, refuses two parts that ran one to its end unlike, and
+// a part that names none.
+func TestMergeRecordsOfAReducedSearch(t *testing.T) {
+	part := func(sh string, exhaustive bool, subs ...RecordSubtree) Record {
+		r := Record{Version: 1, Scenario: "s", Test: "T", Package: "./p", Mode: "dpor", Tags: "explore", Shard: sh, Bound: 1, Exhaustive: exhaustive, Subtrees: subs}
+		for _, st := range subs {
+			r.Schedules += st.Schedules
+			r.Steps += st.Steps
+		}
+		return r
+	}
+	first := RecordSubtree{Bound: 0, At: -1, Choice: -1, At2: -1, Choice2: -1, Schedules: 1, Steps: 10}
+	a := RecordSubtree{Bound: 1, At: 3, Choice: 1, At2: 7, Choice2: 0, Schedules: 5, Steps: 50}
+	b := RecordSubtree{Bound: 1, At: 3, Choice: 1, At2: 9, Choice2: 2, Schedules: 7, Steps: 70}
+	c := RecordSubtree{Bound: 1, At: 2, Choice: 2, At2: -1, Choice2: -1, Schedules: 2, Steps: 20}
+	ms, err := MergeRecords([]Record{part("0/2", true, first, a, c), part("1/2", true, first, b, c)})
+	if err != nil || len(ms) != 1 || ms[0].Schedules != 15 || ms[0].Steps != 150 || !ms[0].Exhaustive || ms[0].Subtrees != nil {
+		t.Fatalf("merged: %+v, %v; want 15 schedules, 150 steps, each subtree once", ms, err)
+	}
+	unlike := c
+	unlike.Schedules++
+	if _, err := MergeRecords([]Record{part("0/2", true, first, a, c), part("1/2", true, first, b, unlike)}); err == nil || !strings.Contains(err.Error(), "subtree") {
+		t.Errorf("two parts that ran a subtree unlike: error %v", err)
+	}
+	// A part stopped by its budget may have run a subtree in part: the
+	// merge counts the most any part ran there.
+	if ms, err := MergeRecords([]Record{part("0/2", true, first, a, c), part("1/2", false, first, b, unlike)}); err != nil || ms[0].Schedules != 16 || ms[0].Exhaustive {
+		t.Errorf("a part cut by its budget: %+v, %v", ms, err)
+	}
+	if _, err := MergeRecords([]Record{part("0/2", true, first, a), part("1/2", true)}); err == nil || !strings.Contains(err.Error(), "subtree") {
+		t.Errorf("a part that names no subtree: error %v", err)
+	}
+}
+
 // Check logs the forecast before a depth-first search, its error after a
 // search that ended, and the share a budget-cut search covered; none with
 // the forecast off. At the default bound: under WSCHED_LONG (verify -long)

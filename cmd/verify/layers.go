@@ -132,21 +132,22 @@ func modelCmds(extra ...string) [][]string {
 // with the state cache with one without): each draws
 // only a few programs, or none, under the race detector
 // (TestEngineGenerated holds it to that).
-const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)OfGeneratedPrograms|Symmetry(MissesNoOutcome|InTheReducedSearch|InTheUnboundedReducedSearch|InTheUnboundedReducedSearchWithOwnData|InTheWeakMode)OfGeneratedPrograms|ShardsAddUp(OnSymmetric|ToTheWholeSearchOnGenerated(Weak)?)Programs|ReducedMissesNoTraceOfLatchPrograms|SkippedForcedPointsRunTheSameSchedules|KeptPrefixRunsTheSameSchedules(InTheWeakMode)?|StateCacheReachesEveryOutcomeOfGenerated(Weak)?Programs)$"
+const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)OfGeneratedPrograms|Symmetry(MissesNoOutcome|InTheReducedSearch|InTheUnboundedReducedSearch|InTheUnboundedReducedSearchWithOwnData|InTheWeakMode)OfGeneratedPrograms|(Reduced)?ShardsAddUp(OnSymmetric|ToTheWholeSearchOnGenerated(Weak)?)Programs|ReducedMissesNoTraceOfLatchPrograms|SkippedForcedPointsRunTheSameSchedules|KeptPrefixRunsTheSameSchedules(InTheWeakMode)?|StateCacheReachesEveryOutcomeOfGenerated(Weak)?Programs)$"
 
 // engineLongHalf selects the engine's tests that the first of the unit
 // layer's two -long engine commands runs (-run); the second runs every
-// other test of the package (-skip). Chosen by their times in a -long run
-// at 2,000 programs, one core each: these 332 s (the weak-mode symmetry
-// 112, the weak reduced search 72 and 22, symmetry with own data 54, in
-// the bounded reduced search 39, the reduced search's traces 33), the
-// rest 318 s. Each lane also runs part of the other packages' commands:
-// about 15 s after these, 45 s after the rest. The state cache's two
-// comparisons came after: about 230 s (plain) and 265 s (weak) of CPU at
-// 2,000 programs, ten times their runs at 200 on a loaded machine; the
-// weak one is in this half. A whole -long run (9de87c9) measured the two
-// lanes' engine commands at 619 and 628 s.
-const engineLongHalf = "^Test(StateCacheReachesEveryOutcomeOfGeneratedWeakPrograms|SymmetryInTheWeakModeOfGeneratedPrograms|ReducedWeakReachesEveryOutcomeOfGeneratedPrograms|SymmetryInTheUnboundedReducedSearchWithOwnDataOfGeneratedPrograms|SymmetryInTheReducedSearchOfGeneratedPrograms|ReducedMissesNoTraceOfGeneratedPrograms|ReducedWeakWithABoundReachesEveryOutcomeOfGeneratedPrograms)$"
+// other test of the package (-skip). Each lane also runs part of the other
+// packages' commands: the first lane about 30 s after these (the rapid
+// and explore packages' commands under -race), the second about 150 s
+// (the packages without rapid). Chosen by their times in a -long run at
+// 2,000 programs, one core each: in the whole run of 0c85d23 (a machine
+// shared with other work) these tests took 558 s and the rest 1,074 s, so
+// the first lane sat idle for ten of the layer's 20.7 minutes; the rest
+// had grown by the weak mode's class comparisons (ReducedWeakWithBranches
+// 345 s, ReducedWeakWithWaits 219 s). With ReducedWeakWithBranches moved
+// here: about 903 s and 30, against 729 s and 150, and the reduced
+// search's shard comparisons (about 80 s at 2,000 programs) in the rest.
+const engineLongHalf = "^Test(StateCacheReachesEveryOutcomeOfGeneratedWeakPrograms|SymmetryInTheWeakModeOfGeneratedPrograms|ReducedWeakReachesEveryOutcomeOfGeneratedPrograms|SymmetryInTheUnboundedReducedSearchWithOwnDataOfGeneratedPrograms|SymmetryInTheReducedSearchOfGeneratedPrograms|ReducedMissesNoTraceOfGeneratedPrograms|ReducedWeakWithABoundReachesEveryOutcomeOfGeneratedPrograms|ReducedWeakWithBranchesRunsEveryClassOnce)$"
 
 // stressTimed selects the stress tests bounded by time under -long: the
 // fork-join pool's runs (45 s each, stress/forkjoin_test.go) and, in the

@@ -51,10 +51,10 @@
 // the run fails if a mutant is stale (its original text no longer matches
 // the code) or no check killed it.
 //
-// -shard k/n (with -only explore) runs part k of n of every scenario's
-// search, by setting WSCHED_EXPLORE_SHARD for its commands: n jobs, on n
-// machines, run the layer between them, and cmd/mergerecords puts their
-// run records together (docs/explore.md, "Sharding").
+// -shard k/n (with -only explore or -only weak) runs part k of n of every
+// scenario's search, by setting WSCHED_EXPLORE_SHARD for its commands: n
+// jobs, on n machines, run the layer between them, and cmd/mergerecords
+// puts their run records together (docs/explore.md, "Sharding").
 //
 // The exit status is non-zero when any layer failed.
 package main
@@ -87,7 +87,7 @@ func main() {
 	// time (1.1 to 1.2 cores), 1m30s and 1m44s at three.
 	jobs := flag.Int("j", runtime.GOMAXPROCS(0)+1, "with -mutants: how many mutants run at once")
 	cell := flag.Duration("cell-timeout", 0, "with -mutants: time limit per go test run (default 3m with -fast, 8m without)")
-	shard := flag.String("shard", "", "with -only explore: run part k of n (k/n, 0 <= k < n) of every scenario's search ("+shardEnv+")")
+	shard := flag.String("shard", "", "with -only explore or -only weak: run part k of n (k/n, 0 <= k < n) of every scenario's search ("+shardEnv+")")
 	flag.Parse()
 	if *shard != "" {
 		if err := setShard(*shard, *only, *mutants); err != nil {
@@ -179,15 +179,15 @@ func evidenceBeside(logDir string) {
 const shardEnv = "WSCHED_EXPLORE_SHARD"
 
 // setShard checks -shard's value and sets shardEnv for the commands verify
-// runs. Only the explore layer splits: the weak layer runs the reduced
-// search, which does not.
+// runs. The explore and weak layers split (the weak layer's bounded
+// reduced search too); the other layers are not searches.
 func setShard(v, only string, mutants bool) error {
 	var k, n int
 	if _, err := fmt.Sscanf(v, "%d/%d", &k, &n); err != nil || fmt.Sprintf("%d/%d", k, n) != v || n < 1 || k < 0 || k >= n {
 		return fmt.Errorf("-shard %q: want k/n with 0 <= k < n", v)
 	}
-	if only != "explore" || mutants {
-		return fmt.Errorf("-shard runs with -only explore (the weak layer's reduced search does not split, and the other layers are not searches)")
+	if (only != "explore" && only != "weak") || mutants {
+		return fmt.Errorf("-shard runs with -only explore or -only weak (the other layers are not searches)")
 	}
 	return os.Setenv(shardEnv, v)
 }

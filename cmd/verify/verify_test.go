@@ -307,8 +307,8 @@ func TestClaimsEnvIsTheExplorers(t *testing.T) {
 	}
 }
 
-// -shard takes what the explorer's ParseShard takes, with the explore
-// layer only.
+// -shard takes what the explorer's ParseShard takes, with the explore or
+// the weak layer only.
 func TestShardFlag(t *testing.T) {
 	t.Setenv(shardEnv, "")
 	for _, v := range []string{"0/2", "1/2", "4/5", "0/1", "2/2", "-1/2", "1", "1/2x", "01/2", "a/b"} {
@@ -321,8 +321,11 @@ func TestShardFlag(t *testing.T) {
 			t.Errorf("-shard %s: %s=%q", v, shardEnv, os.Getenv(shardEnv))
 		}
 	}
-	if setShard("0/2", "weak", false) == nil || setShard("0/2", "", false) == nil || setShard("0/2", "explore", true) == nil {
-		t.Error("-shard accepted without -only explore, or with -mutants")
+	if setShard("0/2", "weak", false) != nil {
+		t.Error("-shard refused with -only weak")
+	}
+	if setShard("0/2", "unit", false) == nil || setShard("0/2", "", false) == nil || setShard("0/2", "explore", true) == nil {
+		t.Error("-shard accepted without -only explore or weak, or with -mutants")
 	}
 }
 

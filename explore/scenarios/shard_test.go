@@ -18,7 +18,8 @@ import (
 
 // The parts of a sharded search add up to the whole search
 // (docs/explore.md, "Sharding"): on a sample of scenarios, data structures
-// and runtime, in the plain and the weak mode, the test binary runs each
+// and runtime, in the plain and the weak mode, by the plain search and the
+// bounded reduced one, the test binary runs each
 // scenario's test whole, then as parts 0..n-1 of n for n = 2 and 3 (each
 // part a process of its own, as a job of a CI matrix would be, side by
 // side), and the records the parts write (WSCHED_EXPLORE_RECORDS), merged
@@ -32,24 +33,30 @@ func TestExploreShardsAddUp(t *testing.T) {
 	}
 	claimOnce(t, "shards-add-up")
 	sample := []struct {
-		test string
-		weak bool
+		test         string
+		weak, reduce bool
 	}{
-		{"TestExploreDequeTwoThieves", false},
-		{"TestExploreSlotTwoThieves", false},
-		{"TestExploreGlobalQueue", false},
-		{"TestExploreForkJoinRunWhileSleeping", false}, // a runtime and its pool
-		{"TestExploreGlobalQueueNotStarved", false},    // a runtime
-		{"TestExploreSlotTwoThieves", true},
-		{"TestExploreGlobalQueue", true},
-		{"TestExploreYieldGoesBehindTheRing", true}, // a runtime
+		{"TestExploreDequeTwoThieves", false, false},
+		{"TestExploreSlotTwoThieves", false, false},
+		{"TestExploreGlobalQueue", false, false},
+		{"TestExploreForkJoinRunWhileSleeping", false, false}, // a runtime and its pool
+		{"TestExploreGlobalQueueNotStarved", false, false},    // a runtime
+		{"TestExploreSlotTwoThieves", true, false},
+		{"TestExploreGlobalQueue", true, false},
+		{"TestExploreYieldGoesBehindTheRing", true, false}, // a runtime
+		// The bounded reduced search, whose parts may run a subtree
+		// twice (the merge counts it once): a runtime in the plain mode,
+		// twins (a Symmetric group) and a runtime in the weak mode.
+		{"TestExploreGlobalQueueNotStarved", false, true},
+		{"TestExploreSlotTwoThieves", true, true},
+		{"TestExploreYieldGoesBehindTheRing", true, true},
 	}
 	dir := t.TempDir()
 	var mu sync.Mutex
 	run := 0
 	// search runs the test's scenario as part k of n (n = 0: whole) and
 	// returns its run record.
-	search := func(test string, weak bool, k, n int) (explore.Record, error) {
+	search := func(test string, weak, reduce bool, k, n int) (explore.Record, error) {
 		mu.Lock()
 		run++
 		file := filepath.Join(dir, fmt.Sprintf("records-%d.jsonl", run))
@@ -66,6 +73,9 @@ func TestExploreShardsAddUp(t *testing.T) {
 		if weak {
 			cmd.Env = append(cmd.Env, explore.WeakEnv+"=1")
 		}
+		if reduce {
+			cmd.Env = append(cmd.Env, explore.ReduceEnv+"=1")
+		}
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			return explore.Record{}, fmt.Errorf("%s (part %d/%d): %v\n%s", test, k, n, err, out)
@@ -77,7 +87,7 @@ func TestExploreShardsAddUp(t *testing.T) {
 		return recs[0], nil
 	}
 	for _, c := range sample {
-		whole, err := search(c.test, c.weak, 0, 0)
+		whole, err := search(c.test, c.weak, c.reduce, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +99,7 @@ func TestExploreShardsAddUp(t *testing.T) {
 			errs := make([]error, n)
 			var wg sync.WaitGroup
 			for k := range n {
-				wg.Go(func() { parts[k], errs[k] = search(c.test, c.weak, k, n) })
+				wg.Go(func() { parts[k], errs[k] = search(c.test, c.weak, c.reduce, k, n) })
 			}
 			wg.Wait()
 			if err := errors.Join(errs...); err != nil {
@@ -104,7 +114,7 @@ func TestExploreShardsAddUp(t *testing.T) {
 			for _, p := range parts {
 				counts = append(counts, fmt.Sprint(p.Schedules))
 			}
-			t.Logf("%s (weak %v): whole %d schedules; %d parts: %s = %d", whole.Scenario, c.weak, whole.Schedules, n, strings.Join(counts, " + "), m.Schedules)
+			t.Logf("%s (%s, weak %v): whole %d schedules; %d parts: %s, merged %d", whole.Scenario, whole.Mode, c.weak, whole.Schedules, n, strings.Join(counts, " + "), m.Schedules)
 			if m.Parts != n || m.Schedules != whole.Schedules || m.Steps != whole.Steps || m.Bound != whole.Bound ||
 				m.Exhaustive != whole.Exhaustive || len(m.Failures) != 0 {
 				t.Errorf("%s (weak %v), %d parts: %d schedules, %d steps, bound %d, exhaustive %v, failures %v; the whole search: %d, %d, %d, %v, none",

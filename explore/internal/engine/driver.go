@@ -30,7 +30,10 @@ type explorer struct {
 	// comparison of the reduced search with the plain one (Classes).
 	record bool
 	onRun  func(*run)
-	spare  *porRun // the last run's record (reduced or recording search), for the next
+	// probing: the runs are a sharded reduced search's probes
+	// (por_shard.go), which no part counts.
+	probing bool
+	spare   *porRun // the last run's record (reduced or recording search), for the next
 	// spareMem is the last run's weak memory, if it was not traced and
 	// passed, for the next (newMemory).
 	spareMem *memory

@@ -70,6 +70,9 @@ type porSearch struct {
 	// analysis of its replayed steps from (por_keep.go); nil under
 	// Options.Dependencies, which counts each run's races.
 	ran *porRun
+	// shard is a part's bookkeeping in a sharded search (por_shard.go);
+	// nil in the whole search.
+	shard *porShard
 	porStats
 }
 
@@ -428,6 +431,10 @@ func (s *porSearch) next() []int {
 			if s.bound >= 0 && n.over(c, s.bound) {
 				continue
 			}
+			if s.shard != nil && s.shard.skip(k, c) {
+				n.done |= 1 << c // another part's subtree
+				continue
+			}
 			s.choose(n, c)
 			s.carry = nil
 			if n.kind == kindStore && n.wut != nil {
@@ -511,7 +518,14 @@ func (e *explorer) reduced() Result {
 				b, TwoDigits(fc), strings.Trim(fmt.Sprint(rounds), "[]"), how, (time.Duration(fc) * per).Round(time.Second))
 		}
 		last = &porSearch{bound: b}
+		if e.opt.Shard.Split() {
+			last.shard = newPorShard(e.opt.Shard, b)
+		}
 		ok := e.porRound(last)
+		if last.shard != nil {
+			e.res.Subtrees = append(e.res.Subtrees, last.shard.subs...)
+			e.res.Probes += last.shard.probes
+		}
 		e.res.RoundSchedules = e.res.Schedules - start
 		e.res.Beyond, e.res.BeyondAsked = last.beyond, last.beyondAsked
 		if !ok {
@@ -610,12 +624,18 @@ func (e *explorer) porRound(s *porSearch) bool {
 	for {
 		s.armed = s.prefix == nil
 		r := e.runOnce(&porGuide{s}, false)
+		if s.shard != nil {
+			s.shard.ran(s, r.steps)
+		}
 		if r.failure != nil {
 			e.fail(r)
 			return false
 		}
 		if e.deps == nil {
 			s.ran = r.por
+		}
+		if s.shard != nil && s.shard.root == nil && !e.probeSubtrees(s) {
+			return false
 		}
 		s.drop(s.carry) // a branch longer than the run (it ended first)
 		s.carry = nil

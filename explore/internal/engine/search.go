@@ -250,6 +250,14 @@ type Result struct {
 	// skipped a twin of a Symmetric group (symmetry.go); zero without a
 	// group, or with NoSymmetry.
 	Twins int64
+	// Subtrees is, in a part of a sharded reduced search, what the part
+	// ran in each subtree it ran (por_shard.go), by round: the merge of
+	// the parts' records counts each subtree once.
+	Subtrees []Subtree
+	// Probes counts the runs such a part ran to learn the subtrees it
+	// splits (probeSubtrees), each a run of the whole search that the
+	// part whose subtree it is counts: in no part's Schedules.
+	Probes int
 	// Trace is a replayed schedule's trace, when it passed (a failure
 	// carries its own).
 	Trace   string
@@ -309,8 +317,8 @@ func ExploreScaled(opt Options, plainRounds []float64, body func()) Result {
 	start := time.Now()
 	e := &explorer{opt: opt, body: body, plainRounds: plainRounds}
 	defer e.stopWatchdog()
-	if opt.Shard.Split() && opt.Reduce && opt.Replay == "" && opt.PCT == 0 {
-		panic("explore: Options.Shard with Reduce: the reduced search does not split into parts (its backtrack points come from other subtrees); shard the plain search")
+	if opt.Shard.Split() && opt.Reduce && opt.Unbounded && opt.Replay == "" && opt.PCT == 0 {
+		panic("explore: Options.Shard with Unbounded: the unbounded reduced search does not split into parts (a subtree's runs depend on its siblings' through the sleep sets); shard it with a bound")
 	}
 	if opt.Dependencies && opt.Reduce {
 		e.deps = newDepDiag()

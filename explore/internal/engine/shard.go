@@ -42,8 +42,8 @@ import (
 // whole search's order. Each round (bound 0, 1, ...) is split the same
 // way, so the parts' counts add up to the whole search's round by round.
 // Each part has the whole budget (MaxSchedules). PCT splits by the index
-// of its random schedules instead. The reduced search does not split: its
-// backtrack points are added by the schedules of other subtrees.
+// of its random schedules instead. The bounded reduced search, whose tree
+// is what its own runs ask for, splits its own way (por_shard.go).
 
 // Shard is part K (0 ≤ K < N) of N of one search; the zero value, N = 0,
 // is the whole search, as is N = 1.
