@@ -21,7 +21,7 @@ import (
 // is logged as not exhaustive, never silently.
 func Check(t testing.TB, name string, opt Options, body func()) Result {
 	t.Helper()
-	ownReduce := opt.Reduce // the scenario's own choice, before the environment's
+	ownReduce, ownUnbounded := opt.Reduce, opt.Unbounded // the scenario's own choice, before the environment's
 	opt, err := FromEnv(opt)
 	if err != nil {
 		t.Fatalf("explore %s: %v", name, err)
@@ -60,7 +60,7 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		}
 	}
 	compare := opt.CompareClasses && opt.Replay == "" && opt.PCT == 0
-	if opt.Shard.Split() && opt.Replay == "" && opt.PCT == 0 && ownReduce && opt.Unbounded && !compare {
+	if opt.Shard.Split() && opt.Replay == "" && opt.PCT == 0 && ownReduce && ownUnbounded && !compare {
 		// A scenario that runs the unbounded reduced search itself, in a
 		// layer run in parts: that search does not split, so part 0 runs
 		// it whole (its record says so: no part) and the other parts
