@@ -419,13 +419,7 @@ func (s *porSearch) next() []int {
 			s.carry = b.kids
 			return s.cut(k)
 		}
-		cand := n.bt &^ n.done & n.enabled
-		if n.twins != 0 {
-			cand = n.untwin(cand)
-		}
-		if s.sleep {
-			cand &^= asleep(n.sleep0)
-		}
+		cand := s.asked(n)
 		for m := cand; m != 0; m &= m - 1 {
 			c := bits.TrailingZeros64(m)
 			if s.bound >= 0 && n.over(c, s.bound) {
@@ -451,6 +445,20 @@ func (s *porSearch) next() []int {
 		s.countBeyond(n, cand) // nothing left within the bound: k is left
 	}
 	return nil
+}
+
+// asked is what the runs asked for at decision n and the search has yet
+// to run there: not run, a twin replaced by the goroutine it twins, none
+// asleep; next runs those within the bound.
+func (s *porSearch) asked(n *porNode) uint64 {
+	cand := n.bt &^ n.done & n.enabled
+	if n.twins != 0 {
+		cand = n.untwin(cand)
+	}
+	if s.sleep {
+		cand &^= asleep(n.sleep0)
+	}
+	return cand
 }
 
 // countBeyond adds decision n's choices past the bound to s.beyond, and

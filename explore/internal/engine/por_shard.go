@@ -265,15 +265,10 @@ func (e *explorer) probeLevel(s *porSearch, root, sk *skeleton, level int) (ran,
 }
 
 // firstCandidate is a choice at n, a decision of a first run, that the
-// whole search runs (next's candidates: asked for, within the bound, a
-// twin replaced by the goroutine it twins) and that is not in probed; -1
-// if there is none.
+// whole search runs (what next runs: asked, within the bound) and that
+// is not in probed; -1 if there is none.
 func (s *porSearch) firstCandidate(n *porNode, probed uint64) int {
-	cand := n.bt &^ n.done & n.enabled
-	if n.twins != 0 {
-		cand = n.untwin(cand)
-	}
-	for m := cand &^ probed; m != 0; m &= m - 1 {
+	for m := s.asked(n) &^ probed; m != 0; m &= m - 1 {
 		if c := bits.TrailingZeros64(m); !n.over(c, s.bound) {
 			return c
 		}
