@@ -26,6 +26,11 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if err != nil {
 		t.Fatalf("explore %s: %v", name, err)
 	}
+	if opt.StateCache && opt.Reduce && opt.Shard.Split() {
+		// Said, not silent: the scenario chose the cache, which does not
+		// split.
+		t.Logf("explore %s: the scenario chose the plain search with the state cache, which does not split into parts: this part runs the reduced search %s asks for", name, ReduceEnv)
+	}
 	if asked, _ := FromEnv(Options{}); asked.Reduce && opt.StateCache && !opt.Reduce {
 		// Said, not silent: the environment asked for the reduced search.
 		t.Logf("explore %s: the plain search with the state cache, the scenario's own choice, which %s leaves it (%s=off: the reduced search)", name, ReduceEnv, CacheEnv)

@@ -58,8 +58,8 @@ func TestCheckSplitsTheBoundedReducedSearch(t *testing.T) {
 	}
 	t.Setenv(ReduceEnv, "1")
 	tb = check("toy/cached", "TestToyCached", Options{StateCache: true}, body)
-	if rec, _ := tb.record(t); tb.failed || rec.Mode != "dpor" || rec.Shard != "0/2" {
-		t.Errorf("a scenario that chose the state cache, %s=1, in a part: failed %v, record %+v; want the reduced search's part", ReduceEnv, tb.failed, rec)
+	if rec, _ := tb.record(t); tb.failed || rec.Mode != "dpor" || rec.Shard != "0/2" || !strings.Contains(strings.Join(tb.logs, "\n"), "does not split into parts: this part runs the reduced search") {
+		t.Errorf("a scenario that chose the state cache, %s=1, in a part: failed %v, record %+v; want the reduced search's part, said:\n%s", ReduceEnv, tb.failed, rec, strings.Join(tb.logs, "\n"))
 	}
 }
 

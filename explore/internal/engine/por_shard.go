@@ -175,10 +175,10 @@ func (p *porShard) enter(at, choice, at2, choice2 int) {
 // key hashes the place of x's subtree at its decision k for choice c.
 func (p *porShard) key(k, c int) uint64 {
 	h := mix(uint64(p.bound) + 1)
-	for _, v := range []int{p.x.at, p.x.choice, k, c} {
-		h = mix(h ^ uint64(v+1))
-	}
-	return h
+	h = mix(h ^ uint64(p.x.at+1))
+	h = mix(h ^ uint64(p.x.choice+1))
+	h = mix(h ^ uint64(k+1))
+	return mix(h ^ uint64(c+1))
 }
 
 // probeSubtrees runs, after the round's first run, the probes (the
