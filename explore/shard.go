@@ -128,38 +128,60 @@ func mergeParts(n int, parts []Record) (Merged, error) {
 
 // mergeSubtrees counts the schedules and steps of a sharded reduced search
 // from its parts' subtrees, each subtree once: two parts may both have run
-// one (the engine's por_shard.go says why). Two parts that ran one subtree
-// to its end ran the same schedules there; where they did not, the search
-// is not the deterministic one the split rests on, and the merge says so.
-// A part that stopped (its budget, a failure) may have run a subtree in
-// part: the merge counts the most any part ran there.
+// one (the engine's por_shard.go says why). Every part that ran a subtree
+// to its end ran the same schedules there, and no part stopped inside it
+// (its budget, a failure) ran more than those; where either fails, the
+// search is not the deterministic one the split rests on, and the merge
+// says so. A subtree only stopped parts ran counts the most any ran there.
 func mergeSubtrees(m *Merged, parts []*Record) error {
 	type key struct{ b, at, c, at2, c2 int }
-	type seen struct {
-		RecordSubtree
-		part  int
-		ended bool
+	type entry struct {
+		done     *RecordSubtree // the first part that ran the subtree to its end
+		donePart int
+		most     RecordSubtree // the most schedules any stopped part ran there
+		mostPart int
 	}
-	subs := map[key]seen{}
+	subs := map[key]*entry{}
+	var order []key
 	for k, r := range parts {
 		if len(r.Subtrees) == 0 {
 			return fmt.Errorf("explore: %s (%s): part %s of a reduced search names no subtree: the parts cannot be merged", r.Scenario, r.Mode, r.Shard)
 		}
 		for _, s := range r.Subtrees {
 			kk := key{s.Bound, s.At, s.Choice, s.At2, s.Choice2}
-			old, ok := subs[kk]
-			if ok && old.ended && r.Exhaustive && (old.Schedules != s.Schedules || old.Steps != s.Steps) {
-				return fmt.Errorf("explore: %s (%s): subtree %d.%d/%d.%d of bound %d: part %d ran %d schedules and %d steps there, part %d ran %d and %d",
-					r.Scenario, r.Mode, s.At, s.Choice, s.At2, s.Choice2, s.Bound, old.part, old.Schedules, old.Steps, k, s.Schedules, s.Steps)
+			e := subs[kk]
+			if e == nil {
+				e = &entry{mostPart: -1}
+				subs[kk] = e
+				order = append(order, kk)
 			}
-			if !ok || s.Schedules > old.Schedules {
-				subs[kk] = seen{s, k, r.Exhaustive}
+			switch {
+			case !r.Exhaustive:
+				if e.mostPart < 0 || s.Schedules > e.most.Schedules {
+					e.most, e.mostPart = s, k
+				}
+			case e.done == nil:
+				e.done, e.donePart = &s, k
+			case e.done.Schedules != s.Schedules || e.done.Steps != s.Steps:
+				return fmt.Errorf("explore: %s (%s): subtree %d.%d/%d.%d of bound %d: part %d ran %d schedules and %d steps there, part %d ran %d and %d",
+					r.Scenario, r.Mode, s.At, s.Choice, s.At2, s.Choice2, s.Bound, e.donePart, e.done.Schedules, e.done.Steps, k, s.Schedules, s.Steps)
 			}
 		}
 	}
-	for _, s := range subs {
-		m.Schedules += s.Schedules
-		m.Steps += s.Steps
+	for _, kk := range order {
+		e := subs[kk]
+		if e.done == nil {
+			m.Schedules += e.most.Schedules
+			m.Steps += e.most.Steps
+			continue
+		}
+		if e.mostPart >= 0 && e.most.Schedules > e.done.Schedules {
+			s := e.most
+			return fmt.Errorf("explore: %s (%s): subtree %d.%d/%d.%d of bound %d: part %d, stopped, ran %d schedules there, more than the %d part %d ran to its end",
+				m.Scenario, m.Mode, s.At, s.Choice, s.At2, s.Choice2, s.Bound, e.mostPart, s.Schedules, e.done.Schedules, e.donePart)
+		}
+		m.Schedules += e.done.Schedules
+		m.Steps += e.done.Steps
 	}
 	return nil
 }

@@ -44,8 +44,9 @@ func TestMergeRecords(t *testing.T) {
 }
 
 // The parts of a reduced search name the subtrees they ran: the merge
-// counts each once, refuses two parts that ran one to its end unlike, and
-// a part that names none.
+// counts each once, refuses two parts that ran one to its end unlike (a
+// stopped part between them too), a stopped part that ran more of one
+// than a part that ended it, and a part that names none.
 func TestMergeRecordsOfAReducedSearch(t *testing.T) {
 	part := func(sh string, exhaustive bool, subs ...RecordSubtree) Record {
 		r := Record{Version: 1, Scenario: "s", Test: "T", Package: "./p", Mode: "dpor", Tags: "explore", Shard: sh, Bound: 1, Exhaustive: exhaustive, Subtrees: subs}
@@ -68,10 +69,25 @@ func TestMergeRecordsOfAReducedSearch(t *testing.T) {
 	if _, err := MergeRecords([]Record{part("0/2", true, first, a, c), part("1/2", true, first, b, unlike)}); err == nil || !strings.Contains(err.Error(), "subtree") {
 		t.Errorf("two parts that ran a subtree unlike: error %v", err)
 	}
-	// A part stopped by its budget may have run a subtree in part: the
-	// merge counts the most any part ran there.
-	if ms, err := MergeRecords([]Record{part("0/2", true, first, a, c), part("1/2", false, first, b, unlike)}); err != nil || ms[0].Schedules != 16 || ms[0].Exhaustive {
-		t.Errorf("a part cut by its budget: %+v, %v", ms, err)
+	// A part stopped by its budget may have run a subtree in part: where a
+	// part ran it to its end the merge counts that part's, else the most
+	// any stopped part ran there.
+	less := c
+	less.Schedules--
+	if ms, err := MergeRecords([]Record{part("0/2", true, first, a, c), part("1/2", false, first, b, less)}); err != nil || ms[0].Schedules != 15 || ms[0].Exhaustive {
+		t.Errorf("a part cut by its budget: %+v, %v; want 15 schedules, not exhaustive", ms, err)
+	}
+	if ms, err := MergeRecords([]Record{part("0/2", false, first, a, less), part("1/2", false, first, b, c)}); err != nil || ms[0].Schedules != 15 || ms[0].Exhaustive {
+		t.Errorf("two parts cut by their budgets: %+v, %v; want 15 schedules, the most of each subtree", ms, err)
+	}
+	// A stopped part that ran more of a subtree than a part that ran it
+	// to its end, and two parts that ended unlike with a stopped part
+	// first: each is a search that is not deterministic, refused.
+	if _, err := MergeRecords([]Record{part("0/2", true, first, a, c), part("1/2", false, first, b, unlike)}); err == nil || !strings.Contains(err.Error(), "stopped") {
+		t.Errorf("a stopped part that ran more than the whole subtree: error %v", err)
+	}
+	if _, err := MergeRecords([]Record{part("0/3", false, first, unlike), part("1/3", true, first, a, c), part("2/3", true, first, b, less)}); err == nil || !strings.Contains(err.Error(), "subtree") {
+		t.Errorf("two ended parts unlike behind a stopped one: error %v", err)
 	}
 	if _, err := MergeRecords([]Record{part("0/2", true, first, a), part("1/2", true)}); err == nil || !strings.Contains(err.Error(), "subtree") {
 		t.Errorf("a part that names no subtree: error %v", err)
