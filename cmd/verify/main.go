@@ -88,7 +88,19 @@ func main() {
 	jobs := flag.Int("j", runtime.GOMAXPROCS(0)+1, "with -mutants: how many mutants run at once")
 	cell := flag.Duration("cell-timeout", 0, "with -mutants: time limit per go test run (default 3m with -fast, 8m without)")
 	shard := flag.String("shard", "", "with -only explore or -only weak: run part k of n (k/n, 0 <= k < n) of every scenario's search ("+shardEnv+")")
+	partFlag := flag.String("part", "", "with -long: run part k of n (k/n, 0 <= k < n) of the layers, dealt by their measured times; n jobs on n machines run -long between them ("+partEnv+")")
 	flag.Parse()
+	var p part
+	if v, from := *partFlag, "-part"; v != "" || os.Getenv(partEnv) != "" {
+		if v == "" {
+			v, from = os.Getenv(partEnv), partEnv
+		}
+		var err error
+		if p, err = parsePart(v, from, *long, *only, *shard, *mutants); err != nil {
+			fmt.Fprintln(os.Stderr, "verify:", err)
+			os.Exit(2)
+		}
+	}
 	if *shard != "" {
 		if err := setShard(*shard, *only, *mutants); err != nil {
 			fmt.Fprintln(os.Stderr, "verify:", err)
@@ -127,17 +139,22 @@ func main() {
 
 	jar := tlaJar() // TLA2TOOLS_JAR, else ../shared/tools/tla2tools.jar (tlajar.go)
 	all := layers(jar)
+	var names []string
+	for _, l := range all {
+		names = append(names, l.name)
+	}
+	var mine []string // the layers of this part, with -part
+	if p.n > 0 {
+		parts, _ := dealLayers(names, p.n)
+		mine = parts[p.k]
+	}
 	var todo []layer
 	for _, l := range all {
-		if *only == "" || l.name == *only {
+		if (*only == "" || l.name == *only) && (p.n == 0 || slices.Contains(mine, l.name)) {
 			todo = append(todo, l)
 		}
 	}
 	if len(todo) == 0 {
-		var names []string
-		for _, l := range all {
-			names = append(names, l.name)
-		}
 		fmt.Fprintf(os.Stderr, "verify: no layer %q; layers: %s\n", *only, strings.Join(names, ", "))
 		os.Exit(2)
 	}
@@ -147,6 +164,11 @@ func main() {
 		os.Exit(2)
 	}
 	fmt.Printf("verify: full logs in %s\n", logDir)
+	if p.n > 0 {
+		for _, line := range partLines(p, names) {
+			fmt.Println("verify: " + line)
+		}
+	}
 	evidenceBeside(logDir)
 
 	start := time.Now()
@@ -158,6 +180,9 @@ func main() {
 		fmt.Println(doneLine(r))
 	}
 	report(os.Stdout, results, time.Since(start))
+	if p.n > 0 {
+		fmt.Println(strings.Join(partLines(p, names), "\n"))
+	}
 	fmt.Printf("full logs: %s\n", filepath.Clean(logDir))
 	for _, r := range results {
 		if r.status == statusFail {
