@@ -56,6 +56,12 @@
 // jobs, on n machines, run the layer between them, and cmd/mergerecords
 // puts their run records together (docs/explore.md, "Sharding").
 //
+// -long -part k/n (or WSCHED_VERIFY_PART=k/n) runs part k of n of -long:
+// the build layer and the layers dealt to k, each layer whole, dealt by its
+// measured time so the parts end about together (part.go). n jobs, on n
+// machines, run every layer once between them; each prints what the
+// others run, and the whole run passes when every part does.
+//
 // The exit status is non-zero when any layer failed.
 package main
 

@@ -19,9 +19,10 @@ import (
 // The layers are dealt longest first, each to the part with the least so
 // far (ties to the lowest part), by longMinutes, each layer's wall time in
 // a whole -long run: the parts end about together (the longest part runs
-// past the shortest by at most the last layer dealt to it). Every job computes the same deal from the same table, so no job
-// need know of another; a part whose machine is faster or slower only
-// ends sooner or later.
+// past the shortest by at most the last layer dealt to it). Every job
+// computes the same deal from the same table, so no job need know of
+// another; a part whose machine is faster or slower only ends sooner or
+// later.
 //
 // Why whole layers and not -shard's split of each search: a layer is the
 // unit a reader checks (its table row, its gate), the explorer's state
@@ -34,21 +35,23 @@ import (
 const partEnv = "WSCHED_VERIFY_PART"
 
 // longMinutes is each layer's wall time under -long on two cores, in
-// minutes, from the whole run docs/auditing.md shows last ("The last
-// whole run"); dealLayers balances the parts by it. A layer missing here
+// minutes, measured: the two parts of a whole -long run on 201c632, one
+// after the other on one quiet machine (docs/auditing.md, "-long in
+// parts"); dealLayers balances the parts by it. A layer missing here
 // counts as one minute (TestLongMinutesNamesEveryLayer keeps it whole).
+// Measure again when a layer's time moves by minutes.
 var longMinutes = map[string]float64{
-	"build":     0.4,
-	"unit":      12.8,
-	"explore":   14.4,
-	"weak":      17.7,
-	"model":     1.2,
-	"learn":     1.4,
-	"porcupine": 3.5,
-	"stress":    8.3,
-	"chaos":     17.8,
-	"tlc":       14.1,
-	"trace":     7.3,
+	"build":     0.3,
+	"unit":      13.9,
+	"explore":   16.7,
+	"weak":      14.2,
+	"model":     1.1,
+	"learn":     1.1,
+	"porcupine": 1.7,
+	"stress":    6.7,
+	"chaos":     11.2,
+	"tlc":       10.3,
+	"trace":     5.1,
 }
 
 // everyPart are the layers each part runs.
