@@ -69,9 +69,10 @@ type layer struct {
 // multiply their rounds by WSCHED_LONG, so their layers set 4.
 //
 // What -long is for: each layer run past what the default run affords,
-// TLC included. Measured whole on 9de87c9: 1 h 40 min on a slow hour of
-// two cores, 3 hours of CPU; the aim is 45 minutes (docs/auditing.md,
-// "What to run", has each layer's measured time). Where a layer's
+// TLC included. Measured whole on 201c632: 82 minutes of two quiet cores,
+// 2 h 36 min of CPU; the aim is 45 minutes, which two machines meet as two
+// parts (-part, part.go: 38 and 44 minutes; docs/auditing.md, "What to
+// run", has each layer's measured time). Where a layer's
 // commands in turn left a core idle they run side by side (longLanes),
 // tests bounded by time alone after them (longAlone). The
 // explorer's share goes to searches that end one bound higher; the random
