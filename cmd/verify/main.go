@@ -149,10 +149,10 @@ func main() {
 	for _, l := range all {
 		names = append(names, l.name)
 	}
-	var mine []string // the layers of this part, with -part
+	var mine, partSays []string // with -part: the layers of this part, and what it prints of the deal
 	if p.n > 0 {
 		parts, _ := dealLayers(names, p.n)
-		mine = parts[p.k]
+		mine, partSays = parts[p.k], partLines(p, names)
 	}
 	var todo []layer
 	for _, l := range all {
@@ -170,10 +170,8 @@ func main() {
 		os.Exit(2)
 	}
 	fmt.Printf("verify: full logs in %s\n", logDir)
-	if p.n > 0 {
-		for _, line := range partLines(p, names) {
-			fmt.Println("verify: " + line)
-		}
+	for _, line := range partSays {
+		fmt.Println("verify: " + line)
 	}
 	evidenceBeside(logDir)
 
@@ -186,8 +184,8 @@ func main() {
 		fmt.Println(doneLine(r))
 	}
 	report(os.Stdout, results, time.Since(start))
-	if p.n > 0 {
-		fmt.Println(strings.Join(partLines(p, names), "\n"))
+	for _, line := range partSays {
+		fmt.Println(line)
 	}
 	fmt.Printf("full logs: %s\n", filepath.Clean(logDir))
 	for _, r := range results {
