@@ -151,8 +151,7 @@ func main() {
 	}
 	var mine, partSays []string // with -part: the layers of this part, and what it prints of the deal
 	if p.n > 0 {
-		parts, _ := dealLayers(names, p.n)
-		mine, partSays = parts[p.k], partLines(p, names)
+		mine, partSays = partOf(p, names)
 	}
 	var todo []layer
 	for _, l := range all {
@@ -211,8 +210,7 @@ const shardEnv = "WSCHED_EXPLORE_SHARD"
 // runs. The explore and weak layers split (the weak layer's bounded
 // reduced search too); the other layers are not searches.
 func setShard(v, only string, mutants bool) error {
-	var k, n int
-	if _, err := fmt.Sscanf(v, "%d/%d", &k, &n); err != nil || fmt.Sprintf("%d/%d", k, n) != v || n < 1 || k < 0 || k >= n {
+	if _, _, ok := parseKOfN(v); !ok {
 		return fmt.Errorf("-shard %q: want k/n with 0 <= k < n", v)
 	}
 	if (only != "explore" && only != "weak") || mutants {

@@ -65,10 +65,11 @@ func (p part) String() string { return fmt.Sprintf("%d/%d", p.k, p.n) }
 // parsePart reads -part's value (or partEnv's, named by from) and checks
 // that it goes with the run's other flags.
 func parsePart(v, from string, long bool, only, shard string, mutants bool) (part, error) {
-	var p part
-	if _, err := fmt.Sscanf(v, "%d/%d", &p.k, &p.n); err != nil || p.String() != v || p.n < 1 || p.k < 0 || p.k >= p.n {
+	k, n, ok := parseKOfN(v)
+	if !ok {
 		return part{}, fmt.Errorf("%s %q: want k/n with 0 <= k < n", from, v)
 	}
+	p := part{k, n}
 	switch {
 	case !long:
 		return part{}, fmt.Errorf("%s %s: parts are of -long (the default run is short enough for one machine)", from, v)
@@ -78,17 +79,29 @@ func parsePart(v, from string, long bool, only, shard string, mutants bool) (par
 	return p, nil
 }
 
+// parseKOfN reads "k/n" with 0 <= k < n, written as %d/%d writes it:
+// -part's value and -shard's.
+func parseKOfN(v string) (k, n int, ok bool) {
+	if _, err := fmt.Sscanf(v, "%d/%d", &k, &n); err != nil || fmt.Sprintf("%d/%d", k, n) != v || n < 1 || k < 0 || k >= n {
+		return 0, 0, false
+	}
+	return k, n, true
+}
+
+// layerMinutes is a layer's weight in the deal: longMinutes, or one
+// minute for a layer the table does not name.
+func layerMinutes(name string) float64 {
+	if m, ok := longMinutes[name]; ok {
+		return m
+	}
+	return 1
+}
+
 // dealLayers deals the layers named to n parts, longest first (by
 // longMinutes) to the part with the least so far; the layers of
 // everyPart go to every part. It returns each part's layers in the
 // order given, and each part's minutes.
 func dealLayers(names []string, n int) (parts [][]string, minutes []float64) {
-	weight := func(name string) float64 {
-		if m, ok := longMinutes[name]; ok {
-			return m
-		}
-		return 1
-	}
 	owner := map[string]int{}
 	var dealt []string
 	for _, name := range names {
@@ -96,7 +109,7 @@ func dealLayers(names []string, n int) (parts [][]string, minutes []float64) {
 			dealt = append(dealt, name)
 		}
 	}
-	slices.SortStableFunc(dealt, func(a, b string) int { return cmp.Compare(weight(b), weight(a)) })
+	slices.SortStableFunc(dealt, func(a, b string) int { return cmp.Compare(layerMinutes(b), layerMinutes(a)) })
 	minutes = make([]float64, n)
 	for _, name := range dealt {
 		k := 0
@@ -106,14 +119,14 @@ func dealLayers(names []string, n int) (parts [][]string, minutes []float64) {
 			}
 		}
 		owner[name] = k
-		minutes[k] += weight(name)
+		minutes[k] += layerMinutes(name)
 	}
 	parts = make([][]string, n)
 	for _, name := range names {
 		if slices.Contains(everyPart, name) {
 			for k := range parts {
 				parts[k] = append(parts[k], name)
-				minutes[k] += weight(name)
+				minutes[k] += layerMinutes(name)
 			}
 			continue
 		}
@@ -122,23 +135,22 @@ func dealLayers(names []string, n int) (parts [][]string, minutes []float64) {
 	return parts, minutes
 }
 
-// partLines says what a part runs and what the others do, printed before
-// the run starts and again under the closing table, so that a part's
-// table, all PASS, is never read as the whole run's.
-func partLines(p part, names []string) []string {
+// partOf is the layers part p runs, and the lines that say what it runs
+// and what the others do, printed before the run starts and again under
+// the closing table, so that a part's table, all PASS, is never read as
+// the whole run's.
+func partOf(p part, names []string) (mine, lines []string) {
 	parts, minutes := dealLayers(names, p.n)
 	var total float64
 	for _, name := range names {
-		if m, ok := longMinutes[name]; ok {
-			total += m
-		}
+		total += layerMinutes(name)
 	}
-	lines := []string{fmt.Sprintf("part %s of -long: layers %s (about %.0f of the whole run's %.0f minutes on two cores, by longMinutes); the whole run passes when every part passes",
+	lines = []string{fmt.Sprintf("part %s of -long: layers %s (about %.0f of the whole run's %.0f minutes on two cores, by longMinutes); the whole run passes when every part passes",
 		p, strings.Join(parts[p.k], ", "), minutes[p.k], total)}
 	for j, ls := range parts {
 		if j != p.k {
 			lines = append(lines, fmt.Sprintf("  not run here: part %d/%d runs %s", j, p.n, strings.Join(ls, ", ")))
 		}
 	}
-	return lines
+	return parts[p.k], lines
 }

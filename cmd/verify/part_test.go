@@ -111,9 +111,9 @@ func TestParsePart(t *testing.T) {
 // so that its table is not read as the whole run's.
 func TestPartLinesNameTheOtherParts(t *testing.T) {
 	names := layerNames()
-	lines := partLines(part{1, 2}, names)
+	mine, lines := partOf(part{1, 2}, names)
 	parts, _ := dealLayers(names, 2)
-	if len(lines) != 2 || !strings.Contains(lines[0], "part 1/2") || !strings.Contains(lines[0], strings.Join(parts[1], ", ")) ||
+	if !slices.Equal(mine, parts[1]) || len(lines) != 2 || !strings.Contains(lines[0], "part 1/2") || !strings.Contains(lines[0], strings.Join(parts[1], ", ")) ||
 		!strings.Contains(lines[1], "not run here: part 0/2 runs "+strings.Join(parts[0], ", ")) {
 		t.Errorf("part 1/2's lines:\n%s", strings.Join(lines, "\n"))
 	}
