@@ -26,11 +26,6 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if err != nil {
 		t.Fatalf("explore %s: %v", name, err)
 	}
-	if opt.StateCache && opt.Reduce && opt.Shard.Split() {
-		// Said, not silent: the scenario chose the cache, which does not
-		// split.
-		t.Logf("explore %s: the scenario chose the plain search with the state cache, which does not split into parts: this part runs the reduced search %s asks for", name, ReduceEnv)
-	}
 	if asked, _ := FromEnv(Options{}); asked.Reduce && opt.StateCache && !opt.Reduce {
 		// Said, not silent: the environment asked for the reduced search.
 		t.Logf("explore %s: the plain search with the state cache, the scenario's own choice, which %s leaves it (%s=off: the reduced search)", name, ReduceEnv, CacheEnv)
@@ -128,6 +123,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	}
 	if res.Cut > 0 {
 		how += fmt.Sprintf(" (%d cut by the state cache)", res.Cut)
+	}
+	if res.CacheFull > 0 {
+		how += fmt.Sprintf(" (the state cache's table full: %d states not kept, their subtrees searched again where met)", res.CacheFull)
 	}
 	if res.Twins > 0 {
 		how += fmt.Sprintf(", one of each set of twins run (explore.Symmetric; %d decisions had a twin)", res.Twins)

@@ -64,10 +64,9 @@ const (
 	WeakEnv = "WSCHED_EXPLORE_WEAK"
 	// ReduceEnv sets Reduce; =unbounded, Reduce and Unbounded. A scenario
 	// that chose the plain search with the state cache (StateCache set in
-	// its options) keeps it, unless CacheEnv=off clears that choice or
-	// ShardEnv splits the search (the cache does not split; the bounded
-	// reduced search does): the weak layer sets ReduceEnv for every
-	// scenario, and the runtime scenarios choose the cache there
+	// its options) keeps it, unless CacheEnv=off clears that choice, in a
+	// part of a sharded search too: the weak layer sets ReduceEnv for
+	// every scenario, and the runtime scenarios choose the cache there
 	// (docs/explore.md, "The state cache in the weak mode").
 	ReduceEnv = "WSCHED_EXPLORE_REDUCE"
 	// LongEnv (any value) sets Long.
@@ -121,10 +120,9 @@ func FromEnv(opt Options) (Options, error) {
 	}
 	// The scenario's own choice of the state cache, which ReduceEnv
 	// leaves in place (CacheEnv=1 is not a scenario's choice; =off takes
-	// it back), but in a part of a sharded search: there the cache is off
-	// (a state's subtree is searched there only in part), and the
-	// reduced search splits.
-	chose := opt.StateCache && os.Getenv(CacheEnv) != "off" && os.Getenv(ShardEnv) == ""
+	// it back), in a part of a sharded search too (a part caches the
+	// states of its own subtrees: engine/statecache.go).
+	chose := opt.StateCache && os.Getenv(CacheEnv) != "off"
 	switch os.Getenv(ReduceEnv) {
 	case "":
 	case "unbounded":

@@ -43,7 +43,8 @@ type Record struct {
 	MaxStale     int            `json:"max_stale"`
 	History      int            `json:"history"`
 	Schedules    int            `json:"schedules"`
-	Cut          int            `json:"cut,omitempty"` // of Schedules, the runs the state cache cut (Options.StateCache)
+	Cut          int            `json:"cut,omitempty"`        // of Schedules, the runs the state cache cut (Options.StateCache)
+	CacheFull    int            `json:"cache_full,omitempty"` // the states the cache's table, full, did not keep (Result.CacheFull)
 	Steps        int64          `json:"steps"`
 	Exhaustive   bool           `json:"exhaustive"`
 	EstimateLeft float64        `json:"estimate_left"`
@@ -97,7 +98,7 @@ func newRecord(t testing.TB, name string, opt Options, res Result) Record {
 	rec := Record{
 		Version: RecordVersion, Scenario: name, Test: testName(t), Package: packageDir(),
 		Mode: res.Mode, Weak: opt.Weak, Tags: buildTags(opt), Mutant: opt.Mutant, Shard: opt.Shard.String(),
-		Bound: res.Bound, Schedules: res.Schedules, Cut: res.Cut, Steps: res.Steps, Exhaustive: res.Exhaustive,
+		Bound: res.Bound, Schedules: res.Schedules, Cut: res.Cut, CacheFull: res.CacheFull, Steps: res.Steps, Exhaustive: res.Exhaustive,
 		ElapsedMS: res.Elapsed.Milliseconds(),
 	}
 	for _, st := range res.Subtrees {

@@ -16,13 +16,14 @@ import (
 
 // Merged is the record of a whole search put together from its parts'.
 type Merged struct {
-	// Record is the whole search's: Schedules, Steps and EstimateLeft
-	// are the parts' sums, ElapsedMS the longest part's (they run side
-	// by side), Bound the lowest part's, Exhaustive only if every part
-	// was, Failure the failure with the fewest preemptions (the lowest
-	// part's among equals: the one the whole search reports, up to
-	// which of the parts at that bound comes first in its order), Shard
-	// empty.
+	// Record is the whole search's: Schedules, Cut, CacheFull, Steps and
+	// EstimateLeft are the parts' sums (with the state cache, more
+	// schedules than the whole search runs: each part caches its own
+	// subtrees' states), ElapsedMS the longest part's (they run side by
+	// side), Bound the lowest part's, Exhaustive only if every part was,
+	// Failure the failure with the fewest preemptions (the lowest part's
+	// among equals: the one the whole search reports, up to which of the
+	// parts at that bound comes first in its order), Shard empty.
 	Record
 	// Parts is how many parts were merged (1: a search that was not
 	// split).
@@ -99,7 +100,7 @@ func mergeParts(n int, parts []Record) (Merged, error) {
 		}
 	}
 	m := Merged{Record: *byPart[0], Parts: n}
-	m.Shard, m.Schedules, m.Steps, m.EstimateLeft, m.ElapsedMS, m.Failure, m.Subtrees = "", 0, 0, 0, 0, nil, nil
+	m.Shard, m.Schedules, m.Cut, m.CacheFull, m.Steps, m.EstimateLeft, m.ElapsedMS, m.Failure, m.Subtrees = "", 0, 0, 0, 0, 0, 0, nil, nil
 	m.Exhaustive = true
 	if m.Mode == "dpor" {
 		if err := mergeSubtrees(&m, byPart); err != nil {
@@ -111,6 +112,8 @@ func mergeParts(n int, parts []Record) (Merged, error) {
 			m.Schedules += r.Schedules
 			m.Steps += r.Steps
 		}
+		m.Cut += r.Cut
+		m.CacheFull += r.CacheFull
 		m.EstimateLeft += r.EstimateLeft
 		m.ElapsedMS = max(m.ElapsedMS, r.ElapsedMS)
 		m.Bound = min(m.Bound, r.Bound)

@@ -13,8 +13,8 @@ import (
 // (its record has no part, so the merge passes it through once) and the
 // other parts leave it out; the unbounded search set by the environment
 // for a split search fails, as the user asked for what cannot be done. A
-// scenario that chose the state cache gets the reduced search in a part
-// when the environment asks for it (the cache does not split).
+// scenario that chose the state cache keeps it in a part, as in the whole
+// search, when the environment asks for the reduced search.
 func TestCheckSplitsTheBoundedReducedSearch(t *testing.T) {
 	for _, env := range []string{ReplayEnv, ReduceEnv, LongEnv, ClassesEnv, ClaimsEnv, RecordsEnv, DepsEnv, CacheEnv} {
 		t.Setenv(env, "")
@@ -58,8 +58,8 @@ func TestCheckSplitsTheBoundedReducedSearch(t *testing.T) {
 	}
 	t.Setenv(ReduceEnv, "1")
 	tb = check("toy/cached", "TestToyCached", Options{StateCache: true}, body)
-	if rec, _ := tb.record(t); tb.failed || rec.Mode != "dpor" || rec.Shard != "0/2" || !strings.Contains(strings.Join(tb.logs, "\n"), "does not split into parts: this part runs the reduced search") {
-		t.Errorf("a scenario that chose the state cache, %s=1, in a part: failed %v, record %+v; want the reduced search's part, said:\n%s", ReduceEnv, tb.failed, rec, strings.Join(tb.logs, "\n"))
+	if rec, _ := tb.record(t); tb.failed || rec.Mode != "dfs" || rec.Shard != "0/2" || !rec.Exhaustive || !strings.Contains(strings.Join(tb.logs, "\n"), "the plain search with the state cache, the scenario's own choice") {
+		t.Errorf("a scenario that chose the state cache, %s=1, in a part: failed %v, record %+v; want the cached plain search's part, said:\n%s", ReduceEnv, tb.failed, rec, strings.Join(tb.logs, "\n"))
 	}
 }
 

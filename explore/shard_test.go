@@ -15,7 +15,7 @@ import (
 func TestMergeRecords(t *testing.T) {
 	part := func(sh string, schedules int, exhaustive bool, bound int, f *RecordFailure) Record {
 		return Record{Version: 1, Scenario: "s", Test: "T", Package: "./p", Mode: "dfs", Tags: "explore", Shard: sh,
-			Bound: bound, Schedules: schedules, Steps: int64(10 * schedules), Exhaustive: exhaustive, ElapsedMS: int64(schedules), Failure: f}
+			Bound: bound, Schedules: schedules, Cut: schedules / 2, CacheFull: schedules / 10, Steps: int64(10 * schedules), Exhaustive: exhaustive, ElapsedMS: int64(schedules), Failure: f}
 	}
 	f1 := &RecordFailure{Kind: "assertion", Preemptions: 2, Token: "a"}
 	f2 := &RecordFailure{Kind: "assertion", Preemptions: 1, Token: "b"}
@@ -29,7 +29,7 @@ func TestMergeRecords(t *testing.T) {
 		t.Errorf("a record of a whole search: %+v", m)
 	}
 	m := ms[1]
-	if m.Parts != 3 || m.Shard != "" || m.Schedules != 60 || m.Steps != 600 || m.ElapsedMS != 30 || m.Exhaustive || m.Bound != 1 ||
+	if m.Parts != 3 || m.Shard != "" || m.Schedules != 60 || m.Cut != 30 || m.CacheFull != 6 || m.Steps != 600 || m.ElapsedMS != 30 || m.Exhaustive || m.Bound != 1 ||
 		len(m.Failures) != 2 || m.Failure == nil || m.Failure.Token != "b" {
 		t.Errorf("merged: %+v", m)
 	}

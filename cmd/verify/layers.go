@@ -130,10 +130,10 @@ func modelCmds(extra ...string) [][]string {
 // search, plain and weak, a sharded search with the whole, a search that
 // skips forced points with one that stops at them, a reduced search that
 // keeps its replayed steps' analysis with one that redoes it, a search
-// with the state cache with one without): each draws
+// with the state cache with one without, whole and in parts): each draws
 // only a few programs, or none, under the race detector
 // (TestEngineGenerated holds it to that).
-const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)OfGeneratedPrograms|Symmetry(MissesNoOutcome|InTheReducedSearch|InTheUnboundedReducedSearch|InTheUnboundedReducedSearchWithOwnData|InTheWeakMode)OfGeneratedPrograms|(Reduced)?ShardsAddUp(OnSymmetric|ToTheWholeSearchOnGenerated(Weak)?)Programs|ReducedMissesNoTraceOfLatchPrograms|SkippedForcedPointsRunTheSameSchedules|KeptPrefixRunsTheSameSchedules(InTheWeakMode)?|StateCacheReachesEveryOutcomeOfGenerated(Weak)?Programs)$"
+const engineGenerated = "^Test(Reduced(MissesNoTrace|RunsOneSchedulePerClass|Weak.*)OfGeneratedPrograms|Symmetry(MissesNoOutcome|InTheReducedSearch|InTheUnboundedReducedSearch|InTheUnboundedReducedSearchWithOwnData|InTheWeakMode)OfGeneratedPrograms|(Reduced)?ShardsAddUp(OnSymmetric|ToTheWholeSearchOnGenerated(Weak)?)Programs|ReducedMissesNoTraceOfLatchPrograms|SkippedForcedPointsRunTheSameSchedules|KeptPrefixRunsTheSameSchedules(InTheWeakMode)?|StateCacheReachesEveryOutcomeOfGenerated(Weak)?Programs|StateCacheInPartsReachesEveryOutcomeOfItsShare)$"
 
 // engineLongHalf selects the engine's tests that the first of the unit
 // layer's two -long engine commands runs (-run); the second runs every

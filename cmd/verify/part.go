@@ -25,9 +25,11 @@ import (
 // later.
 //
 // Why whole layers and not -shard's split of each search: a layer is the
-// unit a reader checks (its table row, its gate), the explorer's state
-// cache does not split, and the layers are many and long enough that
-// dealing them balances two or three parts within a few minutes.
+// unit a reader checks (its table row, its gate), a search with the
+// explorer's state cache runs more schedules in parts than whole (each
+// part caches only its own subtrees' states), and the layers are many and
+// long enough that dealing them balances two or three parts within a few
+// minutes.
 
 // partEnv is the environment's way to ask for a part, for job runners
 // that give each job its index in a variable (a Kubernetes Indexed Job's

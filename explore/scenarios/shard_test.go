@@ -26,37 +26,46 @@ import (
 // by explore.MergeRecords, must give the whole search's schedules, steps,
 // bound, exhaustiveness and failures. The engine's
 // TestShardsAddUpToTheWholeSearch* check more: that the parts run the very
-// schedules of the whole search, once each, on generated programs.
+// schedules of the whole search, once each, on generated programs. Two
+// runtime scenarios run with the state cache, as their layer does: there
+// each part caches its own subtrees' states and the parts add up to more
+// schedules than the whole; they must end where the whole search ends,
+// pass, and cut runs (the engine's
+// TestStateCacheInPartsReachesEveryOutcomeOfItsShare checks what they
+// reach).
 func TestExploreShardsAddUp(t *testing.T) {
 	if v := os.Getenv(explore.ShardEnv); v != "" && !strings.HasPrefix(v, "0/") {
 		t.Skipf("run by part 0 of the sharded run (%s=%s)", explore.ShardEnv, v)
 	}
 	claimOnce(t, "shards-add-up")
 	sample := []struct {
-		test         string
-		weak, reduce bool
+		test                 string
+		weak, reduce, cached bool
 	}{
-		{"TestExploreDequeTwoThieves", false, false},
-		{"TestExploreSlotTwoThieves", false, false},
-		{"TestExploreGlobalQueue", false, false},
-		{"TestExploreForkJoinRunWhileSleeping", false, false}, // a runtime and its pool
-		{"TestExploreGlobalQueueNotStarved", false, false},    // a runtime
-		{"TestExploreSlotTwoThieves", true, false},
-		{"TestExploreGlobalQueue", true, false},
-		{"TestExploreYieldGoesBehindTheRing", true, false}, // a runtime
+		{"TestExploreDequeTwoThieves", false, false, false},
+		{"TestExploreSlotTwoThieves", false, false, false},
+		{"TestExploreGlobalQueue", false, false, false},
+		{"TestExploreForkJoinRunWhileSleeping", false, false, false}, // a runtime and its pool
+		{"TestExploreGlobalQueueNotStarved", false, false, false},    // a runtime
+		{"TestExploreSlotTwoThieves", true, false, false},
+		{"TestExploreGlobalQueue", true, false, false},
+		{"TestExploreYieldGoesBehindTheRing", true, false, false}, // a runtime
 		// The bounded reduced search, whose parts may run a subtree
 		// twice (the merge counts it once): a runtime in the plain mode,
 		// twins (a Symmetric group) and a runtime in the weak mode.
-		{"TestExploreGlobalQueueNotStarved", false, true},
-		{"TestExploreSlotTwoThieves", true, true},
-		{"TestExploreYieldGoesBehindTheRing", true, true},
+		{"TestExploreGlobalQueueNotStarved", false, true, false},
+		{"TestExploreSlotTwoThieves", true, true, false},
+		{"TestExploreYieldGoesBehindTheRing", true, true, false},
+		// The plain search with the state cache in the plain mode.
+		{"TestExploreLIFOBehindBlockedPoll", false, false, true},
+		{"TestExploreLIFOBehindBlockedPollAfterIdle", false, false, true},
 	}
 	dir := t.TempDir()
 	var mu sync.Mutex
 	run := 0
 	// search runs the test's scenario as part k of n (n = 0: whole) and
 	// returns its run record.
-	search := func(test string, weak, reduce bool, k, n int) (explore.Record, error) {
+	search := func(test string, weak, reduce, cached bool, k, n int) (explore.Record, error) {
 		mu.Lock()
 		run++
 		file := filepath.Join(dir, fmt.Sprintf("records-%d.jsonl", run))
@@ -66,10 +75,12 @@ func TestExploreShardsAddUp(t *testing.T) {
 		if n > 0 {
 			cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d/%d", explore.ShardEnv, k, n))
 		}
-		// The state cache is off in a part (a subtree is the part's only
-		// in part), so the whole search runs without it too: the parts
-		// add up to the plain search's schedules, not the cache's.
-		cmd.Env = append(cmd.Env, explore.CacheEnv+"=off")
+		// With the state cache the parts add up to more than the whole
+		// search (each part caches its own subtrees' states): the
+		// searches compared by their counts run without it.
+		if !cached {
+			cmd.Env = append(cmd.Env, explore.CacheEnv+"=off")
+		}
 		if weak {
 			cmd.Env = append(cmd.Env, explore.WeakEnv+"=1")
 		}
@@ -87,7 +98,7 @@ func TestExploreShardsAddUp(t *testing.T) {
 		return recs[0], nil
 	}
 	for _, c := range sample {
-		whole, err := search(c.test, c.weak, c.reduce, 0, 0)
+		whole, err := search(c.test, c.weak, c.reduce, c.cached, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +110,7 @@ func TestExploreShardsAddUp(t *testing.T) {
 			errs := make([]error, n)
 			var wg sync.WaitGroup
 			for k := range n {
-				wg.Go(func() { parts[k], errs[k] = search(c.test, c.weak, c.reduce, k, n) })
+				wg.Go(func() { parts[k], errs[k] = search(c.test, c.weak, c.reduce, c.cached, k, n) })
 			}
 			wg.Wait()
 			if err := errors.Join(errs...); err != nil {
@@ -115,6 +126,13 @@ func TestExploreShardsAddUp(t *testing.T) {
 				counts = append(counts, fmt.Sprint(p.Schedules))
 			}
 			t.Logf("%s (%s, weak %v): whole %d schedules; %d parts: %s, merged %d", whole.Scenario, whole.Mode, c.weak, whole.Schedules, n, strings.Join(counts, " + "), m.Schedules)
+			if c.cached {
+				if m.Parts != n || m.Bound != whole.Bound || !m.Exhaustive || m.Cut == 0 || len(m.Failures) != 0 {
+					t.Errorf("%s with the state cache, %d parts: bound %d, exhaustive %v, %d cut, failures %v; the whole search: bound %d, exhaustive, none",
+						whole.Scenario, n, m.Bound, m.Exhaustive, m.Cut, m.Failures, whole.Bound)
+				}
+				continue
+			}
 			if m.Parts != n || m.Schedules != whole.Schedules || m.Steps != whole.Steps || m.Bound != whole.Bound ||
 				m.Exhaustive != whole.Exhaustive || len(m.Failures) != 0 {
 				t.Errorf("%s (weak %v), %d parts: %d schedules, %d steps, bound %d, exhaustive %v, failures %v; the whole search: %d, %d, %d, %v, none",

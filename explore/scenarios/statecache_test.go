@@ -51,9 +51,8 @@ func cachedUnderLong(opt explore.Options) explore.Options {
 // In the weak mode opt is left as it is (the weak layer's runtime
 // scenarios choose their search with weakSearch); and so under -long,
 // whose bound of 3 the plain search with the cache was not measured at,
-// with WSCHED_EXPLORE_CACHE=off and in a part of a sharded search (the
-// reduced search, not the plain one without the cache, which would not
-// end in the layer's time).
+// and with WSCHED_EXPLORE_CACHE=off (the reduced search, not the plain one
+// without the cache, which would not end in the layer's time).
 func plainCached(opt explore.Options) explore.Options {
 	if explore.WeakMode() || long() || !cacheOn() {
 		return opt
@@ -68,18 +67,18 @@ func plainCached(opt explore.Options) explore.Options {
 // preemption it took 0.55 times the reduced search's time on the weak
 // layer's two-worker runtime scenarios and on -long's twelve measured
 // side by side (1.0 to 3.1 times less on each; docs/explore.md, "The
-// state cache in the weak mode"). Where the cache is off (WSCHED_EXPLORE_CACHE=off, a part
-// of a sharded search) it is the reduced search, as before.
+// state cache in the weak mode"). Where the cache is off
+// (WSCHED_EXPLORE_CACHE=off) it is the reduced search, as before.
 func weakSearch(opt *explore.Options) {
 	opt.Reduce = !cacheOn()
 	opt.StateCache = !opt.Reduce
 }
 
 // cacheOn reports whether the environment leaves the cache on: not
-// WSCHED_EXPLORE_CACHE=off, and not a part of a sharded search
-// (WSCHED_EXPLORE_SHARD), where the cache is off and the reduced search
-// runs whole in part 0.
+// WSCHED_EXPLORE_CACHE=off. In a part of a sharded search
+// (WSCHED_EXPLORE_SHARD) the cache holds too, each part caching the states
+// of its own subtrees (explore/internal/engine/statecache.go).
 func cacheOn() bool {
 	opt, _ := explore.FromEnv(explore.Options{StateCache: true})
-	return opt.StateCache && !opt.Shard.Split()
+	return opt.StateCache
 }

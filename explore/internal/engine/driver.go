@@ -55,7 +55,9 @@ type explorer struct {
 	alts             []int    // nextPrefix's list of a decision's alternatives
 	deps             *depDiag // Options.Dependencies
 	// In a part of a sharded search: scratch memory for the parts of
-	// schedules (shard.go), and nextPrefix's keys.
+	// schedules (shard.go), and nextPrefix's keys of the last run, one
+	// per decision up to the one that decided its part (cacheDone caches
+	// only the decisions after it).
 	shardPath path
 	keys      []uint64
 	// cache is the plain search's state cache (statecache.go), nil when
@@ -87,10 +89,13 @@ func (e *explorer) runOnce(g guide, tracing bool) *run {
 	}
 	dg, plain := g.(*dfsGuide)
 	plain = plain && dg.bounded && !tracing && !e.record && e.onRun == nil
-	if plain && skipForcedPoints && !e.opt.Weak && !e.opt.Shard.Split() {
+	if plain && skipForcedPoints && !e.opt.Weak {
 		// The depth-first search skips its forced points (run.goOn).
-		// Not in a part of a sharded search, whose parts are split by
-		// the decisions' hash; not when someone looks at the run; not
+		// In a part of a sharded search too: a forced point adds nothing
+		// to the hash that decides a run's part (shard.go), having one
+		// alternative within the bound before the run's first
+		// preemption, and coming after the choice that decided the part
+		// otherwise. Not when someone looks at the run; not
 		// in the weak mode; and goOn decides at every point once a
 		// Symmetric group is declared or the run keeps the locations it
 		// has seen. Other guides (a replay, the estimator's samples,
@@ -234,7 +239,7 @@ func (e *explorer) dfs() Result {
 	for b := 0; b <= e.opt.Preemptions; b++ {
 		e.res.Bound = b
 		round := e.res.Schedules
-		if e.opt.StateCache && !e.opt.Shard.Split() && !e.symmetric {
+		if e.opt.StateCache && !e.symmetric {
 			// A round's own: the states of the rounds before it had
 			// fewer preemptions left.
 			e.cache = newStateCache()
@@ -270,18 +275,17 @@ func (e *explorer) dfs() Result {
 // turns out to be another part's is not counted, and its failure is not
 // this part's: the failure field of the run returned is then nil.
 func (e *explorer) runDFS(prefix []int, b int) *run {
-	if !e.opt.Shard.Split() {
-		r := e.runOnce(&dfsGuide{prefix: prefix, bounded: true, bound: b}, false)
-		forcedSkipped.Add(int64(r.skipped))
-		return r
-	}
 	maxSteps := e.res.MaxSteps
-	r := e.runOnce(&dfsGuide{prefix: prefix}, false)
-	if !e.opt.Shard.mineWith(&e.shardPath, r.decisions, b) {
+	r := e.runOnce(&dfsGuide{prefix: prefix, bounded: true, bound: b}, false)
+	forcedSkipped.Add(int64(r.skipped))
+	if e.opt.Shard.Split() && !e.opt.Shard.mineWith(&e.shardPath, r.decisions, b) {
 		e.res.Schedules--
 		e.res.Steps -= int64(r.steps)
 		e.res.Twins -= int64(r.twinsAt)
 		e.res.MaxSteps = maxSteps
+		if r.cut {
+			e.res.Cut--
+		}
 		r.failure = nil
 	}
 	return r

@@ -41,7 +41,9 @@ import (
 // fail nowhere, and within its round the part runs its schedules in the
 // whole search's order. Each round (bound 0, 1, ...) is split the same
 // way, so the parts' counts add up to the whole search's round by round.
-// Each part has the whole budget (MaxSchedules). PCT splits by the index
+// Each part has the whole budget (MaxSchedules). With the state cache a
+// part caches only the decisions of its own subtrees (statecache.go), and
+// the parts' counts add up to more than the whole search's. PCT splits by the index
 // of its random schedules instead. The bounded reduced search, whose tree
 // is what its own runs ask for, splits its own way (por_shard.go).
 

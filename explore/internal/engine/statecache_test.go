@@ -99,22 +99,31 @@ func compareCached(t *rapid.T, gs [][]progOp, what string, opt Options, tally *c
 // as the runs cut, and every outcome of want came out of a run the cache
 // did not cut (got).
 func sameCachedOutcomes(t *rapid.T, what string, want, got, coasted map[string]int, pres, cres Result) {
+	if n := coveredOutcomes(t, what, want, want, got, coasted, pres.Schedules, cres.Schedules); n != cres.Cut {
+		t.Fatalf("%s: %d runs cut, %d coasted to their end", what, cres.Cut, n)
+	}
+}
+
+// coveredOutcomes is sameCachedOutcomes but the count of runs cut, which
+// it returns instead (the runs that coasted), with the outcomes needed
+// from uncut runs (need) apart from those a coasted run may reach
+// (reached): a part of a sharded search needs only its share's. plain and
+// cached are the searches' schedules, for the message.
+func coveredOutcomes(t *rapid.T, what string, reached, need, got, coasted map[string]int, plain, cached int) int {
 	n := 0
 	for _, k := range sortedKeys(coasted) {
-		if want[k] == 0 {
+		if reached[k] == 0 {
 			t.Fatalf("%s: a run cut by the state cache coasted to outcome %s, which the search without it never reached", what, k)
 		}
 		n += coasted[k]
 	}
-	if n != cres.Cut {
-		t.Fatalf("%s: %d runs cut, %d coasted to their end", what, cres.Cut, n)
-	}
-	for _, k := range sortedKeys(want) {
+	for _, k := range sortedKeys(need) {
 		if got[k] == 0 {
 			t.Fatalf("%s: the search with the state cache missed outcome %s (without it: %d schedules, %d outcomes; with: %d schedules, %d cut, %d outcomes)",
-				what, k, pres.Schedules, len(want), cres.Schedules, cres.Cut, len(got))
+				what, k, plain, len(need), cached, n, len(got))
 		}
 	}
+	return n
 }
 
 // At bounds 0, 1 and 2 and without a bound (64 preemptions), on the
@@ -234,18 +243,142 @@ func TestStateCacheOnTheToys(t *testing.T) {
 	t.Logf("independent counters at bound 2: %d schedules without the cache, %d with it (%d cut)", pres.Schedules, cres.Schedules, cres.Cut)
 }
 
-// Where the cache cannot hold it is off: a part of a sharded search, a
-// Symmetric group. Each runs what it runs without it (with it, each would
-// cut runs: their goroutines' steps commute). In the weak-memory mode it
-// is on, and cuts the same program's runs.
-func TestStateCacheIsOffWhereItCannotHold(t *testing.T) {
+// A full table keeps no more states (maxCacheSlots): the search runs
+// again below a state it could not keep, ends all the same, finds what
+// it finds with room, and counts the states not kept (Result.CacheFull).
+func TestStateCacheFullKeepsNoMore(t *testing.T) {
 	counters := func() {
 		var x, y loc
-		a := Go("a", func() { x.Add(1); x.Add(1) })
-		b := Go("b", func() { y.Add(1); y.Add(1) })
+		a := Go("a", func() { x.Add(1); x.Add(1); x.Add(1) })
+		b := Go("b", func() { y.Add(1); y.Add(1); y.Add(1) })
 		a.Join()
 		b.Join()
 	}
+	opt := Options{Preemptions: 2}
+	plain := Explore(opt, counters)
+	opt.StateCache = true
+	roomy := Explore(opt, counters)
+	defer func(n int) { maxCacheSlots = n }(maxCacheSlots)
+	maxCacheSlots = 8 // four states
+	full := Explore(opt, counters)
+	if roomy.CacheFull != 0 || full.CacheFull == 0 || !full.Exhaustive || full.Cut >= roomy.Cut ||
+		full.Schedules <= roomy.Schedules || full.Schedules > plain.Schedules {
+		t.Errorf("independent counters at bound 2: %d schedules without the cache; with it %d (%d cut, %d not kept); with a table of %d slots %d (%d cut, %d not kept, exhaustive %v)",
+			plain.Schedules, roomy.Schedules, roomy.Cut, roomy.CacheFull, maxCacheSlots, full.Schedules, full.Cut, full.CacheFull, full.Exhaustive)
+	}
+	maxCacheSlots = 2 // one state
+	if res := Explore(Options{StateCache: true}, racyCounter); res.Failure == nil || res.CacheFull == 0 {
+		t.Errorf("the lost update with a table of %d slots: failure %v, %d states not kept", maxCacheSlots, res.Failure, res.CacheFull)
+	}
+}
+
+// The state cache in the parts of a sharded search (statecache.go): each
+// part caches only the decisions of its own subtrees, below the choice
+// that decided a run's part, and cuts wherever it meets a state it
+// cached. On the generated programs, plain and weak, at bounds 1 and 2, in
+// two and three parts: every part ends, each reaches every outcome of its
+// own share of the whole search without the cache (the schedules that
+// search runs that are the part's: Shard.mine) from runs it did not cut,
+// and a cut run coasts only to outcomes that search reached. A part that
+// cached the decisions above that choice too, subtrees it ran only its
+// share of, would cut where its own share of the subtree was left to it
+// and another part's run there stood for it: the parts together would
+// still reach every outcome, and a part alone would not.
+func TestStateCacheInPartsReachesEveryOutcomeOfItsShare(t *testing.T) {
+	fewerProgramsUnderRace(t)
+	fewerPrograms(t, 60, "two bounds a program, each searched whole and in five parts")
+	var searches, whole, cached, parts, partsCut int
+	rapid.Check(t, func(t *rapid.T) {
+		weak := rapid.Bool().Draw(t, "weak")
+		// outcomes runs the program under opt and calls record with each
+		// run's outcome (what each goroutine read, the final values).
+		var what string
+		var outcomes func(opt Options, record func(string)) Result
+		if weak {
+			gs := genWeakProgram(t)
+			what = fmt.Sprint("weak ", gs)
+			outcomes = func(opt Options, record func(string)) Result { return Explore(opt, weakProgramTo(gs, record)) }
+		} else {
+			gs := genProgramOf(t, true)
+			what = fmt.Sprint(gs)
+			outcomes = func(opt Options, record func(string)) Result {
+				var logs [][]int
+				body := programEach(gs, func(i int, w *progWorld, o progOp) { w.do(o, &logs[i]) }, func(w *progWorld) {
+					record(fmt.Sprint(logs, w.xs[0].v, w.xs[1].v, w.xs[2].v))
+				})
+				return Explore(opt, func() {
+					logs = make([][]int, len(gs))
+					body()
+				})
+			}
+		}
+		for _, b := range []int{1, 2} {
+			opt := Options{Weak: weak, Preemptions: b, MaxSchedules: 20000}
+			// The whole search without the cache: every outcome, and each
+			// part's (of two and of three) by the schedules that are its.
+			want := map[string]int{}
+			share := map[Shard]map[string]bool{}
+			pres := outcomes(opt, func(k string) {
+				want[k]++
+				r := current.Load()
+				for _, n := range []int{2, 3} {
+					for p := range n {
+						if sh := (Shard{K: p, N: n}); sh.mine(r.decisions, r.guide.(*dfsGuide).bound) {
+							if share[sh] == nil {
+								share[sh] = map[string]bool{}
+							}
+							share[sh][k] = true
+						}
+					}
+				}
+			})
+			if pres.Failure != nil {
+				t.Fatalf("%s, bound %d: %s", what, b, pres.Failure.Message)
+			}
+			if !pres.Exhaustive {
+				continue // too big for the plain search's budget
+			}
+			opt.StateCache = true
+			cres := outcomes(opt, func(string) {})
+			searches, whole, cached = searches+1, whole+pres.Schedules, cached+cres.Schedules
+			for _, n := range []int{2, 3} {
+				for k := range n {
+					opt.Shard = Shard{K: k, N: n}
+					got, coasted := map[string]int{}, map[string]int{}
+					res := outcomes(opt, func(o string) {
+						if current.Load().cut {
+							coasted[o]++
+						} else {
+							got[o]++
+						}
+					})
+					if res.Failure != nil || !res.Exhaustive {
+						t.Fatalf("%s, bound %d, part %s with the state cache: %d schedules, exhaustive %v, failure %v", what, b, opt.Shard, res.Schedules, res.Exhaustive, res.Failure)
+					}
+					mine := map[string]int{}
+					for o := range share[opt.Shard] {
+						mine[o] = want[o]
+					}
+					// The runs cut are not compared with Result.Cut: a part
+					// counts only its own, and a run cut before it decided
+					// its part may be another part's.
+					cut := coveredOutcomes(t, fmt.Sprintf("%s, bound %d, part %s", what, b, opt.Shard), want, mine, got, coasted, pres.Schedules, res.Schedules)
+					parts, partsCut = parts+res.Schedules, partsCut+cut
+				}
+			}
+		}
+	})
+	if partsCut == 0 {
+		t.Fatalf("the parts cut no run in %d searches", searches)
+	}
+	t.Logf("%d searches: %d schedules without the state cache, %d with it whole; in two and three parts with it, %d (%d runs cut)", searches, whole, cached, parts, partsCut)
+}
+
+// Where the cache cannot hold it is off: a Symmetric group, which runs
+// what it runs without it (with it, it would cut runs: its goroutines'
+// steps commute). In the weak-memory mode it is on, and cuts the same
+// program's runs.
+func TestStateCacheIsOffWhereItCannotHold(t *testing.T) {
 	twins := func() {
 		var x loc
 		a := Go("a", func() { x.Add(1); x.Load() })
@@ -253,21 +386,10 @@ func TestStateCacheIsOffWhereItCannotHold(t *testing.T) {
 		Symmetric(a, b)
 		JoinAll(a, b)
 	}
-	for _, c := range []struct {
-		name string
-		opt  Options
-		body func()
-	}{
-		{"a part of a sharded search", Options{Shard: Shard{K: 0, N: 2}}, counters},
-		{"a Symmetric group", Options{}, twins},
-	} {
-		without := Explore(c.opt, c.body)
-		opt := c.opt
-		opt.StateCache = true
-		with := Explore(opt, c.body)
-		if with.Cut != 0 || with.Schedules != without.Schedules {
-			t.Errorf("%s: %d schedules with the cache (%d cut), %d without", c.name, with.Schedules, with.Cut, without.Schedules)
-		}
+	without := Explore(Options{}, twins)
+	with := Explore(Options{StateCache: true}, twins)
+	if with.Cut != 0 || with.Schedules != without.Schedules {
+		t.Errorf("a Symmetric group: %d schedules with the cache (%d cut), %d without", with.Schedules, with.Cut, without.Schedules)
 	}
 	weakStores := func() {
 		var x, y tloc
@@ -276,8 +398,8 @@ func TestStateCacheIsOffWhereItCannotHold(t *testing.T) {
 		a.Join()
 		b.Join()
 	}
-	without := Explore(Options{Weak: true}, weakStores)
-	with := Explore(Options{Weak: true, StateCache: true}, weakStores)
+	without = Explore(Options{Weak: true}, weakStores)
+	with = Explore(Options{Weak: true, StateCache: true}, weakStores)
 	if with.Cut == 0 || with.Schedules >= without.Schedules || !with.Exhaustive {
 		t.Errorf("the weak-memory mode: %d schedules with the cache (%d cut, exhaustive %v), %d without", with.Schedules, with.Cut, with.Exhaustive, without.Schedules)
 	}
