@@ -17,9 +17,9 @@ import (
 // Merged is the record of a whole search put together from its parts'.
 type Merged struct {
 	// Record is the whole search's: Schedules, Cut, CacheFull, Steps and
-	// EstimateLeft are the parts' sums (with the state cache, more
-	// schedules than the whole search runs: each part caches its own
-	// subtrees' states), ElapsedMS the longest part's (they run side by
+	// EstimateLeft are the parts' sums (with the state cache, not the
+	// whole search's schedules: each part caches its own subtrees'
+	// states), ElapsedMS the longest part's (they run side by
 	// side), Bound the lowest part's, Exhaustive only if every part was,
 	// Failure the failure with the fewest preemptions (the lowest part's
 	// among equals: the one the whole search reports, up to which of the

@@ -28,8 +28,8 @@ import (
 // TestShardsAddUpToTheWholeSearch* check more: that the parts run the very
 // schedules of the whole search, once each, on generated programs. Two
 // runtime scenarios run with the state cache, as their layer does: there
-// each part caches its own subtrees' states and the parts add up to more
-// schedules than the whole; they must end where the whole search ends,
+// each part caches its own subtrees' states and the parts do not add up to
+// the whole search's schedules; they must end where the whole search ends,
 // pass, and cut runs (the engine's
 // TestStateCacheInPartsReachesEveryOutcomeOfItsShare checks what they
 // reach).
@@ -75,7 +75,7 @@ func TestExploreShardsAddUp(t *testing.T) {
 		if n > 0 {
 			cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d/%d", explore.ShardEnv, k, n))
 		}
-		// With the state cache the parts add up to more than the whole
+		// With the state cache the parts do not add up to the whole
 		// search (each part caches its own subtrees' states): the
 		// searches compared by their counts run without it.
 		if !cached {

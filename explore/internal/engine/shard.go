@@ -43,8 +43,8 @@ import (
 // way, so the parts' counts add up to the whole search's round by round.
 // Each part has the whole budget (MaxSchedules). With the state cache a
 // part caches only the decisions of its own subtrees (statecache.go), and
-// the parts' counts add up to more than the whole search's. PCT splits by the index
-// of its random schedules instead. The bounded reduced search, whose tree
+// the parts' counts do not add up to the whole search's. PCT splits by
+// the index of its random schedules instead. The bounded reduced search, whose tree
 // is what its own runs ask for, splits its own way (por_shard.go).
 
 // Shard is part K (0 ≤ K < N) of N of one search; the zero value, N = 0,

@@ -60,12 +60,12 @@ import (
 // it, the part runs only its share of the subtree. So a part caches only
 // the decisions below that choice (cacheDone), each a subtree it ran
 // whole, and may cut at any decision whose state it cached: what follows
-// there it has run. A state the part did not cache, though another part
+// there it has run. So each part reaches every state of its own share of
+// the whole search. A state the part did not cache, though another part
 // did, it searches again (the parts share nothing), which is what the
 // parts pay: stranding/lifo-slot at 2 preemptions, 3,250,284 schedules
-// whole, runs 2,288,059 + 2,351,840 in two parts. The parts' counts no
-// longer add up to the whole search's; the schedules they reach still
-// cover every state the whole search reaches.
+// whole, runs 2,288,059 + 2,351,840 in two parts. The parts' counts do
+// not add up to the whole search's.
 //
 // Off, whatever the option: once a Symmetric group is declared (the
 // twins' rule reads histories), and in a run someone looks at (a trace,
