@@ -21,7 +21,7 @@ import (
 // is logged as not exhaustive, never silently.
 func Check(t testing.TB, name string, opt Options, body func()) Result {
 	t.Helper()
-	ownReduce, ownUnbounded := opt.Reduce, opt.Unbounded // the scenario's own choice, before the environment's
+	ownReduce, ownUnbounded, ownCompare := opt.Reduce, opt.Unbounded, opt.CompareClasses // the scenario's own choice, before the environment's
 	opt, err := FromEnv(opt)
 	if err != nil {
 		t.Fatalf("explore %s: %v", name, err)
@@ -60,16 +60,21 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		}
 	}
 	compare := opt.CompareClasses && opt.Replay == "" && opt.PCT == 0
-	if opt.Shard.Split() && opt.Replay == "" && opt.PCT == 0 && ownReduce && ownUnbounded && !compare {
-		// A scenario that runs the unbounded reduced search itself, in a
-		// layer run in parts: that search does not split, so part 0 runs
-		// it whole (its record says so: no part) and the other parts
-		// leave it out; the merged records hold it once.
+	if opt.Shard.Split() && opt.Replay == "" && opt.PCT == 0 && ((ownReduce && ownUnbounded && !compare) || (ownCompare && compare)) {
+		// A scenario that runs the unbounded reduced search, or the
+		// class comparison, itself, in a layer run in parts: neither
+		// splits, so part 0 runs it whole (its record says so: no part)
+		// and the other parts leave it out; the merged records hold it
+		// once.
+		what := "the unbounded reduced search"
+		if compare {
+			what = "the class comparison"
+		}
 		if opt.Shard.K != 0 {
-			t.Skipf("explore %s: the unbounded reduced search does not split into parts: part 0 of %d runs it whole", name, opt.Shard.N)
+			t.Skipf("explore %s: %s does not split into parts: part 0 of %d runs it whole", name, what, opt.Shard.N)
 			return Result{}
 		}
-		t.Logf("explore %s: the unbounded reduced search does not split into parts: this part, 0 of %d, runs it whole", name, opt.Shard.N)
+		t.Logf("explore %s: %s does not split into parts: this part, 0 of %d, runs it whole", name, what, opt.Shard.N)
 		opt.Shard = Shard{}
 	}
 	if opt.Shard.Split() && opt.Replay == "" && opt.PCT == 0 && ((opt.Reduce && opt.Unbounded) || compare) {

@@ -9,10 +9,11 @@ import (
 
 // The bounded reduced search splits: the parts' records, merged, are the
 // whole search's (each subtree counted once). A scenario that asks for the
-// unbounded reduced search, which does not split, runs whole in part 0
-// (its record has no part, so the merge passes it through once) and the
-// other parts leave it out; the unbounded search set by the environment
-// for a split search fails, as the user asked for what cannot be done. A
+// unbounded reduced search, or the class comparison, neither of which
+// splits, runs whole in part 0 (its record has no part, so the merge
+// passes it through once) and the other parts leave it out; either set by
+// the environment for a split search fails, as the user asked for what
+// cannot be done. A
 // scenario that chose the state cache keeps it in a part, as in the whole
 // search, when the environment asks for the reduced search.
 func TestCheckSplitsTheBoundedReducedSearch(t *testing.T) {
@@ -51,6 +52,23 @@ func TestCheckSplitsTheBoundedReducedSearch(t *testing.T) {
 	if tb.failed || tb.skipped || rec.Shard != "" || rec.Mode != "dpor" || !rec.Exhaustive {
 		t.Errorf("unbounded, part 0 of 2: failed %v, skipped %v, record %+v; want the whole reduced search", tb.failed, tb.skipped, rec)
 	}
+	// The class comparison the scenario asks for itself: the same.
+	tb = check("toy/classes", "TestToyClasses", Options{CompareClasses: true}, body)
+	if tb.failed || tb.skipped || !strings.Contains(strings.Join(tb.logs, "\n"), "the class comparison does not split into parts: this part, 0 of 2, runs it whole") {
+		t.Errorf("the class comparison, part 0 of 2: failed %v, skipped %v; want it whole:\n%s", tb.failed, tb.skipped, strings.Join(tb.logs, "\n"))
+	}
+	t.Setenv(ShardEnv, "1/2")
+	tb = check("toy/classes", "TestToyClasses", Options{CompareClasses: true}, body)
+	if tb.failed || !tb.skipped {
+		t.Errorf("the class comparison, part 1 of 2: failed %v, skipped %v; want skipped:\n%s", tb.failed, tb.skipped, strings.Join(tb.logs, "\n"))
+	}
+	t.Setenv(ClassesEnv, "1")
+	tb = check("toy/plain", "TestToyPlain", Options{}, body)
+	if !tb.failed {
+		t.Errorf("%s=1 with a split search: not failed:\n%s", ClassesEnv, strings.Join(tb.logs, "\n"))
+	}
+	t.Setenv(ClassesEnv, "")
+	t.Setenv(ShardEnv, "0/2")
 	t.Setenv(ReduceEnv, "unbounded")
 	tb = check("toy/plain", "TestToyPlain", Options{}, body)
 	if !tb.failed {
