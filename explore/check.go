@@ -63,9 +63,9 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 	if opt.Shard.Split() && opt.Replay == "" && opt.PCT == 0 && ((ownReduce && ownUnbounded && !compare) || (ownCompare && compare)) {
 		// A scenario that runs the unbounded reduced search, or the
 		// class comparison, itself, in a layer run in parts: neither
-		// splits, so part 0 runs it whole (its record says so: no part)
-		// and the other parts leave it out; the merged records hold it
-		// once.
+		// splits, so part 0 runs it whole (the search's record names no
+		// part; the comparison writes none) and the other parts leave it
+		// out; the merged records hold it once.
 		what := "the unbounded reduced search"
 		if compare {
 			what = "the class comparison"
