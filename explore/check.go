@@ -130,7 +130,7 @@ func Check(t testing.TB, name string, opt Options, body func()) Result {
 		how += fmt.Sprintf(" (%d cut by the state cache)", res.Cut)
 	}
 	if res.CacheFull > 0 {
-		how += fmt.Sprintf(" (the state cache's table full: %d states not kept, their subtrees searched again where met)", res.CacheFull)
+		how += fmt.Sprintf(" (the state cache's table full: %d states taken in place of older ones or not taken; a state forgotten is searched again where met)", res.CacheFull)
 	}
 	if res.Twins > 0 {
 		how += fmt.Sprintf(", one of each set of twins run (explore.Symmetric; %d decisions had a twin)", res.Twins)

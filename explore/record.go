@@ -44,7 +44,7 @@ type Record struct {
 	History      int            `json:"history"`
 	Schedules    int            `json:"schedules"`
 	Cut          int            `json:"cut,omitempty"`        // of Schedules, the runs the state cache cut (Options.StateCache)
-	CacheFull    int            `json:"cache_full,omitempty"` // the states the cache's table, full, did not keep (Result.CacheFull)
+	CacheFull    int            `json:"cache_full,omitempty"` // the states the cache's table met while full (Result.CacheFull)
 	Steps        int64          `json:"steps"`
 	Exhaustive   bool           `json:"exhaustive"`
 	EstimateLeft float64        `json:"estimate_left"`

@@ -374,10 +374,10 @@ func TestExploreWakeRacesPoll(t *testing.T) {
 // already queued or already notified), the task runs until it sees the
 // message, never twice at once and never again after it finished.
 // -long runs it at 2 with the state cache (cachedUnderLong), where it
-// ends in 11,391,490 schedules, about 7 minutes of one core, its table at
-// 9,052,784 states; with the table the cache had before (8,388,608 states
-// at most) it took 36,823,938 and 21 minutes (docs/explore.md, "The state
-// cache").
+// ends in 11,391,641 schedules, about 6 minutes of one core, its table
+// full (8,388,608 states; a full table forgets old states for new ones);
+// when a full table took no new state it took 36,823,938 and 21 minutes
+// (docs/explore.md, "A full table").
 func TestExploreTwoWakes(t *testing.T) {
 	explore.Check(t, "runtime/two-wakes", cachedUnderLong(explore.Options{Preemptions: 1, MaxSchedules: 5_000_000}), func() {
 		rt := newRuntime(2)

@@ -33,8 +33,8 @@ func cached(opt explore.Options) explore.Options {
 // out. At 2 preemptions stranding/lifo-slot ran 3,250,284 schedules
 // (1,837,504 of them cut) in 2m9s of one core, where the search without
 // the cache is about 49,000,000; lifo-slot-after-idle 1,952,641 (1,090,793
-// cut) in 1m30s, against about 83,000,000; runtime/two-wakes 11,391,490
-// in about 7 minutes (docs/explore.md, "The state cache", "Where it ends
+// cut) in 1m30s, against about 83,000,000; runtime/two-wakes 11,391,641
+// in about 6 minutes (docs/explore.md, "The state cache", "Where it ends
 // what -long cut"). Check gives a cached search
 // ten times its budget there whatever the forecast of the search without
 // the cache says (explore/check.go, longBudget), so the scenario's budget

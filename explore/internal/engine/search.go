@@ -215,8 +215,9 @@ type Result struct {
 	Redundant int
 	// Cut counts the runs of the plain search that the state cache cut
 	// (Options.StateCache); they are counted in Schedules too.
-	// CacheFull counts the states the cache did not keep, its table full
-	// (statecache.go, maxCacheSlots): each is searched again where met.
+	// CacheFull counts the states the cache met with its table full
+	// (statecache.go, maxCacheSlots), each taken in place of an older
+	// state or not taken: a state forgotten is searched again where met.
 	Cut, CacheFull int
 	// When the budget cut the depth-first search: the schedules it ran
 	// at the last bound (the reduced search's, cut or not), and Knuth's
