@@ -190,34 +190,27 @@ func TestStateCacheReachesEveryOutcomeOfGeneratedWeakPrograms(t *testing.T) {
 			if !pres.Exhaustive {
 				continue // too big for the plain search's budget
 			}
-			got, coasted := map[string]int{}, map[string]int{}
 			opt.StateCache = true
-			cres := Explore(opt, weakProgramTo(gs, func(k string) {
-				if current.Load().cut {
-					coasted[k]++
-				} else {
-					got[k]++
-				}
-			}))
-			if cres.Failure != nil || !cres.Exhaustive || cres.Schedules > pres.Schedules {
-				t.Fatalf("%v, %s: with the state cache %d schedules (exhaustive %v, failure %v), without %d", gs, what, cres.Schedules, cres.Exhaustive, cres.Failure, pres.Schedules)
-			}
-			sameCachedOutcomes(t, fmt.Sprintf("%v, %s", gs, what), want, got, coasted, pres, cres)
-			withCacheSlots(rapid.SampledFrom([]int{2, 8, 32}).Draw(t, "slots"), func(slots int) {
-				what := fmt.Sprintf("%v, %s, a table of %d slots", gs, what, slots)
+			// cachedSearch runs the cached search, whole or with a
+			// small table, against the search without the cache.
+			cachedSearch := func(what string) Result {
 				got, coasted := map[string]int{}, map[string]int{}
-				sres := Explore(opt, weakProgramTo(gs, func(k string) {
+				cres := Explore(opt, weakProgramTo(gs, func(k string) {
 					if current.Load().cut {
 						coasted[k]++
 					} else {
 						got[k]++
 					}
 				}))
-				if sres.Failure != nil || !sres.Exhaustive || sres.Schedules > pres.Schedules {
-					t.Fatalf("%s: %d schedules with the state cache (exhaustive %v, failure %v), %d without", what, sres.Schedules, sres.Exhaustive, sres.Failure, pres.Schedules)
+				if cres.Failure != nil || !cres.Exhaustive || cres.Schedules > pres.Schedules {
+					t.Fatalf("%v, %s: with the state cache %d schedules (exhaustive %v, failure %v), without %d", gs, what, cres.Schedules, cres.Exhaustive, cres.Failure, pres.Schedules)
 				}
-				sameCachedOutcomes(t, what, want, got, coasted, pres, sres)
-				full += sres.CacheFull
+				sameCachedOutcomes(t, fmt.Sprintf("%v, %s", gs, what), want, got, coasted, pres, cres)
+				return cres
+			}
+			cres := cachedSearch(what)
+			withCacheSlots(rapid.SampledFrom([]int{2, 8, 32}).Draw(t, "slots"), func(slots int) {
+				full += cachedSearch(fmt.Sprintf("%s, a table of %d slots", what, slots)).CacheFull
 			})
 			programs, plain, cached, cut = programs+1, plain+pres.Schedules, cached+cres.Schedules, cut+cres.Cut
 		}
