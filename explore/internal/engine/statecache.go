@@ -138,9 +138,10 @@ func (c *stateCache) covered(k stateKey, left int) bool {
 // is met, never a schedule missed; and the depth-first search meets again
 // mostly the states of the subtrees it ran last, which a table that keeps
 // only its first states has no room for. stranding/lifo-slot at 2 with a
-// table of a third the states it searches (1 << 21 slots): 3,820,305
+// table of a third the states it searches (1 << 21 slots): 3,293,487
 // schedules, exhaustive, against 3,250,284 with room; keeping only the
-// first states, the budget of 5,000,000 ran out at 1 preemption left.
+// first states, its budget of 5,000,000 ran out at 2 (docs/explore.md,
+// "A full table").
 func (c *stateCache) add(k stateKey, left int) bool {
 	k = k.fix()
 	i := c.slot(k)
