@@ -150,18 +150,31 @@ func TestStateCacheReachesEveryOutcomeOfGeneratedPrograms(t *testing.T) {
 			compareCached(t, gs, fmt.Sprintf("bound %d", max(b, 0)), Options{Preemptions: b, MaxSchedules: 20000}, &tally)
 		}
 	})
-	if tally.cut == 0 {
-		t.Fatalf("the state cache cut no run in %d searches", tally.programs)
-	}
+	someOf(t, tally.cut, fmt.Sprintf("runs the state cache cut in %d searches", tally.programs))
 	t.Logf("%d searches: %d schedules without the state cache, %d with it (%d of them cut), %d with a small table (%d states there while full)", tally.programs, tally.plain, tally.cached, tally.cut, tally.small, tally.full)
-	if tally.full == 0 {
-		t.Fatalf("no small table was full in %d searches", tally.programs)
-	}
+	someOf(t, tally.full, fmt.Sprintf("states met by a full small table in %d searches", tally.programs))
 	for i, x := range tally.byBound {
 		if x.programs > 0 {
 			t.Logf("bound %s: %d programs, %d classes; without the cache %.2f schedules a class, with it %.2f (%.2f finished)",
 				[]string{"0", "1", "2", "64"}[i], x.programs, x.classes, float64(x.plain)/float64(x.classes), float64(x.cached)/float64(x.classes), float64(x.cached-x.cut)/float64(x.classes))
 		}
+	}
+}
+
+// someOf fails t where n, a count of what says the comparison was not
+// vacuous, is zero: the cache cut no run, no small table filled. In a race
+// build, whose few programs (rapidcases.UnderRace) may all be too small
+// for it (the weak one cut no run in 40 searches at 2 of 150 seeds), it
+// says so in the log instead; the full count runs in cmd/verify's model
+// layer, which holds it.
+func someOf(t *testing.T, n int, what string) {
+	t.Helper()
+	switch {
+	case n > 0:
+	case raceBuild:
+		t.Logf("no %s: too few programs in a race build to require one", what)
+	default:
+		t.Fatalf("no %s", what)
 	}
 }
 
@@ -215,12 +228,8 @@ func TestStateCacheReachesEveryOutcomeOfGeneratedWeakPrograms(t *testing.T) {
 			programs, plain, cached, cut = programs+1, plain+pres.Schedules, cached+cres.Schedules, cut+cres.Cut
 		}
 	})
-	if cut == 0 {
-		t.Fatalf("the state cache cut no run in %d weak searches", programs)
-	}
-	if full == 0 {
-		t.Fatalf("no small table was full in %d weak searches", programs)
-	}
+	someOf(t, cut, fmt.Sprintf("runs the state cache cut in %d weak searches", programs))
+	someOf(t, full, fmt.Sprintf("states met by a full small table in %d weak searches", programs))
 	t.Logf("%d weak searches: %d schedules without the state cache, %d with it (%d of them cut); %d states taken by a small table while full", programs, plain, cached, cut, full)
 }
 
