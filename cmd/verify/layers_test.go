@@ -55,6 +55,7 @@ func TestWeakLongScenariosExist(t *testing.T) {
 	}
 	want := []string{"TestExploreBatchMateOfBlockedPoll", "TestExploreChildRunsWhileParentBlocks", "TestExploreExtraRetireAgainstLocalSpawn",
 		"TestExploreExtraRetireAgainstRemoteSpawn", "TestExploreGoTree",
+		"TestExploreLIFOBehindBlockedPoll", "TestExploreLIFOBehindBlockedPollAfterIdle",
 		"TestExploreMonitorIdleAgainstSelfWake", "TestExploreMonitorIdleAgainstWake", "TestExploreRemoteSpawn",
 		"TestExploreShutdownCancelsWaiting", "TestExploreTimerDuringBlockedPoll", "TestExploreTimerMirror"}
 	long := regexp.MustCompile(scenarioset.WeakLongScenarios)
@@ -116,7 +117,7 @@ func TestWeakLongFirstIsPartOfTheLongLayer(t *testing.T) {
 			t.Errorf("WeakLongFirst's %s selects %d tests, want one", pattern, n)
 		}
 	}
-	if want := []string{"TestExploreGoRecycling", "TestExploreWakeRacesPoll", "TestExploreRemoteSpawn"}; !slices.Equal(got, want) {
+	if want := []string{"TestExploreLIFOBehindBlockedPoll", "TestExploreLIFOBehindBlockedPollAfterIdle", "TestExploreGoRecycling", "TestExploreRemoteSpawn", "TestExploreWakeRacesPoll"}; !slices.Equal(got, want) {
 		t.Errorf("WeakLongFirst selects %v in turn, want %v", got, want)
 	}
 }

@@ -94,12 +94,16 @@ func weakLongAtOne(opt explore.Options, budget int) explore.Options {
 // weakByWorkers sets opt, in the weak mode, for a test of one and of two
 // workers whose one-worker scenario the weak layer runs (weakOneWorker)
 // and whose two-worker one, name, only verify -long's weak layer runs, at
-// 1 with the budget given (weakLongAtOne), with the reduced search: on
-// these the state cache cuts few runs (runtime/go-recycling-2: 247,328 of
-// 6,370,973, 41 minutes against the reduced search's 4,956,551 in 17;
-// wake-races-poll-2 3,519,010 in 13.4 minutes against 3,854,263 in 11.6;
-// sleep-2 even). Outside -long it reports false and logs that the
-// two-worker scenario is left to -long.
+// 1 with the budget given (weakLongAtOne), with the state cache like the
+// other runtime scenarios there. Since a full table takes new states
+// (docs/explore.md, "A full table") it pays on these too:
+// runtime/go-recycling-2 ends in 1,691,827 schedules (783,473 cut) and
+// about 4.5 minutes of one core, against the reduced search's 4,956,551
+// in about 12, and wake-races-poll-2 in 1,331,250 (718,460 cut) and about
+// 2, against 3,854,263 in about 6; sleep-2 about even (360,465 against
+// 499,536). When the table kept its first states go-recycling-2 cut 4%
+// of its runs and took 41 minutes. Outside -long it reports false and
+// logs that the two-worker scenario is left to -long.
 func weakByWorkers(t *testing.T, name string, workers int, opt *explore.Options, budget int) bool {
 	t.Helper()
 	if workers == 1 {
@@ -111,7 +115,6 @@ func weakByWorkers(t *testing.T, name string, workers int, opt *explore.Options,
 		return false
 	}
 	*opt = weakLongAtOne(*opt, budget)
-	opt.Reduce, opt.StateCache = true, false
 	return true
 }
 
@@ -333,8 +336,9 @@ func TestExploreWakeRacesPoll(t *testing.T) {
 		//
 		// In the weak mode: one worker at 1 in the weak layer
 		// (weakOneWorker); two at 1 under -long only (weakLongAtOne),
-		// where the reduced search ends in 3,854,263 schedules, 13m40s of
-		// one core (ten times 450,000 leaves it room).
+		// where the state cache ends it in 1,331,250 schedules, about 2
+		// minutes of one core (the reduced search: 3,854,263; ten times
+		// 450,000 leaves it room).
 		opt := explore.Options{Reduce: workers == 1, MaxSchedules: budget(120_000, 30_000)}
 		if explore.WeakMode() {
 			if !weakByWorkers(t, "runtime/wake-races-poll-2", workers, &opt, 450_000) {
@@ -540,8 +544,9 @@ func TestExploreSleep(t *testing.T) {
 		if workers == 2 {
 			opt = plainCached(opt) // 513,055 schedules, 223,780 of them cut
 		}
-		// In the weak mode, two workers under -long at 1: 499,536
-		// schedules, about 114 s of one core.
+		// In the weak mode, two workers under -long at 1: 360,465
+		// schedules with the state cache (the reduced search: 499,536),
+		// under a minute of one core.
 		if explore.WeakMode() && !weakByWorkers(t, "runtime/sleep-2", workers, &opt, 70_000) {
 			continue
 		}
@@ -694,8 +699,9 @@ func TestExploreGoRecycling(t *testing.T) {
 		//
 		// In the weak mode: one worker at 1 in the weak layer
 		// (weakOneWorker); two at 1 under -long only (weakLongAtOne),
-		// where the reduced search ends in 4,956,551 schedules, 17m16s
-		// of one core (ten times 600,000 leaves it room).
+		// where the state cache ends it in 1,691,827 schedules, about 4.5
+		// minutes of one core (the reduced search: 4,956,551, about 12;
+		// ten times 600,000 leaves it room).
 		opt := explore.Options{Reduce: true, MaxSchedules: 250_000}
 		if explore.WeakMode() {
 			if !weakByWorkers(t, "runtime/go-recycling-2", workers, &opt, 600_000) {

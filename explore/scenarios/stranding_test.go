@@ -81,9 +81,11 @@ func TestExploreThreeWorkersRendezvous(t *testing.T) {
 // owner runs it next) and then blocks until that one has run. The monitor
 // sees the worker stuck, flags it, and wakes the parked worker, which
 // steals the slot's task. Under -long, at 2 with the state cache:
-// 3,250,284 schedules, within ten times 500,000.
+// 3,250,284 schedules, within ten times 500,000. In -long's weak layer at
+// 1 with it (weakLongAtOne): 8,355,845 schedules, within ten times
+// 1,200,000, the layer's longest search (scenarioset.WeakLongFirst).
 func TestExploreLIFOBehindBlockedPoll(t *testing.T) {
-	explore.Check(t, "stranding/lifo-slot", cachedUnderLong(explore.Options{Preemptions: 1, MaxSchedules: budget(200_000, 500_000)}), func() {
+	explore.Check(t, "stranding/lifo-slot", weakLongAtOne(cachedUnderLong(explore.Options{Preemptions: 1, MaxSchedules: budget(200_000, 500_000)}), 1_200_000), func() {
 		lifoBehindBlockedPoll(sched.Config{Workers: 2}, false)
 	})
 }
@@ -123,9 +125,10 @@ func lifoBehindBlockedPoll(cfg sched.Config, idleFirst bool) {
 // monitor asleep with no period. The worker woken for the new task must
 // wake the monitor (its half of their Dekker pair), or the monitor never
 // sees it stuck. Under -long, at 2 with the state cache: 1,952,641
-// schedules, within ten times 300,000.
+// schedules, within ten times 300,000; in -long's weak layer at 1 with
+// it, 4,740,848, within ten times 700,000.
 func TestExploreLIFOBehindBlockedPollAfterIdle(t *testing.T) {
-	explore.Check(t, "stranding/lifo-slot-after-idle", cachedUnderLong(explore.Options{Preemptions: 1, MaxSchedules: 300_000}), func() {
+	explore.Check(t, "stranding/lifo-slot-after-idle", weakLongAtOne(cachedUnderLong(explore.Options{Preemptions: 1, MaxSchedules: 300_000}), 700_000), func() {
 		lifoBehindBlockedPoll(sched.Config{Workers: 2}, true)
 	})
 }

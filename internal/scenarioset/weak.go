@@ -45,21 +45,25 @@ const WeakScenarios = "^TestExplore(Ring|Global(Queue|BatchIsAtomic)$|Deque|Slot
 // the state cache (weakLongAtOne and weakSearch in explore/scenarios),
 // where each ends in 10 s to about 2 minutes of one core: too long
 // together for the weak layer of every run, and none of them ends at 2 in
-// minutes. runtime/wake-races-poll-2 (13.7 minutes at 1), go-recycling-2
-// (17.3) and sleep-2 run there too, at 1 with the reduced search, though
+// minutes; and stranding/lifo-slot and lifo-slot-after-idle, the same
+// way, which end at 1 in about 20 and 13 minutes of one core (8,355,845
+// and 4,740,848 schedules) since a full table of the cache takes new
+// states. runtime/wake-races-poll-2 (about 2 minutes at 1), go-recycling-2
+// (about 4.5) and sleep-2 run there too, at 1 with the cache, though
 // their tests are WeakScenarios' (TestExploreWakeRacesPoll,
 // TestExploreGoRecycling and TestExploreSleep, whose wake-races-poll-1,
 // go-recycling-1 and sleep-1 the weak layer runs).
-const WeakLongScenarios = "^TestExplore(BatchMateOfBlockedPoll|TimerMirror|MonitorIdleAgainst(Wake|SelfWake)|ShutdownCancelsWaiting|ExtraRetireAgainst(Remote|Local)Spawn|RemoteSpawn|ChildRunsWhileParentBlocks|GoTree|TimerDuringBlockedPoll)$"
+const WeakLongScenarios = "^TestExplore(BatchMateOfBlockedPoll|TimerMirror|MonitorIdleAgainst(Wake|SelfWake)|ShutdownCancelsWaiting|ExtraRetireAgainst(Remote|Local)Spawn|RemoteSpawn|ChildRunsWhileParentBlocks|GoTree|TimerDuringBlockedPoll|LIFOBehindBlockedPoll(AfterIdle)?)$"
 
 // WeakLongFirst are the tests that hold the longest searches of verify
-// -long's weak layer, longest first: go-recycling-2 (19.7 minutes of one
-// core under the layer's coverage build), wake-races-poll-2 (8.3),
-// remote-spawn-timed-park and remote-spawn (2.0 and 1.3). Each of the
+// -long's weak layer, longest first: stranding/lifo-slot and
+// lifo-slot-after-idle (about 20 and 13 minutes of one core),
+// go-recycling-2 (about 4.5), remote-spawn-timed-park and remote-spawn
+// (2.0 and 1.3), wake-races-poll-2 (about 2). Each of the
 // layer's processes runs them, one go test -run after the other, before
 // the layer's whole command, so that they start at once rather than where
 // the source order reaches them: go-recycling-2, whose test comes after
 // the other two's, kept one process busy 14 minutes after the other had
 // ended. The claims (explore.ClaimsEnv) still run each scenario once, in
 // whichever process gets there first.
-var WeakLongFirst = []string{"^TestExploreGoRecycling$", "^TestExploreWakeRacesPoll$", "^TestExploreRemoteSpawn$"}
+var WeakLongFirst = []string{"^TestExploreLIFOBehindBlockedPoll$", "^TestExploreLIFOBehindBlockedPollAfterIdle$", "^TestExploreGoRecycling$", "^TestExploreRemoteSpawn$", "^TestExploreWakeRacesPoll$"}
