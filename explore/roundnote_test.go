@@ -30,3 +30,21 @@ func TestRoundNoteSaysWhereTheCountFellInTheRange(t *testing.T) {
 		t.Errorf("bound 2, no range: %q", got)
 	}
 }
+
+// A budget-cut search's line says how many schedules of its bound are
+// left by Knuth's estimator, which walks the tree of the search without
+// the state cache: beside a search that cut runs it says so, since the
+// cached search may end far sooner.
+func TestLeftSaysTheEstimateIsWithoutTheCache(t *testing.T) {
+	plain := left(1_000_000, 400_000, false)
+	if want := "about 600,000 left, by Knuth's estimator"; !strings.Contains(plain, want) || strings.Contains(plain, "cache") {
+		t.Errorf("without cuts: %q, want %q in it and no word of the cache", plain, want)
+	}
+	cached := left(1_000_000, 400_000, true)
+	if want := "about 600,000 left without the state cache, by Knuth's estimator"; !strings.Contains(cached, want) {
+		t.Errorf("with cuts: %q, want %q in it", cached, want)
+	}
+	if got := left(1_000, 2_000, true); !strings.Contains(got, "too rough") {
+		t.Errorf("an estimate below what ran: %q", got)
+	}
+}
