@@ -369,7 +369,12 @@ func layers(tlaJar string) []layer {
 			// longest (longFirst, 7fe2ce2). Before them,
 			// fairness/busy-worker-yields had spent 366 s of one core
 			// on a cut search at its raised bound (it gets the default
-			// budget there now, explore/scenarios).
+			// budget there now, explore/scenarios). With
+			// stranding/lifo-slot and lifo-slot-after-idle at 1 (26 and
+			// 16.5 minutes of one process) and go-recycling-2 and
+			// wake-races-poll-2 on the state cache (5.7 and under 2): 32.2
+			// minutes, 63.7 of CPU on 28677d4, the lifo-slot process the
+			// last to end.
 			longLimit: time.Hour,
 			processes: explorerProcesses(),
 			longFirst: scenarioset.WeakLongFirst,
