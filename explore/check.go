@@ -567,8 +567,8 @@ func magnitude(x float64) string {
 
 // left says how much of the bound the budget left, by the estimate. The
 // estimator walks the tree of the search without the state cache (it
-// knows nothing of cuts), so beside a search that cut runs, cut, it is an
-// upper bound, and a loose one: stranding/lifo-slot at 1 in the weak mode
+// knows nothing of cuts), so beside a search that cut runs, cut, it
+// estimates an upper bound, and a loose one: stranding/lifo-slot at 1 in the weak mode
 // was given about 51,000,000 left after 3,000,000 schedules, and ended
 // with the cache 5,355,845 later (docs/explore.md, "Since a full table
 // takes new states").

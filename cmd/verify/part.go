@@ -39,10 +39,10 @@ const partEnv = "WSCHED_VERIFY_PART"
 // longMinutes is each layer's wall time under -long on two cores, in
 // minutes, measured: the two parts of a whole -long run on 201c632, one
 // after the other on one quiet machine (docs/auditing.md, "-long in
-// parts"); dealLayers balances the parts by it, but the weak layer's,
-// measured alone on 28677d4 (`go run ./cmd/verify -long -only weak`)
-// after stranding/lifo-slot and lifo-slot-after-idle joined it at 1 (26
-// and 16.5 minutes of one process). A layer missing here counts as one
+// parts"), but the weak layer's, measured alone on 28677d4 (`go run
+// ./cmd/verify -long -only weak`) after stranding/lifo-slot and
+// lifo-slot-after-idle joined it at 1 (26 and 16.5 minutes of one
+// process); dealLayers balances the parts by it. A layer missing here counts as one
 // minute (TestLongMinutesNamesEveryLayer keeps it whole). Measure again
 // when a layer's time moves by minutes.
 var longMinutes = map[string]float64{
