@@ -107,7 +107,7 @@ func (d *depDiag) count(p *porRun, i, n int) {
 					continue
 				}
 				switch {
-				case a.loc == clockLoc, a.loc == timerLoc:
+				case a.loc == clockLoc, a.loc == timerLoc, isPassLoc(a.loc):
 					key = CauseClock + "\t"
 				case a.loc == closeLoc:
 					key = CauseLock + "\tchannel closes (Recv, Select: chans.go)"

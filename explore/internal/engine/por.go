@@ -68,6 +68,21 @@ type access struct {
 // name the same thing in every run (see sleeper).
 func threadLoc(id int) uintptr { return uintptr(id + 1) }
 
+// passLoc is goroutine id's timer as a later timer sees it: a timed wait
+// of id that passes in time (its condition held before its deadline)
+// writes it, and the firing of a timer that could fire only once that one
+// was gone reads it (porRun.begin). The firing of the earliest armed timer
+// is enabled by the end of every timer before it: one that fired wrote the
+// clock, which the firing writes too, but one whose wait passed in time
+// touched no location the firing does, and the search took the two steps
+// as independent, and the firing as possible before the pass, which it is
+// not (docs/explore.md, "One schedule per class").
+func passLoc(id int) uintptr { return uintptr(1<<11 + id) }
+
+// isPassLoc reports whether l is a goroutine's passLoc (a run has at most
+// 64 goroutines).
+func isPassLoc(l uintptr) bool { return l >= passLoc(0) && l < passLoc(64) }
+
 // clockLoc is the virtual clock: Now reads it; a deadline set and a
 // timeout firing write it.
 const clockLoc = 1<<12 - 1

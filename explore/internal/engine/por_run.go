@@ -307,6 +307,13 @@ func (p *porRun) begin(r *run, c, dec int, en uint64) {
 		// this earlier deadline too), the step depends on the
 		// clock.
 		p.accs = append(p.accs, access{clockLoc, true})
+		p.accs = r.passedBefore(t, p.accs)
+		t.passed = 0
+	} else if ev.wait && t.deadline > 0 {
+		// A timed wait that passes in time ends its timer: a later
+		// timer could not fire before (passLoc).
+		p.accs = append(p.accs, access{passLoc(c), true})
+		t.passed, t.passedArmed = t.deadline, t.armed
 	}
 	ev.acc = p.accs[start:len(p.accs):len(p.accs)]
 	p.accStart = start
@@ -649,6 +656,14 @@ func (p *porRun) race(r *run, i, n int) {
 			// TestReducedWithABoundMissesNoTraceOfALatchSetTwice).
 			return
 		}
+		if en.fired && p.letFire(j, en) {
+			// n fires a timer that could not fire while j's was
+			// armed: j passed its timed wait in time, which ended
+			// that timer (passLoc). n cannot go before j; the race to
+			// reverse is with the arming of j's timer (the clock),
+			// further back.
+			continue
+		}
 		if ej.dec < 0 {
 			continue
 		}
@@ -723,6 +738,23 @@ func (p *porRun) race(r *run, i, n int) {
 			p.undoPreemptions(r, j)
 		}
 	}
+}
+
+// letFire reports whether step j passed a timed wait in time whose end
+// the firing n reads (passLoc): n's timer fires after j's, and could not
+// fire before j.
+func (p *porRun) letFire(j int, n *porEvent) bool {
+	ej := &p.events[j]
+	if !ej.wait || ej.fired || ej.all {
+		return false
+	}
+	l := passLoc(ej.tid)
+	for _, a := range n.acc[n.npend:] {
+		if a.loc == l && !a.write {
+			return writes(ej.acc, l)
+		}
+	}
+	return false
 }
 
 // alone reports whether c is the only goroutine that could go (the

@@ -103,23 +103,30 @@ func swapTid(t, x, y int) int {
 	return t
 }
 
-// swapAccs returns as with the locations of x's and y's ends swapped (a
-// copy, if any is).
+// swapAccs returns as with the locations of x's and y's ends, and of
+// their timers (passLoc), swapped (a copy, if any is).
 func swapAccs(as []access, x, y int) []access {
 	lx, ly := threadLoc(x), threadLoc(y)
+	px, py := passLoc(x), passLoc(y)
 	var out []access
 	for i, a := range as {
-		if a.loc != lx && a.loc != ly {
+		var to uintptr
+		switch a.loc {
+		case lx:
+			to = ly
+		case ly:
+			to = lx
+		case px:
+			to = py
+		case py:
+			to = px
+		default:
 			continue
 		}
 		if out == nil {
 			out = append([]access(nil), as...)
 		}
-		if a.loc == lx {
-			out[i].loc = ly
-		} else {
-			out[i].loc = lx
-		}
+		out[i].loc = to
 	}
 	if out == nil {
 		return as

@@ -161,6 +161,22 @@ func toys() []toy {
 			}
 			JoinAll(ts...)
 		}},
+		// A timer that fires only once an earlier one is gone: g0
+		// arms first, its wait passes in time (x1 odd), and g1's
+		// timer, armed as late, fires after it; g1 then stores x1,
+		// which g0's wait read. The race of that store with the wait
+		// asked for g1 before the wait, through its firing, which
+		// could not fire while g0's timer was armed: the run that
+		// tried stopped with g0 asleep, a class run twice
+		// ([[store(1) timeout(1)] [load(0) timeout(0) store(1)]], 6
+		// runs for 5 classes). The pass now ends its timer (passLoc),
+		// which the firing reads: the store happens after the wait.
+		{"a wait that passes in time lets a later timer fire", func() {
+			var x0, x1 loc
+			odd := func(x *loc) func() bool { return func() bool { return x.v%2 == 1 } }
+			spawn(func() { x1.Store(1); BlockOnTimeout(x1.at(), false, odd(&x1), 10, "x1 odd") },
+				func() { x0.Load(); BlockOnTimeout(x0.at(), false, odd(&x0), 10, "x0 odd"); x1.Store(1) })
+		}},
 		// What a step touches after its operation depends on what
 		// the operation read: g1's load, reading 0, goes on to touch
 		// c, as g2's step does. At the first decision g0's store

@@ -90,6 +90,12 @@ type thread struct {
 	joiners  bool   // some thread waits in Join for it
 	pendBuf  [1]access
 	armed    uint64 // when its deadline was set (run.arms)
+	// passed and passedArmed are the deadline and arming of the thread's
+	// last timed wait, if that wait passed in time (0: none, or the
+	// last one fired): a later timer's firing reads passLoc of it
+	// (porRun.begin, passedBefore).
+	passed      int64
+	passedArmed uint64
 	// goAt is, in the weak-memory mode, the spawner's own event number in
 	// the memory model at the go statement that started the thread
 	// (symmetry.go: a group's members must start from one view).
@@ -530,8 +536,42 @@ func (r *run) earliestSleeper() *thread {
 // earlier reports whether x waits with a deadline that has not passed
 // and comes before s's (s nil: any such x).
 func (r *run) earlier(x, s *thread) bool {
-	return x.state == blocked && x.deadline > 0 && !x.timedOut && (s == nil || x.deadline < s.deadline ||
-		r.fifoTimers && x.deadline == s.deadline && x.armed < s.armed)
+	return armedNow(x) && (s == nil || r.timerFirst(x.deadline, x.armed, x.id, s.deadline, s.armed, s.id))
+}
+
+// timerFirst reports whether a timer of deadline d1, armed at a1 by
+// goroutine id1, fires before one of d2, a2, id2 when both are armed:
+// the earlier deadline; at a tie, the one armed first in a scenario with
+// a Symmetric group (fifoTimers), else the lower goroutine.
+func (r *run) timerFirst(d1 int64, a1 uint64, id1 int, d2 int64, a2 uint64, id2 int) bool {
+	if d1 != d2 {
+		return d1 < d2
+	}
+	if r.fifoTimers {
+		return a1 < a2
+	}
+	return id1 < id2
+}
+
+// armedNow reports whether x waits with a timer armed that has not fired.
+func armedNow(x *thread) bool {
+	return x.state == blocked && x.deadline > 0 && !x.timedOut
+}
+
+// passedBefore appends to accs a read of passLoc for each goroutine whose
+// last timed wait passed in time with a timer that fires before t's: t's
+// timer, firing now, could not while that one was armed. A goroutine that
+// has armed another timer since is left out: that arming read the clock
+// the firing writes, which orders the pass before the firing already,
+// and its next pass, which the firing does not wait for, must not be
+// ordered after it by a write over what the firing read.
+func (r *run) passedBefore(t *thread, accs []access) []access {
+	for _, x := range r.threads {
+		if x != t && x.passed > 0 && !armedNow(x) && r.timerFirst(x.passed, x.passedArmed, x.id, t.deadline, t.armed, t.id) {
+			accs = append(accs, access{passLoc(x.id), false})
+		}
+	}
+	return accs
 }
 
 // timerLoc is the set of armed timers: arming one writes it (block). A
