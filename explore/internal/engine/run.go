@@ -64,8 +64,8 @@ type thread struct {
 	stepped, yieldStep bool
 	// ordered: the thread took a step the reduced search orders against
 	// others' though its history stays a twin's (the step after a
-	// Gosched, a timeout's firing): no twin of the search with wakeup
-	// trees from then on (por_symmetry.go).
+	// Gosched, a timeout's firing, a timed wait's pass in time): no twin
+	// of the search with wakeup trees from then on (por_symmetry.go).
 	ordered bool
 	// pend is what the thread accesses when next chosen, for the reduced
 	// search (see por.go); pendAll marks a step not known, which is taken

@@ -81,8 +81,11 @@ import (
 //   - keeps twins x < y at E only where the sleep set is symmetric in
 //     them (both asleep or neither) and neither has taken a step that the
 //     reduced search orders against others' while its history stays a
-//     twin's: the step after a Gosched (which conflicts with every step)
-//     and a timeout's firing (which writes the clock); thread.ordered.
+//     twin's: the step after a Gosched (which conflicts with every step),
+//     a timeout's firing (which writes the clock) and a timed wait's pass
+//     in time (whose passLoc a later firing reads if the timer was ahead
+//     of its own: the order of two twins' timers is not in their
+//     histories); thread.ordered.
 //     Then E is equivalent to its image under the swap s of x and y
 //     (with their own locations, the k-th of each for the other's):
 //     their histories are equal, so their i-th accesses are to one
@@ -405,7 +408,7 @@ func (s *symState) observe(t *thread, what, v uint64) {
 // alone): its pending accesses, and how a wait ended.
 func (r *run) symStep(c *thread) {
 	c.stepped = true
-	c.ordered = c.ordered || c.yieldStep || c.state == blocked && c.timedOut
+	c.ordered = c.ordered || c.yieldStep || c.state == blocked && c.deadline > 0 // a firing, or a pass in time
 	s := r.sym
 	if s == nil {
 		if r.seen != nil {
