@@ -915,7 +915,7 @@ func (p *porRun) timerRace(r *run, n int) {
 // that sleeper's place in the deadline order matter.
 func (p *porRun) heldBack(r *run, e *porEvent, d *decision) bool {
 	for _, t := range r.threads {
-		if t.id != e.tid && t.state == blocked && t.deadline > 0 && !t.timedOut && d.enabled&(1<<t.id) == 0 {
+		if t.id != e.tid && armedNow(t) && d.enabled&(1<<t.id) == 0 {
 			return true
 		}
 	}
@@ -938,7 +938,7 @@ func (p *porRun) hitsSleeper(r *run, e *porEvent, d *decision) bool {
 		return true
 	}
 	for _, t := range r.threads {
-		if t.state == blocked && t.deadline > 0 && !t.timedOut && t.id != e.tid && touchesFiring(e, t) && !p.readyThrough(t, d) {
+		if armedNow(t) && t.id != e.tid && touchesFiring(e, t) && !p.readyThrough(t, d) {
 			return true
 		}
 	}
