@@ -161,9 +161,10 @@ func toys() []toy {
 			}
 			JoinAll(ts...)
 		}},
-		// A timer that fires only once an earlier one is gone: g0
-		// arms first, its wait passes in time (x1 odd), and g1's
-		// timer, armed as late, fires after it; g1 then stores x1,
+		// A timer that fires only once an earlier one is gone: g0's
+		// and g1's timers have one deadline, and at a tie the lower
+		// goroutine's comes first; g0's wait passes in time (x1 odd),
+		// and only then can g1's timer fire; g1 then stores x1,
 		// which g0's wait read. The race of that store with the wait
 		// asked for g1 before the wait, through its firing, which
 		// could not fire while g0's timer was armed: the run that
