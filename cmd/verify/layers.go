@@ -70,9 +70,11 @@ type layer struct {
 //
 // What -long is for: each layer run past what the default run affords,
 // TLC included. Measured whole on 201c632: 82 minutes of two quiet cores,
-// 2 h 36 min of CPU; the aim is 45 minutes, which two machines meet as two
-// parts (-part, part.go: 38 and 44 minutes; docs/auditing.md, "What to
-// run", has each layer's measured time). Where a layer's
+// 2 h 36 min of CPU, and as two parts 38 and 44 minutes; about 100 minutes
+// whole since the weak layer runs the two LIFO-slot scenarios at 1, so the
+// aim, 45 minutes, takes three machines as three parts (-part, part.go:
+// about 34 minutes each by longMinutes; docs/auditing.md, "What to run",
+// has each layer's measured time). Where a layer's
 // commands in turn left a core idle they run side by side (longLanes),
 // tests bounded by time alone after them (longAlone). The
 // explorer's share goes to searches that end one bound higher; the random
